@@ -1,0 +1,10 @@
+// `npx prisma db seed`: loads the demo data into DATABASE_URL (idempotent).
+import { seedDemoData } from '../src/import/demo-seed.js';
+
+const url = process.env.DATABASE_URL;
+if (!url) {
+  console.error('DATABASE_URL is not set');
+  process.exit(1);
+}
+await seedDemoData(url);
+console.log('demo data loaded');

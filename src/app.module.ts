@@ -1,0 +1,28 @@
+import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module.js';
+import { HttpErrorFilter } from './common/http-error.filter.js';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { FilesModule } from './files/files.module.js';
+import { NumbersModule } from './numbers/numbers.module.js';
+import { PrismaModule } from './prisma/prisma.module.js';
+import { QueryModule } from './query/query.module.js';
+import { ReportsModule } from './reports/reports.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), PrismaModule, AuthModule, ReportsModule, FilesModule, NumbersModule, QueryModule],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { AppConfig } from './config/app-config.js';
+import { errorEnvelope } from './common/error-envelope.js';
+import { bodyParserError } from './common/http-error.filter.js';
+import { requestIdMiddleware, requestIdOf } from './common/request-id.js';
+import { versionRecord } from './common/version.js';
+
+export const XML_TYPES = ['text/xml', 'application/xml', 'application/*+xml'];
+
+/**
+ * Everything about the HTTP application that is not a module: request ids, body parsers with
+ * their limits (413 past them, in the error envelope), the route prefix and Swagger UI.
+ * Used by main.ts and by the end-to-end tests, so both run the same stack.
+ */
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(express.json({ limit: config.jsonBodyLimit }));
+  app.use(express.urlencoded({ extended: false, limit: config.jsonBodyLimit }));
+  app.use(express.text({ type: XML_TYPES, limit: config.xmlBodyLimit }));
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const known = bodyParserError(err);
+    if (!known) return next(err);
+    res.status(known.status).json(errorEnvelope(known.status, known.message, requestIdOf(req)));
+  });
+  if (config.basePath) app.setGlobalPrefix(config.basePath);
+  setupSwagger(app, config);
+}
+
+function setupSwagger(app: NestExpressApplication, config: AppConfig): void {
+  const doc = new DocumentBuilder()
+    .setTitle('PDM services')
+    .setDescription(
+      'Reports, files, numbers and query services of the document-management backend. ' +
+        'Every service endpoint needs HTTP Basic credentials: use "Authorize" first.',
+    )
+    .setVersion(versionRecord().version)
+    .addBasicAuth({ type: 'http', scheme: 'basic' }, 'basic')
+    .build();
+  const document = SwaggerModule.createDocument(app, doc);
+  SwaggerModule.setup('docs', app, document, {
+    useGlobalPrefix: Boolean(config.basePath),
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

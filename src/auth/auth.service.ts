@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import type { AuthUser } from './auth-user.js';
+import { parseBasicAuth } from './basic-credentials.js';
+import { FailureThrottle } from './failure-throttle.js';
+import { verifyPassword } from './password.js';
+import { UsersRepository } from './users.repository.js';
+
+export const AUTH_CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
+const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic)';
+
+/**
+ * Verifies HTTP Basic credentials. Every failure (missing, malformed, unknown user, wrong
+ * password, disabled user) is the same 401. Successful verifications are cached for
+ * AUTH_CACHE_TTL_MS under a hash of name and password, so scrypt is paid once per caller
+ * and period, not per request.
+ */
+@Injectable()
+export class AuthService {
+  private readonly cache = new Map<string, { user: AuthUser; expiresAt: number }>();
+  private readonly throttle: FailureThrottle;
+
+  constructor(
+    private readonly users: UsersRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowMs);
+  }
+
+  async authenticate(header: string | undefined, address: string): Promise<AuthUser> {
+    const creds = parseBasicAuth(header);
+    if (!creds) throw unauthorized();
+
+    const cacheKey = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.expiresAt > Date.now()) return hit.user;
+
+    const wait = this.throttle.retryAfter(creds.name, address);
+    if (wait > 0) {
+      throw new HttpErrorWithHeaders(429, `too many failed sign-ins; retry after ${wait} s`, {
+        'Retry-After': String(wait),
+      });
+    }
+
+    const record = await this.users.findByName(creds.name);
+    const ok = await verifyPassword(creds.password, record?.passwordHash ?? null);
+    if (!ok || !record || record.disabled) {
+      this.throttle.recordFailure(creds.name, address);
+      throw unauthorized();
+    }
+    this.throttle.recordSuccess(creds.name, address);
+    const user: AuthUser = {
+      id: record.id,
+      name: record.name,
+      admin: record.admin,
+      fullName: record.fullName,
+      email: record.email,
+    };
+    if (this.config.authCacheTtlMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(cacheKey, { user, expiresAt: Date.now() + this.config.authCacheTtlMs });
+    }
+    return user;
+  }
+
+  /** Drops cached verifications, e.g. after users were changed by an import. */
+  clearCache(): void {
+    this.cache.clear();
+  }
+}
+
+export function unauthorized(): HttpErrorWithHeaders {
+  return new HttpErrorWithHeaders(401, UNAUTHORIZED_MESSAGE, { 'WWW-Authenticate': AUTH_CHALLENGE });
+}

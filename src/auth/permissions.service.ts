@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { AuthUser } from './auth-user.js';
+
+export type Access = 'none' | 'read' | 'write' | 'manage';
+
+/**
+ * Container permissions: an admin may do everything; a member reads its containers, an author
+ * or manager also writes there, a manager also manages (report templates). Services answer an
+ * object the caller may not read exactly like one that does not exist.
+ */
+@Injectable()
+export class PermissionsService {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async access(user: AuthUser, containerId: number): Promise<Access> {
+    if (user.admin) return 'manage';
+    const m = await this.prisma.membership.findUnique({
+      where: { containerId_userId: { containerId, userId: user.id } },
+      select: { role: true },
+    });
+    if (!m) return 'none';
+    return m.role === 'reader' ? 'read' : m.role === 'author' ? 'write' : 'manage';
+  }
+
+  async canRead(user: AuthUser, containerId: number): Promise<boolean> {
+    return (await this.access(user, containerId)) !== 'none';
+  }
+
+  async canWrite(user: AuthUser, containerId: number): Promise<boolean> {
+    const a = await this.access(user, containerId);
+    return a === 'write' || a === 'manage';
+  }
+
+  async canManage(user: AuthUser, containerId: number): Promise<boolean> {
+    return (await this.access(user, containerId)) === 'manage';
+  }
+
+  /** The containers the caller may read, or null for "all" (admins). For filters in SQL. */
+  async readableContainerIds(user: AuthUser): Promise<number[] | null> {
+    if (user.admin) return null;
+    const rows = await this.prisma.membership.findMany({ where: { userId: user.id }, select: { containerId: true } });
+    return rows.map((r) => r.containerId);
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  passwordHash: string;
+  admin: boolean;
+  fullName: string | null;
+  email: string | null;
+  disabled: boolean;
+}
+
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  findByName(name: string): Promise<UserRecord | null> {
+    return this.prisma.user.findUnique({
+      where: { name },
+      select: { id: true, name: true, passwordHash: true, admin: true, fullName: true, email: true, disabled: true },
+    });
+  }
+}

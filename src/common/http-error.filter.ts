@@ -1,0 +1,78 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Prisma } from '../generated/prisma/client.js';
+import { errorEnvelope } from './error-envelope.js';
+import { requestIdOf } from './request-id.js';
+
+/**
+ * The one exception filter: every error of every service leaves as the error envelope.
+ * Unexpected errors are logged with their stack and answered 500 without details;
+ * Prisma errors are mapped (P2002 → 409, P2025 → 404) and never leaked raw.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const { status, message, headers } = this.describe(exception, req);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.status(status).json(errorEnvelope(status, message, requestIdOf(req)));
+  }
+
+  private describe(
+    exception: unknown,
+    req: Request,
+  ): { status: number; message: string; headers: Record<string, string> } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const headers = (exception as { headers?: Record<string, string> }).headers ?? {};
+      return { status, message: messageOf(exception.getResponse()), headers };
+    }
+    if (exception instanceof Prisma.PrismaClientKnownRequestError) {
+      if (exception.code === 'P2002') return { status: 409, message: 'the object already exists', headers: {} };
+      if (exception.code === 'P2025') return { status: 404, message: 'the object does not exist', headers: {} };
+    }
+    const bodyError = bodyParserError(exception);
+    if (bodyError) return { ...bodyError, headers: {} };
+    this.logger.error(
+      `${req.method} ${req.originalUrl} failed [${requestIdOf(req)}]`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    return { status: 500, message: 'internal error', headers: {} };
+  }
+}
+
+function messageOf(response: string | object): string {
+  if (typeof response === 'string') return response;
+  const m = (response as { message?: unknown }).message;
+  if (Array.isArray(m)) return m.join('; ');
+  if (typeof m === 'string') return m;
+  return 'error';
+}
+
+/** Errors raised by body-parser carry `type` and `status`. */
+export function bodyParserError(e: unknown): { status: number; message: string } | null {
+  if (!e || typeof e !== 'object') return null;
+  const { type, status, limit } = e as { type?: unknown; status?: unknown; limit?: unknown };
+  if (typeof type !== 'string' || typeof status !== 'number') return null;
+  switch (type) {
+    case 'entity.too.large':
+      return { status: 413, message: `request body larger than the limit of ${String(limit)} bytes` };
+    case 'entity.parse.failed':
+      return { status: 400, message: 'request body is not valid JSON' };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, message: 'unsupported request body encoding' };
+    case 'request.aborted':
+      return { status: 400, message: 'request aborted' };
+    default:
+      return status >= 400 && status < 500 ? { status, message: 'invalid request body' } : null;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Object identifiers: `OR:<class>:<id>`, e.g. `OR:wt.doc.WTDocument:1001`.
+ * Parsing is strict: a Java-style class name, a positive decimal id without leading zeros
+ * that fits a PostgreSQL integer. Anything else is "not an OID".
+ */
+export interface Oid {
+  cls: string;
+  id: number;
+}
+
+const OID_RE = /^OR:([A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+):([1-9][0-9]{0,9})$/;
+const MAX_ID = 2_147_483_647;
+
+export function parseOid(text: string): Oid | null {
+  const m = OID_RE.exec(text);
+  if (!m) return null;
+  const id = Number(m[2]);
+  if (id > MAX_ID) return null;
+  return { cls: m[1], id };
+}
+
+export function isOid(text: string): boolean {
+  return parseOid(text) !== null;
+}
+
+export function formatOid(cls: string, id: number | bigint): string {
+  return `OR:${cls}:${id}`;
+}
+
+/** Class names used in OIDs. */
+export const OidClass = {
+  document: 'wt.doc.WTDocument',
+  cadDocument: 'wt.epm.EPMDocument',
+  part: 'wt.part.WTPart',
+  content: 'wt.content.ApplicationData',
+  user: 'wt.org.WTUser',
+  workspace: 'wt.epm.workspaces.EPMWorkspace',
+  report: 'wt.query.template.ReportTemplate',
+  partUsageLink: 'wt.part.WTPartUsageLink',
+  memberLink: 'wt.epm.structure.EPMMemberLink',
+} as const;
+
+/** The master class of an iteration class: wt.doc.WTDocument → wt.doc.WTDocumentMaster. */
+export function masterClassOf(cls: string): string {
+  return `${cls}Master`;
+}
+
+export const BUSINESS_CLASSES = [OidClass.document, OidClass.cadDocument, OidClass.part] as const;
+export const CONTAINER_CLASSES = [
+  'wt.pdmlink.PDMLinkProduct',
+  'wt.inf.library.WTLibrary',
+  'wt.projmgmt.admin.Project2',
+] as const;

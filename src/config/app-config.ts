@@ -1,0 +1,122 @@
+/**
+ * Runtime configuration, read once from the environment and validated at start-up.
+ * A bad value stops the start with a message listing every bad variable.
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; empty means "start the embedded database". */
+  databaseUrl: string;
+  /** Prefix for every route, e.g. "/pdm"; empty for none. */
+  basePath: string;
+  /** Absolute base address used in links (url fields); derived from the request when empty. */
+  publicUrl: string;
+  jsonBodyLimit: number;
+  xmlBodyLimit: number;
+  dbPoolMax: number;
+  dataDir: string;
+  authCacheTtlMs: number;
+  authFailureLimit: number;
+  authFailureWindowMs: number;
+  shutdownTimeoutMs: number;
+}
+
+type Parser<T> = (raw: string) => T;
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** "10mb", "512kb", "1048576" → bytes. */
+export function parseSize(raw: string): number {
+  const m = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  if (!m) throw new Error(`"${raw}" is not a size (use e.g. 1048576, 512kb, 10mb)`);
+  const n = Number(m[1]) * SIZE_UNITS[(m[2] ?? 'b').toLowerCase()];
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`"${raw}" is not a positive size`);
+  return n;
+}
+
+function intIn(min: number, max: number): Parser<number> {
+  return (raw) => {
+    if (!/^\d+$/.test(raw.trim())) throw new Error(`"${raw}" is not an integer`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new Error(`${n} is not between ${min} and ${max}`);
+    return n;
+  };
+}
+
+const text: Parser<string> = (raw) => raw.trim();
+
+function basePath(raw: string): string {
+  const p = raw.trim().replace(/\/+$/, '');
+  if (p === '') return '';
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(p)) throw new Error(`"${raw}" is not a path like /pdm`);
+  return p;
+}
+
+function databaseUrl(raw: string): string {
+  const v = raw.trim();
+  if (v === '') return '';
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error('is not a URL (postgresql://user:password@host:5432/database)');
+  }
+  if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
+    throw new Error('must start with postgresql://');
+  }
+  return v;
+}
+
+function publicUrl(raw: string): string {
+  const v = raw.trim().replace(/\/+$/, '');
+  if (v === '') return '';
+  try {
+    const url = new URL(v);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new Error('is not an http(s) URL');
+  }
+  return v;
+}
+
+const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } = {
+  port: ['PORT', '3000', intIn(0, 65535)],
+  host: ['HOST', '0.0.0.0', text],
+  databaseUrl: ['DATABASE_URL', '', databaseUrl],
+  basePath: ['BASE_PATH', '', basePath],
+  publicUrl: ['PUBLIC_URL', '', publicUrl],
+  jsonBodyLimit: ['JSON_BODY_LIMIT', '150mb', parseSize],
+  xmlBodyLimit: ['XML_BODY_LIMIT', '1mb', parseSize],
+  dbPoolMax: ['DB_POOL_MAX', '10', intIn(1, 1000)],
+  dataDir: ['DATA_DIR', './data', text],
+  authCacheTtlMs: ['AUTH_CACHE_TTL_MS', '60000', intIn(0, 86_400_000)],
+  authFailureLimit: ['AUTH_FAILURE_LIMIT', '5', intIn(1, 1_000_000)],
+  authFailureWindowMs: ['AUTH_FAILURE_WINDOW_MS', '60000', intIn(1000, 86_400_000)],
+  shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '10000', intIn(0, 600_000)],
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const out: Partial<Record<keyof AppConfig, unknown>> = {};
+  for (const key of Object.keys(SPEC) as (keyof AppConfig)[]) {
+    const [name, fallback, parse] = SPEC[key];
+    const raw = env[name] ?? fallback;
+    try {
+      out[key] = parse(raw);
+    } catch (e) {
+      problems.push(`${name}: ${(e as Error).message}`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return out as AppConfig;
+}
+
+/** Injection token for the validated configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,368 @@
+/**
+ * The `pdm-dataset/1` import format (see docs/dataset-format.md): types and a strict validator
+ * whose messages name the offending record, e.g. `objects[12].files[0]: unknown role "PRIMRY"`.
+ */
+import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
+
+export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
+export const STATES = ['INWORK', 'UNDERREVIEW', 'RELEASED', 'OBSOLETE'] as const;
+export const CAD_SUBTYPES = ['CADASSEMBLY', 'CADCOMPONENT', 'CADDRAWING'] as const;
+export const DEFAULT_ROLES = ['PRIMARY', 'SECONDARY'];
+
+export interface DatasetUser {
+  name: string;
+  password: string;
+  admin: boolean;
+  fullName: string | null;
+  email: string | null;
+  disabled: boolean;
+}
+export interface DatasetNumbering {
+  class: string;
+  prefix: string;
+  suffix: string;
+  width: number;
+  next: number;
+}
+export interface DatasetContainer {
+  name: string;
+  class: string;
+  description: string | null;
+  members: Record<string, (typeof MEMBER_ROLES)[number]>;
+  numbering: DatasetNumbering[];
+}
+export interface DatasetWorkspace {
+  name: string;
+  container: string;
+  owner: string;
+}
+export interface DatasetFile {
+  role: string;
+  filename: string;
+  mimetype: string;
+  bytes: Buffer;
+}
+export interface DatasetUse {
+  number: string;
+  quantity: number;
+  unit: string;
+  lineNumber: number | null;
+}
+export interface DatasetObject {
+  class: string;
+  subtype: string | null;
+  number: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  container: string;
+  version: string;
+  iteration: number;
+  state: string;
+  createdBy: string | null;
+  modifiedBy: string | null;
+  createdAt: Date | null;
+  modifiedAt: Date | null;
+  attributes: Record<string, string | number | boolean | null>;
+  files: DatasetFile[];
+  uses: DatasetUse[];
+}
+export interface DatasetReport {
+  name: string;
+  container: string;
+  description: string | null;
+  qml: string;
+}
+export interface Dataset {
+  roles: string[];
+  users: DatasetUser[];
+  containers: DatasetContainer[];
+  workspaces: DatasetWorkspace[];
+  objects: DatasetObject[];
+  reports: DatasetReport[];
+}
+
+export class DatasetError extends Error {}
+
+type Json = Record<string, unknown>;
+
+function fail(path: string, message: string): never {
+  throw new DatasetError(`${path}: ${message}`);
+}
+
+function obj(v: unknown, path: string, allowed: string[]): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'must be an object');
+  for (const k of Object.keys(v)) if (!allowed.includes(k)) fail(path, `unknown field "${k}"`);
+  return v as Json;
+}
+
+function arr(v: unknown, path: string): unknown[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail(path, 'must be an array');
+  return v;
+}
+
+function str(o: Json, key: string, path: string, opts: { optional?: boolean; max?: number } = {}): string | null {
+  const v = o[key];
+  if (v === undefined || v === null) {
+    if (opts.optional) return null;
+    fail(`${path}.${key}`, 'is required');
+  }
+  if (typeof v !== 'string') fail(`${path}.${key}`, 'must be a string');
+  if (!opts.optional && v.trim() === '') fail(`${path}.${key}`, 'must not be empty');
+  if (v.length > (opts.max ?? 10_000)) fail(`${path}.${key}`, `is longer than ${opts.max ?? 10_000} characters`);
+  return v;
+}
+
+function reqStr(o: Json, key: string, path: string, max = 255): string {
+  return str(o, key, path, { max }) as string;
+}
+
+function int(o: Json, key: string, path: string, min: number, max: number, fallback?: number): number {
+  const v = o[key] ?? fallback;
+  if (v === undefined) fail(`${path}.${key}`, 'is required');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    fail(`${path}.${key}`, `must be an integer from ${min} to ${max}`);
+  }
+  return v;
+}
+
+function bool(o: Json, key: string, path: string): boolean {
+  const v = o[key] ?? false;
+  if (typeof v !== 'boolean') fail(`${path}.${key}`, 'must be true or false');
+  return v;
+}
+
+function oneOf<T extends string>(v: string, values: readonly T[], path: string, what: string): T {
+  if (!values.includes(v as T)) fail(path, `unknown ${what} "${v}" (expected ${values.join(', ')})`);
+  return v as T;
+}
+
+function timestamp(o: Json, key: string, path: string): Date | null {
+  const v = str(o, key, path, { optional: true });
+  if (v === null) return null;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
+    fail(`${path}.${key}`, `"${v}" is not an ISO-8601 timestamp with a time zone`);
+  }
+  return new Date(v);
+}
+
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const MIME_BY_EXT: Record<string, string> = {
+  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html', htm: 'text/html',
+  xml: 'application/xml', json: 'application/json', pdf: 'application/pdf', png: 'image/png',
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', zip: 'application/zip',
+  step: 'model/step', stp: 'model/step', stl: 'model/stl', igs: 'model/iges', iges: 'model/iges',
+  prt: 'application/octet-stream', asm: 'application/octet-stream', drw: 'application/octet-stream',
+  dwg: 'image/vnd.dwg', dxf: 'image/vnd.dxf', doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+export function guessMimeType(filename: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
+  return (ext && MIME_BY_EXT[ext]) || 'application/octet-stream';
+}
+
+/** A file name valid in a content holder: no path parts, no control characters, ≤ 255 bytes. */
+export function fileNameProblem(name: string): string | null {
+  if (name === '' || name === '.' || name === '..') return 'is not a file name';
+  if (/[/\\]/.test(name)) return 'must not contain / or \\';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
+  if (Buffer.byteLength(name, 'utf8') > 255) return 'is longer than 255 bytes';
+  return null;
+}
+
+function validateFile(v: unknown, path: string, roles: Set<string>): DatasetFile {
+  const o = obj(v, path, ['role', 'filename', 'mimetype', 'text', 'base64']);
+  const role = reqStr(o, 'role', path, 64);
+  if (!roles.has(role)) fail(`${path}`, `unknown role "${role}"`);
+  const filename = reqStr(o, 'filename', path).normalize('NFC');
+  const problem = fileNameProblem(filename);
+  if (problem) fail(`${path}.filename`, problem);
+  const mimetype = str(o, 'mimetype', path, { optional: true, max: 255 }) ?? guessMimeType(filename);
+  if (!/^[\w.+-]+\/[\w.+-]+$/.test(mimetype)) fail(`${path}.mimetype`, `"${mimetype}" is not a media type`);
+  const hasText = o.text !== undefined;
+  const hasBase64 = o.base64 !== undefined;
+  if (hasText === hasBase64) fail(path, 'give exactly one of "text" or "base64"');
+  let bytes: Buffer;
+  if (hasText) {
+    if (typeof o.text !== 'string') fail(`${path}.text`, 'must be a string');
+    bytes = Buffer.from(o.text, 'utf8');
+  } else {
+    if (typeof o.base64 !== 'string' || !STRICT_BASE64.test(o.base64)) fail(`${path}.base64`, 'is not valid base64');
+    bytes = Buffer.from(o.base64, 'base64');
+  }
+  return { role, filename, mimetype, bytes };
+}
+
+function validateObject(v: unknown, path: string, roles: Set<string>): DatasetObject {
+  const o = obj(v, path, [
+    'class', 'subtype', 'number', 'name', 'title', 'description', 'container', 'version', 'iteration', 'state',
+    'createdBy', 'modifiedBy', 'createdAt', 'modifiedAt', 'attributes', 'files', 'uses',
+  ]);
+  const cls = oneOf(reqStr(o, 'class', path), BUSINESS_CLASSES, `${path}.class`, 'class');
+  const subtype = str(o, 'subtype', path, { optional: true });
+  if (cls === 'wt.epm.EPMDocument') {
+    if (subtype === null) fail(`${path}.subtype`, 'is required for wt.epm.EPMDocument');
+    oneOf(subtype, CAD_SUBTYPES, `${path}.subtype`, 'subtype');
+  } else if (subtype !== null) fail(`${path}.subtype`, `is only for wt.epm.EPMDocument`);
+  const title = str(o, 'title', path, { optional: true, max: 1000 });
+  if (title !== null && cls !== 'wt.doc.WTDocument') fail(`${path}.title`, 'is only for wt.doc.WTDocument');
+  const version = str(o, 'version', path, { optional: true, max: 10 }) ?? 'A';
+  if (!/^[A-Z]{1,3}$/.test(version)) fail(`${path}.version`, `"${version}" is not a version letter (A, B, … AA)`);
+  const attributes: DatasetObject['attributes'] = {};
+  if (o.attributes !== undefined) {
+    if (typeof o.attributes !== 'object' || o.attributes === null || Array.isArray(o.attributes)) {
+      fail(`${path}.attributes`, 'must be an object');
+    }
+    for (const [k, a] of Object.entries(o.attributes)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/.test(k)) fail(`${path}.attributes`, `"${k}" is not an attribute name`);
+      if (a !== null && !['string', 'number', 'boolean'].includes(typeof a)) {
+        fail(`${path}.attributes.${k}`, 'must be a string, number, boolean or null');
+      }
+      attributes[k] = a as string | number | boolean | null;
+    }
+  }
+  const files = arr(o.files, `${path}.files`).map((f, i) => validateFile(f, `${path}.files[${i}]`, roles));
+  const seen = new Set<string>();
+  files.forEach((f, i) => {
+    if (seen.has(f.filename)) fail(`${path}.files[${i}]`, `file name "${f.filename}" given twice`);
+    seen.add(f.filename);
+  });
+  const uses = arr(o.uses, `${path}.uses`).map((u, i): DatasetUse => {
+    const p = `${path}.uses[${i}]`;
+    const uo = obj(u, p, ['number', 'quantity', 'unit', 'lineNumber']);
+    const quantity = uo.quantity ?? 1;
+    if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {
+      fail(`${p}.quantity`, 'must be a positive number');
+    }
+    const lineNumber = uo.lineNumber === undefined || uo.lineNumber === null ? null : int(uo, 'lineNumber', p, 0, 2 ** 31 - 1);
+    return { number: reqStr(uo, 'number', p), quantity, unit: str(uo, 'unit', p, { optional: true, max: 32 }) ?? 'ea', lineNumber };
+  });
+  if (uses.length && !(cls === 'wt.part.WTPart' || subtype === 'CADASSEMBLY')) {
+    fail(`${path}.uses`, 'only parts and CAD assemblies use other objects');
+  }
+  return {
+    class: cls,
+    subtype,
+    number: reqStr(o, 'number', path),
+    name: reqStr(o, 'name', path, 1000),
+    title,
+    description: str(o, 'description', path, { optional: true }),
+    container: reqStr(o, 'container', path),
+    version,
+    iteration: int(o, 'iteration', path, 1, 1_000_000, 1),
+    state: oneOf(str(o, 'state', path, { optional: true }) ?? 'INWORK', STATES, `${path}.state`, 'state'),
+    createdBy: str(o, 'createdBy', path, { optional: true }),
+    modifiedBy: str(o, 'modifiedBy', path, { optional: true }),
+    createdAt: timestamp(o, 'createdAt', path),
+    modifiedAt: timestamp(o, 'modifiedAt', path),
+    attributes,
+    files,
+    uses,
+  };
+}
+
+/** Checks the structure of a dataset; references between records are checked by the importer. */
+export function validateDataset(input: unknown): Dataset {
+  const root = obj(input, '(root)', ['format', 'roles', 'users', 'containers', 'workspaces', 'objects', 'reports']);
+  if (root.format !== 'pdm-dataset/1') fail('format', 'must be "pdm-dataset/1"');
+  const roles = arr(root.roles, 'roles').map((r, i) => {
+    if (typeof r !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(r)) fail(`roles[${i}]`, 'must be an upper-case role name');
+    return r;
+  });
+  const roleSet = new Set([...DEFAULT_ROLES, ...roles]);
+
+  const users = arr(root.users, 'users').map((v, i): DatasetUser => {
+    const p = `users[${i}]`;
+    const o = obj(v, p, ['name', 'password', 'admin', 'fullName', 'email', 'disabled']);
+    const name = reqStr(o, 'name', p, 64).normalize('NFC');
+    if (/[:\u0000-\u001f\u007f]/.test(name)) fail(`${p}.name`, 'must not contain ":" or control characters');
+    const password = str(o, 'password', p, { max: 1024 }) as string;
+    return {
+      name,
+      password,
+      admin: bool(o, 'admin', p),
+      fullName: str(o, 'fullName', p, { optional: true, max: 255 }),
+      email: str(o, 'email', p, { optional: true, max: 255 }),
+      disabled: bool(o, 'disabled', p),
+    };
+  });
+
+  const containers = arr(root.containers, 'containers').map((v, i): DatasetContainer => {
+    const p = `containers[${i}]`;
+    const o = obj(v, p, ['name', 'class', 'description', 'members', 'numbering']);
+    const members: DatasetContainer['members'] = {};
+    if (o.members !== undefined) {
+      if (typeof o.members !== 'object' || o.members === null || Array.isArray(o.members)) {
+        fail(`${p}.members`, 'must be an object of user name → role');
+      }
+      for (const [user, role] of Object.entries(o.members)) {
+        members[user] = oneOf(String(role), MEMBER_ROLES, `${p}.members.${user}`, 'member role');
+      }
+    }
+    const numbering = arr(o.numbering, `${p}.numbering`).map((n, j): DatasetNumbering => {
+      const np = `${p}.numbering[${j}]`;
+      const no = obj(n, np, ['class', 'prefix', 'suffix', 'width', 'next']);
+      const width = int(no, 'width', np, 1, 18);
+      const next = int(no, 'next', np, 0, Number.MAX_SAFE_INTEGER, 1);
+      if (String(next).length > width) fail(`${np}.next`, `${next} does not fit in ${width} digits`);
+      return {
+        class: oneOf(reqStr(no, 'class', np), BUSINESS_CLASSES, `${np}.class`, 'class'),
+        prefix: str(no, 'prefix', np, { optional: true, max: 64 }) ?? '',
+        suffix: str(no, 'suffix', np, { optional: true, max: 64 }) ?? '',
+        width,
+        next,
+      };
+    });
+    const classes = new Set<string>();
+    numbering.forEach((n, j) => {
+      if (classes.has(n.class)) fail(`${p}.numbering[${j}]`, `a second rule for ${n.class}`);
+      classes.add(n.class);
+    });
+    return {
+      name: reqStr(o, 'name', p),
+      class: oneOf(reqStr(o, 'class', p), CONTAINER_CLASSES, `${p}.class`, 'container class'),
+      description: str(o, 'description', p, { optional: true }),
+      members,
+      numbering,
+    };
+  });
+
+  const workspaces = arr(root.workspaces, 'workspaces').map((v, i): DatasetWorkspace => {
+    const p = `workspaces[${i}]`;
+    const o = obj(v, p, ['name', 'container', 'owner']);
+    return { name: reqStr(o, 'name', p), container: reqStr(o, 'container', p), owner: reqStr(o, 'owner', p) };
+  });
+
+  const objects = arr(root.objects, 'objects').map((v, i) => validateObject(v, `objects[${i}]`, roleSet));
+
+  const reports = arr(root.reports, 'reports').map((v, i): DatasetReport => {
+    const p = `reports[${i}]`;
+    const o = obj(v, p, ['name', 'container', 'description', 'qml']);
+    return {
+      name: reqStr(o, 'name', p),
+      container: reqStr(o, 'container', p),
+      description: str(o, 'description', p, { optional: true }),
+      qml: str(o, 'qml', p, { max: 1_000_000 }) as string,
+    };
+  });
+
+  uniqueBy(users, (u) => u.name, 'users', 'user name');
+  uniqueBy(containers, (c) => c.name, 'containers', 'container name');
+  uniqueBy(workspaces, (w) => w.name, 'workspaces', 'workspace name');
+  uniqueBy(reports, (r) => r.name, 'reports', 'report name');
+  uniqueBy(objects, (o) => `${o.class} ${o.number} ${o.version}.${o.iteration}`, 'objects', 'object iteration');
+  return { roles, users, containers, workspaces, objects, reports };
+}
+
+function uniqueBy<T>(items: T[], key: (t: T) => string, path: string, what: string): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) fail(`${path}[${i}]`, `${what} "${k}" appears twice`);
+    seen.add(k);
+  });
+}

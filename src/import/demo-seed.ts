@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import { createPrismaClient } from '../prisma/client.js';
+import { projectRoot } from '../prisma/migrate.js';
+import { importFile } from './import-file.js';
+
+/** The project's copy of the demo dataset. */
+export const DEMO_DATASET = join(projectRoot(), 'prisma', 'demo-dataset.json');
+
+/** Imports the demo dataset; with onlyIfEmpty, only into a database that has no users yet. */
+export async function seedDemoData(databaseUrl: string, opts: { onlyIfEmpty?: boolean } = {}): Promise<boolean> {
+  if (opts.onlyIfEmpty) {
+    const prisma = createPrismaClient(databaseUrl, 1);
+    try {
+      if ((await prisma.user.count()) > 0) return false;
+    } finally {
+      await prisma.$disconnect();
+    }
+  }
+  await importFile(DEMO_DATASET, databaseUrl);
+  return true;
+}

@@ -1,0 +1,263 @@
+import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { OidClass } from '../common/oid.js';
+import { putBlob } from '../files/blob-store.js';
+import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
+
+export interface ImportSummary {
+  roles: number;
+  users: number;
+  containers: number;
+  workspaces: number;
+  objects: number;
+  files: number;
+  links: number;
+  reports: number;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Orders iterations: version letters by length then alphabet (A < Z < AA), then iteration. */
+export function compareIterations(a: { version: string; iteration: number }, b: { version: string; iteration: number }) {
+  if (a.version.length !== b.version.length) return a.version.length - b.version.length;
+  if (a.version !== b.version) return a.version < b.version ? -1 : 1;
+  return a.iteration - b.iteration;
+}
+
+/**
+ * Loads a validated dataset in one transaction: either every record is stored or none is.
+ * Records are matched by their natural keys and updated, so importing a file twice changes
+ * nothing. Numbering counters only move forward, so a re-import never rewinds one.
+ */
+export async function importDataset(prisma: PrismaClient, data: Dataset, importingUser = 'admin'): Promise<ImportSummary> {
+  return prisma.$transaction((tx) => new Importer(tx, data, importingUser).run(), {
+    timeout: 30 * 60 * 1000,
+    maxWait: 60 * 1000,
+  });
+}
+
+class Importer {
+  private readonly userIds = new Map<string, number>();
+  private readonly containerIds = new Map<string, number>();
+  private readonly summary: ImportSummary = {
+    roles: 0, users: 0, containers: 0, workspaces: 0, objects: 0, files: 0, links: 0, reports: 0,
+  };
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly data: Dataset,
+    private readonly importingUser: string,
+  ) {}
+
+  async run(): Promise<ImportSummary> {
+    await this.roles();
+    await this.users();
+    await this.containers();
+    await this.workspaces();
+    await this.objects();
+    await this.reports();
+    return this.summary;
+  }
+
+  private async roles() {
+    const names = [...new Set([...DEFAULT_ROLES, ...this.data.roles])];
+    await this.tx.contentRole.createMany({ data: names.map((name) => ({ name })), skipDuplicates: true });
+    this.summary.roles = names.length;
+  }
+
+  private async users() {
+    for (const u of this.data.users) {
+      const existing = await this.tx.user.findUnique({ where: { name: u.name } });
+      const passwordHash =
+        existing && (await verifyPassword(u.password, existing.passwordHash))
+          ? existing.passwordHash
+          : await hashPassword(u.password);
+      const fields = { passwordHash, admin: u.admin, fullName: u.fullName, email: u.email, disabled: u.disabled };
+      const row = existing
+        ? await this.tx.user.update({ where: { id: existing.id }, data: fields })
+        : await this.tx.user.create({ data: { name: u.name, ...fields } });
+      this.userIds.set(u.name, row.id);
+      this.summary.users++;
+    }
+  }
+
+  private async userId(name: string, path: string): Promise<number> {
+    const known = this.userIds.get(name);
+    if (known !== undefined) return known;
+    const row = await this.tx.user.findUnique({ where: { name }, select: { id: true } });
+    if (!row) throw new DatasetError(`${path}: unknown user "${name}"`);
+    this.userIds.set(name, row.id);
+    return row.id;
+  }
+
+  private async containerId(name: string, path: string): Promise<number> {
+    const known = this.containerIds.get(name);
+    if (known !== undefined) return known;
+    const row = await this.tx.container.findUnique({ where: { name }, select: { id: true } });
+    if (!row) throw new DatasetError(`${path}: unknown container "${name}"`);
+    this.containerIds.set(name, row.id);
+    return row.id;
+  }
+
+  private async containers() {
+    for (const [i, c] of this.data.containers.entries()) {
+      const row = await this.tx.container.upsert({
+        where: { name: c.name },
+        create: { name: c.name, cls: c.class, description: c.description },
+        update: { cls: c.class, description: c.description },
+      });
+      this.containerIds.set(c.name, row.id);
+      for (const [user, role] of Object.entries(c.members)) {
+        const userId = await this.userId(user, `containers[${i}].members.${user}`);
+        await this.tx.membership.upsert({
+          where: { containerId_userId: { containerId: row.id, userId } },
+          create: { containerId: row.id, userId, role },
+          update: { role },
+        });
+      }
+      for (const n of c.numbering) {
+        // The counter only moves forward: re-importing must never hand out numbers again.
+        await this.tx.$executeRaw`
+          INSERT INTO numbering_rules (container_id, class, prefix, suffix, width, next)
+          VALUES (${row.id}, ${n.class}, ${n.prefix}, ${n.suffix}, ${n.width}, ${n.next})
+          ON CONFLICT (container_id, class) DO UPDATE
+          SET prefix = EXCLUDED.prefix, suffix = EXCLUDED.suffix, width = EXCLUDED.width,
+              next = GREATEST(numbering_rules.next, EXCLUDED.next)`;
+      }
+      this.summary.containers++;
+    }
+  }
+
+  private async workspaces() {
+    for (const [i, w] of this.data.workspaces.entries()) {
+      const containerId = await this.containerId(w.container, `workspaces[${i}].container`);
+      const ownerId = await this.userId(w.owner, `workspaces[${i}].owner`);
+      await this.tx.workspace.upsert({
+        where: { name: w.name },
+        create: { name: w.name, containerId, ownerId },
+        update: { containerId, ownerId },
+      });
+      this.summary.workspaces++;
+    }
+  }
+
+  private async objects() {
+    const touchedMasters = new Set<number>();
+    const iterationIds: number[] = [];
+    for (const [i, o] of this.data.objects.entries()) {
+      const path = `objects[${i}]`;
+      const containerId = await this.containerId(o.container, `${path}.container`);
+      const master = await this.tx.master.upsert({
+        where: { cls_number: { cls: o.class, number: o.number } },
+        create: { cls: o.class, subtype: o.subtype, number: o.number, name: o.name, containerId },
+        update: { subtype: o.subtype, name: o.name, containerId },
+      });
+      touchedMasters.add(master.id);
+      iterationIds.push(await this.iteration(o, master.id, path));
+      this.summary.objects++;
+    }
+    await this.recomputeLatest([...touchedMasters]);
+    for (const [i, o] of this.data.objects.entries()) {
+      await this.uses(o, iterationIds[i], `objects[${i}]`);
+    }
+  }
+
+  private async iteration(o: DatasetObject, masterId: number, path: string): Promise<number> {
+    const createdById = await this.userId(o.createdBy ?? this.importingUser, `${path}.createdBy`);
+    const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
+    const key = { masterId_version_iteration: { masterId, version: o.version, iteration: o.iteration } };
+    const fields = {
+      state: o.state,
+      title: o.title,
+      description: o.description,
+      attributes: o.attributes,
+      createdById,
+      modifiedById,
+    };
+    // Absent timestamps default to now on creation and are left alone on update (idempotence).
+    const row = await this.tx.iteration.upsert({
+      where: key,
+      create: {
+        masterId, version: o.version, iteration: o.iteration, latest: false, ...fields,
+        ...(o.createdAt && { createdAt: o.createdAt }),
+        ...((o.modifiedAt ?? o.createdAt) && { modifiedAt: o.modifiedAt ?? o.createdAt! }),
+      },
+      update: {
+        ...fields,
+        ...(o.createdAt && { createdAt: o.createdAt }),
+        ...(o.modifiedAt && { modifiedAt: o.modifiedAt }),
+      },
+    });
+    for (const f of o.files) {
+      const blob = await putBlob(this.tx, f.bytes);
+      const existing = await this.tx.contentItem.findUnique({
+        where: { iterationId_fileName: { iterationId: row.id, fileName: f.filename } },
+        select: { id: true, sha256: true },
+      });
+      const content = { role: f.role, mimeType: f.mimetype, size: blob.size, sha256: blob.sha256 };
+      if (!existing) {
+        await this.tx.contentItem.create({ data: { iterationId: row.id, fileName: f.filename, ...content } });
+      } else {
+        await this.tx.contentItem.update({
+          where: { id: existing.id },
+          data: { ...content, ...(existing.sha256 !== blob.sha256 && { modifiedAt: new Date() }) },
+        });
+      }
+      this.summary.files++;
+    }
+    return row.id;
+  }
+
+  private async recomputeLatest(masterIds: number[]) {
+    if (!masterIds.length) return;
+    // Two steps because at most one iteration per master may be latest at any time.
+    await this.tx.$executeRaw`
+      UPDATE iterations SET latest = false
+      WHERE master_id = ANY(${masterIds}::int[]) AND latest`;
+    await this.tx.$executeRaw`
+      UPDATE iterations SET latest = true
+      WHERE id IN (
+        SELECT DISTINCT ON (master_id) id FROM iterations
+        WHERE master_id = ANY(${masterIds}::int[])
+        ORDER BY master_id, length(version) DESC, version DESC, iteration DESC)`;
+  }
+
+  private async uses(o: DatasetObject, parentId: number, path: string) {
+    const cls = o.class === 'wt.part.WTPart' ? OidClass.partUsageLink : OidClass.memberLink;
+    for (const [j, u] of o.uses.entries()) {
+      const child = await this.tx.master.findUnique({
+        where: { cls_number: { cls: o.class, number: u.number } },
+        select: { id: true },
+      });
+      if (!child) throw new DatasetError(`${path}.uses[${j}]: no ${o.class} with number "${u.number}"`);
+      const existing = await this.tx.usageLink.findFirst({
+        where: { cls, parentId, childId: child.id, lineNumber: u.lineNumber === null ? null : BigInt(u.lineNumber) },
+        select: { id: true },
+      });
+      const fields = { quantity: u.quantity, unit: u.unit };
+      if (existing) await this.tx.usageLink.update({ where: { id: existing.id }, data: fields });
+      else {
+        await this.tx.usageLink.create({
+          data: {
+            cls, parentId, childId: child.id, ...fields,
+            lineNumber: u.lineNumber === null ? null : BigInt(u.lineNumber),
+          },
+        });
+      }
+      this.summary.links++;
+    }
+  }
+
+  private async reports() {
+    for (const [i, r] of this.data.reports.entries()) {
+      const containerId = await this.containerId(r.container, `reports[${i}].container`);
+      const existing = await this.tx.reportTemplate.findUnique({ where: { name: r.name } });
+      const fields = { containerId, description: r.description, qml: r.qml };
+      if (!existing) await this.tx.reportTemplate.create({ data: { name: r.name, ...fields } });
+      else if (existing.containerId !== containerId || existing.description !== r.description || existing.qml !== r.qml) {
+        await this.tx.reportTemplate.update({ where: { id: existing.id }, data: { ...fields, modifiedAt: new Date() } });
+      }
+      this.summary.reports++;
+    }
+  }
+}
