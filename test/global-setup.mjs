@@ -1,0 +1,48 @@
+// Creates the database for this test run. Plain JavaScript over the compiled sources
+// (`npm test` builds first) because Jest loads global setup outside its module mapper.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../dist/src/prisma/embedded-postgres.js';
+import { applyMigrations } from '../dist/src/prisma/migrate.js';
+import { seedDemoData } from '../dist/src/import/demo-seed.js';
+
+async function adminQuery(url, sql) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database for this run on DATABASE_URL's server (else 127.0.0.1:5432 as postgres), migrated
+ * and loaded with the demo data. When no server answers and DATABASE_URL is not set, an
+ * in-memory embedded PostgreSQL stands in.
+ */
+export default async function globalSetup() {
+  const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const name = `pdm_test_${Date.now()}_${process.pid}`;
+  const stateFile = join(tmpdir(), `${name}.json`);
+  process.env.PDM_TEST_STATE_FILE = stateFile;
+  let state;
+  try {
+    await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    state = { url: url.toString(), adminUrl: serverUrl, name };
+  } catch (e) {
+    if (process.env.DATABASE_URL) throw e;
+    console.warn(`\nno PostgreSQL at ${serverUrl} (${e.message}); using the embedded database`);
+    const embedded = await startEmbeddedPostgres(join(tmpdir(), name));
+    globalThis.__embeddedPg = embedded;
+    state = { url: embedded.url, adminUrl: null, name: null };
+  }
+  process.env.PDM_TEST_DATABASE_URL = state.url;
+  writeFileSync(stateFile, JSON.stringify(state));
+  await applyMigrations(state.url);
+  await seedDemoData(state.url);
+}

@@ -1,0 +1,32 @@
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { App } from 'supertest/types.js';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/app.setup.js';
+import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { testDatabaseUrl } from './test-database.js';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: App;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** The whole application on the run's test database, configured exactly as main.ts does. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: testDatabaseUrl(), ...env });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['error'] });
+  configureApp(app, config);
+  await app.init();
+  return { app, http: app.getHttpServer() as App, config, close: () => app.close() };
+}
+
+/** Demo users and their passwords (prisma/demo-dataset.json). */
+export const USERS = {
+  admin: ['admin', 'admin'],
+  alice: ['alice', 'alice-pw'],
+  bob: ['bob', 'bob-pw'],
+  carol: ['carol', 'carol-pw'],
+} as const satisfies Record<string, readonly [string, string]>;

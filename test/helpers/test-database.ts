@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+
+/** The URL of the database made for this test run (see test/global-setup.mjs). */
+export function testDatabaseUrl(): string {
+  if (process.env.PDM_TEST_DATABASE_URL) return process.env.PDM_TEST_DATABASE_URL;
+  const file = process.env.PDM_TEST_STATE_FILE;
+  if (!file) throw new Error('no test database: run the tests with `npm test`');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { url: string }).url;
+}
+
+/** A pg pool on the test database, for checking what the service stored. */
+export function testPool(): pg.Pool {
+  return new pg.Pool({ connectionString: testDatabaseUrl(), max: 2 });
+}
