@@ -16,6 +16,7 @@ export default {
   },
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
+  reporters: ['default', '<rootDir>/test/summary-reporter.mjs'],
   testTimeout: 60000,
   slowTestThreshold: 30,
 };

@@ -1,5 +1,5 @@
 /**
- * The `pdm-dataset/1` import format (see docs/dataset-format.md): types and a strict validator
+ * The `pdm-dataset/1` import format (docs/dataset-format.md): types and a strict validator
  * whose messages name the offending record, e.g. `objects[12].files[0]: unknown role "PRIMRY"`.
  */
 import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';

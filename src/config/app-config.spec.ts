@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig, parseSize } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, databaseUrl: '', basePath: '', jsonBodyLimit: 150 * 1024 ** 2 });
+  });
+
+  it('normalises the base path and public URL', () => {
+    const c = loadConfig({ BASE_PATH: '/pdm/', PUBLIC_URL: 'https://pdm.example.com/' });
+    expect(c.basePath).toBe('/pdm');
+    expect(c.publicUrl).toBe('https://pdm.example.com');
+  });
+
+  it('lists every bad variable at once', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: '70000', BASE_PATH: 'no-slash', JSON_BODY_LIMIT: 'lots', DATABASE_URL: 'not a url' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems).toEqual([
+      'PORT: 70000 is not between 0 and 65535',
+      'DATABASE_URL: is not a URL (postgresql://user:password@host:5432/database)',
+      'BASE_PATH: "no-slash" is not a path like /pdm',
+      'JSON_BODY_LIMIT: "lots" is not a size (use e.g. 1048576, 512kb, 10mb)',
+    ]);
+  });
+});
+
+describe('parseSize', () => {
+  it.each([
+    ['1048576', 1048576],
+    ['512kb', 512 * 1024],
+    ['10MB', 10 * 1024 * 1024],
+    ['1gb', 1024 ** 3],
+  ])('%s → %d', (raw, bytes) => {
+    expect(parseSize(raw)).toBe(bytes);
+  });
+
+  it.each(['0', '-1', '1.5mb', 'mb', ''])('rejects %j', (raw) => {
+    expect(() => parseSize(raw)).toThrow();
+  });
+});
