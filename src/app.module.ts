@@ -15,7 +15,15 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), PrismaModule, AuthModule, ReportsModule, FilesModule, NumbersModule, QueryModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        PrismaModule,
+        AuthModule,
+        ReportsModule,
+        FilesModule,
+        NumbersModule,
+        QueryModule,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         {

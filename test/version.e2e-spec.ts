@@ -12,7 +12,9 @@ describe('version endpoints', () => {
   afterAll(() => t.close());
 
   it.each(['reports', 'files', 'numbers', 'query'])('GET /%s/version returns the version record', async (service) => {
-    const res = await request(t.http).get(`/${service}/version`).auth(...USERS.alice);
+    const res = await request(t.http)
+      .get(`/${service}/version`)
+      .auth(...USERS.alice);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(['build', 'date', 'version']);
@@ -28,7 +30,9 @@ describe('version endpoints', () => {
   });
 
   it('answers unknown routes 404 in the error envelope', async () => {
-    const res = await request(t.http).get('/files-nope/x').auth(...USERS.alice);
+    const res = await request(t.http)
+      .get('/files-nope/x')
+      .auth(...USERS.alice);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({
       statusCode: 404,
@@ -41,10 +45,14 @@ describe('version endpoints', () => {
   it('serves every route under BASE_PATH when it is set', async () => {
     const prefixed = await createTestApp({ BASE_PATH: '/pdm' });
     try {
-      const ok = await request(prefixed.http).get('/pdm/numbers/version').auth(...USERS.bob);
+      const ok = await request(prefixed.http)
+        .get('/pdm/numbers/version')
+        .auth(...USERS.bob);
       expect(ok.status).toBe(200);
       expect(ok.body.version).toBe(pkg.version);
-      const plain = await request(prefixed.http).get('/numbers/version').auth(...USERS.bob);
+      const plain = await request(prefixed.http)
+        .get('/numbers/version')
+        .auth(...USERS.bob);
       expect(plain.status).toBe(404);
       const docs = await request(prefixed.http).get('/pdm/docs-json');
       expect(docs.status).toBe(200);

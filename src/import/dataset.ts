@@ -150,12 +150,31 @@ function timestamp(o: Json, key: string, path: string): Date | null {
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const MIME_BY_EXT: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html', htm: 'text/html',
-  xml: 'application/xml', json: 'application/json', pdf: 'application/pdf', png: 'image/png',
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', zip: 'application/zip',
-  step: 'model/step', stp: 'model/step', stl: 'model/stl', igs: 'model/iges', iges: 'model/iges',
-  prt: 'application/octet-stream', asm: 'application/octet-stream', drw: 'application/octet-stream',
-  dwg: 'image/vnd.dwg', dxf: 'image/vnd.dxf', doc: 'application/msword',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  xml: 'application/xml',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  zip: 'application/zip',
+  step: 'model/step',
+  stp: 'model/step',
+  stl: 'model/stl',
+  igs: 'model/iges',
+  iges: 'model/iges',
+  prt: 'application/octet-stream',
+  asm: 'application/octet-stream',
+  drw: 'application/octet-stream',
+  dwg: 'image/vnd.dwg',
+  dxf: 'image/vnd.dxf',
+  doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
@@ -199,8 +218,23 @@ function validateFile(v: unknown, path: string, roles: Set<string>): DatasetFile
 
 function validateObject(v: unknown, path: string, roles: Set<string>): DatasetObject {
   const o = obj(v, path, [
-    'class', 'subtype', 'number', 'name', 'title', 'description', 'container', 'version', 'iteration', 'state',
-    'createdBy', 'modifiedBy', 'createdAt', 'modifiedAt', 'attributes', 'files', 'uses',
+    'class',
+    'subtype',
+    'number',
+    'name',
+    'title',
+    'description',
+    'container',
+    'version',
+    'iteration',
+    'state',
+    'createdBy',
+    'modifiedBy',
+    'createdAt',
+    'modifiedAt',
+    'attributes',
+    'files',
+    'uses',
   ]);
   const cls = oneOf(reqStr(o, 'class', path), BUSINESS_CLASSES, `${path}.class`, 'class');
   const subtype = str(o, 'subtype', path, { optional: true });
@@ -238,8 +272,14 @@ function validateObject(v: unknown, path: string, roles: Set<string>): DatasetOb
     if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {
       fail(`${p}.quantity`, 'must be a positive number');
     }
-    const lineNumber = uo.lineNumber === undefined || uo.lineNumber === null ? null : int(uo, 'lineNumber', p, 0, 2 ** 31 - 1);
-    return { number: reqStr(uo, 'number', p), quantity, unit: str(uo, 'unit', p, { optional: true, max: 32 }) ?? 'ea', lineNumber };
+    const lineNumber =
+      uo.lineNumber === undefined || uo.lineNumber === null ? null : int(uo, 'lineNumber', p, 0, 2 ** 31 - 1);
+    return {
+      number: reqStr(uo, 'number', p),
+      quantity,
+      unit: str(uo, 'unit', p, { optional: true, max: 32 }) ?? 'ea',
+      lineNumber,
+    };
   });
   if (uses.length && !(cls === 'wt.part.WTPart' || subtype === 'CADASSEMBLY')) {
     fail(`${path}.uses`, 'only parts and CAD assemblies use other objects');
@@ -270,7 +310,8 @@ export function validateDataset(input: unknown): Dataset {
   const root = obj(input, '(root)', ['format', 'roles', 'users', 'containers', 'workspaces', 'objects', 'reports']);
   if (root.format !== 'pdm-dataset/1') fail('format', 'must be "pdm-dataset/1"');
   const roles = arr(root.roles, 'roles').map((r, i) => {
-    if (typeof r !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(r)) fail(`roles[${i}]`, 'must be an upper-case role name');
+    if (typeof r !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(r))
+      fail(`roles[${i}]`, 'must be an upper-case role name');
     return r;
   });
   const roleSet = new Set([...DEFAULT_ROLES, ...roles]);

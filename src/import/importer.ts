@@ -18,7 +18,10 @@ export interface ImportSummary {
 type Tx = Prisma.TransactionClient;
 
 /** Orders iterations: version letters by length then alphabet (A < Z < AA), then iteration. */
-export function compareIterations(a: { version: string; iteration: number }, b: { version: string; iteration: number }) {
+export function compareIterations(
+  a: { version: string; iteration: number },
+  b: { version: string; iteration: number },
+) {
   if (a.version.length !== b.version.length) return a.version.length - b.version.length;
   if (a.version !== b.version) return a.version < b.version ? -1 : 1;
   return a.iteration - b.iteration;
@@ -29,7 +32,11 @@ export function compareIterations(a: { version: string; iteration: number }, b: 
  * Records are matched by their natural keys and updated, so importing a file twice changes
  * nothing. Numbering counters only move forward, so a re-import never rewinds one.
  */
-export async function importDataset(prisma: PrismaClient, data: Dataset, importingUser = 'admin'): Promise<ImportSummary> {
+export async function importDataset(
+  prisma: PrismaClient,
+  data: Dataset,
+  importingUser = 'admin',
+): Promise<ImportSummary> {
   return prisma.$transaction((tx) => new Importer(tx, data, importingUser).run(), {
     timeout: 30 * 60 * 1000,
     maxWait: 60 * 1000,
@@ -40,7 +47,14 @@ class Importer {
   private readonly userIds = new Map<string, number>();
   private readonly containerIds = new Map<string, number>();
   private readonly summary: ImportSummary = {
-    roles: 0, users: 0, containers: 0, workspaces: 0, objects: 0, files: 0, links: 0, reports: 0,
+    roles: 0,
+    users: 0,
+    containers: 0,
+    workspaces: 0,
+    objects: 0,
+    files: 0,
+    links: 0,
+    reports: 0,
   };
 
   constructor(
@@ -178,7 +192,11 @@ class Importer {
     const row = await this.tx.iteration.upsert({
       where: key,
       create: {
-        masterId, version: o.version, iteration: o.iteration, latest: false, ...fields,
+        masterId,
+        version: o.version,
+        iteration: o.iteration,
+        latest: false,
+        ...fields,
         ...(o.createdAt && { createdAt: o.createdAt }),
         ...((o.modifiedAt ?? o.createdAt) && { modifiedAt: o.modifiedAt ?? o.createdAt! }),
       },
@@ -239,7 +257,10 @@ class Importer {
       else {
         await this.tx.usageLink.create({
           data: {
-            cls, parentId, childId: child.id, ...fields,
+            cls,
+            parentId,
+            childId: child.id,
+            ...fields,
             lineNumber: u.lineNumber === null ? null : BigInt(u.lineNumber),
           },
         });
@@ -254,8 +275,15 @@ class Importer {
       const existing = await this.tx.reportTemplate.findUnique({ where: { name: r.name } });
       const fields = { containerId, description: r.description, qml: r.qml };
       if (!existing) await this.tx.reportTemplate.create({ data: { name: r.name, ...fields } });
-      else if (existing.containerId !== containerId || existing.description !== r.description || existing.qml !== r.qml) {
-        await this.tx.reportTemplate.update({ where: { id: existing.id }, data: { ...fields, modifiedAt: new Date() } });
+      else if (
+        existing.containerId !== containerId ||
+        existing.description !== r.description ||
+        existing.qml !== r.qml
+      ) {
+        await this.tx.reportTemplate.update({
+          where: { id: existing.id },
+          data: { ...fields, modifiedAt: new Date() },
+        });
       }
       this.summary.reports++;
     }

@@ -35,13 +35,17 @@ describe('authentication', () => {
   });
 
   it('accepts valid credentials', async () => {
-    const res = await request(t.http).get('/files/version').auth(...USERS.alice);
+    const res = await request(t.http)
+      .get('/files/version')
+      .auth(...USERS.alice);
     expect(res.status).toBe(200);
     expect(res.body).toHaveProperty('version');
   });
 
   it('accepts a password with colons and non-ASCII characters, and a non-ASCII user name', async () => {
-    const res = await request(t.http).get('/numbers/version').set('Authorization', basic(`${odd.name}:${odd.password}`));
+    const res = await request(t.http)
+      .get('/numbers/version')
+      .set('Authorization', basic(`${odd.name}:${odd.password}`));
     expect(res.status).toBe(200);
     expect(res.body).toHaveProperty('build');
   });
@@ -74,7 +78,9 @@ describe('authentication', () => {
 
   it('slows down repeated failures with 429 and Retry-After, without locking out other users', async () => {
     for (let i = 0; i < 3; i++) {
-      const res = await request(t.http).get('/files/version').set('Authorization', basic('mallory:guess' + i));
+      const res = await request(t.http)
+        .get('/files/version')
+        .set('Authorization', basic('mallory:guess' + i));
       expect(res.status).toBe(401);
     }
     const blocked = await request(t.http).get('/files/version').set('Authorization', basic('mallory:guess-again'));
@@ -83,7 +89,9 @@ describe('authentication', () => {
     expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     expect(blocked.body.message).toMatch(/retry after \d+ s/);
 
-    const other = await request(t.http).get('/files/version').auth(...USERS.bob);
+    const other = await request(t.http)
+      .get('/files/version')
+      .auth(...USERS.bob);
     expect(other.status).toBe(200);
   });
 

@@ -49,14 +49,20 @@ describe('error envelope and body limits', () => {
   });
 
   it('keeps a well-formed caller request id and echoes it', async () => {
-    const res = await request(t.http).get('/nowhere').set('X-Request-Id', 'trace-123').auth(...USERS.alice);
+    const res = await request(t.http)
+      .get('/nowhere')
+      .set('X-Request-Id', 'trace-123')
+      .auth(...USERS.alice);
     expect(res.status).toBe(404);
     expect(res.headers['x-request-id']).toBe('trace-123');
     expect(res.body.requestId).toBe('trace-123');
   });
 
   it('replaces a malformed caller request id', async () => {
-    const res = await request(t.http).get('/nowhere').set('X-Request-Id', 'bad id\twith tabs').auth(...USERS.alice);
+    const res = await request(t.http)
+      .get('/nowhere')
+      .set('X-Request-Id', 'bad id\twith tabs')
+      .auth(...USERS.alice);
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.requestId).toBe(res.headers['x-request-id']);
   });

@@ -36,7 +36,9 @@ describe('Swagger', () => {
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.components.securitySchemes.basic).toEqual({ type: 'http', scheme: 'basic' });
     const routes: string[] = [];
-    for (const [path, ops] of Object.entries(res.body.paths as Record<string, Record<string, { security?: unknown }>>)) {
+    for (const [path, ops] of Object.entries(
+      res.body.paths as Record<string, Record<string, { security?: unknown }>>,
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         routes.push(`${method} ${path.replace(/\{[^}]+\}/g, '{}')}`);
         expect(op.security).toEqual([{ basic: [] }]);

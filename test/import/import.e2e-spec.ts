@@ -11,8 +11,19 @@ import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 
 const run = promisify(execFile);
 const TABLES = [
-  'users', 'containers', 'memberships', 'numbering_rules', 'workspaces', 'masters', 'iterations',
-  'content_roles', 'content_blobs', 'blob_chunks', 'content_items', 'usage_links', 'report_templates',
+  'users',
+  'containers',
+  'memberships',
+  'numbering_rules',
+  'workspaces',
+  'masters',
+  'iterations',
+  'content_roles',
+  'content_blobs',
+  'blob_chunks',
+  'content_items',
+  'usage_links',
+  'report_templates',
 ];
 
 /** A fingerprint of every row of every table, to prove an import changed nothing. */
@@ -36,7 +47,9 @@ function writeDataset(data: unknown): string {
 const goodPrefix = {
   format: 'pdm-dataset/1',
   users: [{ name: 'import-test-user', password: 'pw' }],
-  containers: [{ name: 'Import Test Container', class: 'wt.pdmlink.PDMLinkProduct', members: { 'import-test-user': 'author' } }],
+  containers: [
+    { name: 'Import Test Container', class: 'wt.pdmlink.PDMLinkProduct', members: { 'import-test-user': 'author' } },
+  ],
 };
 
 describe('dataset import', () => {
@@ -57,27 +70,97 @@ describe('dataset import', () => {
     const file = writeDataset({
       ...goodPrefix,
       objects: [
-        { class: 'wt.doc.WTDocument', number: 'IMP-1', name: 'ok', container: 'Import Test Container', createdBy: 'import-test-user' },
-        { class: 'wt.doc.WTDocument', number: 'IMP-2', name: 'bad', container: 'Import Test Container', createdBy: 'nobody-here' },
+        {
+          class: 'wt.doc.WTDocument',
+          number: 'IMP-1',
+          name: 'ok',
+          container: 'Import Test Container',
+          createdBy: 'import-test-user',
+        },
+        {
+          class: 'wt.doc.WTDocument',
+          number: 'IMP-2',
+          name: 'bad',
+          container: 'Import Test Container',
+          createdBy: 'nobody-here',
+        },
       ],
     });
-    await expect(importFile(file, testDatabaseUrl())).rejects.toThrow('objects[1].createdBy: unknown user "nobody-here"');
+    await expect(importFile(file, testDatabaseUrl())).rejects.toThrow(
+      'objects[1].createdBy: unknown user "nobody-here"',
+    );
     expect(await snapshot(db)).toEqual(before);
   });
 
   it.each([
     [{ format: 'pdm-dataset/2' }, 'format: must be "pdm-dataset/1"'],
     [{ format: 'pdm-dataset/1', extra: 1 }, '(root): unknown field "extra"'],
-    [{ ...goodPrefix, objects: [{ class: 'wt.doc.WTDocument', number: '1', name: 'n', container: 'Import Test Container',
-        files: [{ role: 'PRIMRY', filename: 'a.txt', text: 'x' }] }] }, 'objects[0].files[0]: unknown role "PRIMRY"'],
-    [{ ...goodPrefix, objects: [{ class: 'wt.doc.WTDocument', number: '1', name: 'n', container: 'Import Test Container',
-        files: [{ role: 'PRIMARY', filename: '../a.txt', text: 'x' }] }] }, 'objects[0].files[0].filename: must not contain / or \\'],
-    [{ ...goodPrefix, objects: [{ class: 'wt.doc.WTDoc', number: '1', name: 'n', container: 'c' }] }, 'objects[0].class: unknown class "wt.doc.WTDoc" (expected wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart)'],
-    [{ ...goodPrefix, objects: [{ class: 'wt.part.WTPart', number: '1', name: 'n', container: 'Import Test Container',
-        uses: [{ number: 'missing-part' }] }] }, 'objects[0].uses[0]: no wt.part.WTPart with number "missing-part"'],
-    [{ ...goodPrefix, objects: [{ class: 'wt.doc.WTDocument', number: '1', name: 'n', container: 'Nowhere' }] }, 'objects[0].container: unknown container "Nowhere"'],
-    [{ ...goodPrefix, containers: [{ name: 'C', class: 'wt.pdmlink.PDMLinkProduct', numbering: [{ class: 'wt.doc.WTDocument', width: 3, next: 1000 }] }] },
-      'containers[0].numbering[0].next: 1000 does not fit in 3 digits'],
+    [
+      {
+        ...goodPrefix,
+        objects: [
+          {
+            class: 'wt.doc.WTDocument',
+            number: '1',
+            name: 'n',
+            container: 'Import Test Container',
+            files: [{ role: 'PRIMRY', filename: 'a.txt', text: 'x' }],
+          },
+        ],
+      },
+      'objects[0].files[0]: unknown role "PRIMRY"',
+    ],
+    [
+      {
+        ...goodPrefix,
+        objects: [
+          {
+            class: 'wt.doc.WTDocument',
+            number: '1',
+            name: 'n',
+            container: 'Import Test Container',
+            files: [{ role: 'PRIMARY', filename: '../a.txt', text: 'x' }],
+          },
+        ],
+      },
+      'objects[0].files[0].filename: must not contain / or \\',
+    ],
+    [
+      { ...goodPrefix, objects: [{ class: 'wt.doc.WTDoc', number: '1', name: 'n', container: 'c' }] },
+      'objects[0].class: unknown class "wt.doc.WTDoc" (expected wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart)',
+    ],
+    [
+      {
+        ...goodPrefix,
+        objects: [
+          {
+            class: 'wt.part.WTPart',
+            number: '1',
+            name: 'n',
+            container: 'Import Test Container',
+            uses: [{ number: 'missing-part' }],
+          },
+        ],
+      },
+      'objects[0].uses[0]: no wt.part.WTPart with number "missing-part"',
+    ],
+    [
+      { ...goodPrefix, objects: [{ class: 'wt.doc.WTDocument', number: '1', name: 'n', container: 'Nowhere' }] },
+      'objects[0].container: unknown container "Nowhere"',
+    ],
+    [
+      {
+        ...goodPrefix,
+        containers: [
+          {
+            name: 'C',
+            class: 'wt.pdmlink.PDMLinkProduct',
+            numbering: [{ class: 'wt.doc.WTDocument', width: 3, next: 1000 }],
+          },
+        ],
+      },
+      'containers[0].numbering[0].next: 1000 does not fit in 3 digits',
+    ],
   ])('rejects a bad record with a message naming it (%#)', async (data, message) => {
     const before = await snapshot(db);
     const err = await importFile(writeDataset(data), testDatabaseUrl()).catch((e: unknown) => e);
@@ -90,15 +173,37 @@ describe('dataset import', () => {
     const data = {
       ...goodPrefix,
       roles: ['EXTRA_ROLE'],
-      containers: [{ ...goodPrefix.containers[0], numbering: [{ class: 'wt.part.WTPart', prefix: 'IT-', width: 6, next: 50 }] }],
+      containers: [
+        { ...goodPrefix.containers[0], numbering: [{ class: 'wt.part.WTPart', prefix: 'IT-', width: 6, next: 50 }] },
+      ],
       objects: [
-        { class: 'wt.part.WTPart', number: 'IT-000001', name: 'Top', container: 'Import Test Container', version: 'A', iteration: 2,
-          createdBy: 'import-test-user', uses: [{ number: 'IT-000002', quantity: 3, lineNumber: 10 }],
-          files: [{ role: 'EXTRA_ROLE', filename: 'ünï.bin', base64: Buffer.from([0, 1, 255]).toString('base64') }] },
-        { class: 'wt.part.WTPart', number: 'IT-000001', name: 'Top', container: 'Import Test Container', version: 'A', iteration: 1,
-          createdBy: 'import-test-user' },
-        { class: 'wt.part.WTPart', number: 'IT-000002', name: 'Child', container: 'Import Test Container',
-          attributes: { material: 'S235', weight: 1.5 } },
+        {
+          class: 'wt.part.WTPart',
+          number: 'IT-000001',
+          name: 'Top',
+          container: 'Import Test Container',
+          version: 'A',
+          iteration: 2,
+          createdBy: 'import-test-user',
+          uses: [{ number: 'IT-000002', quantity: 3, lineNumber: 10 }],
+          files: [{ role: 'EXTRA_ROLE', filename: 'ünï.bin', base64: Buffer.from([0, 1, 255]).toString('base64') }],
+        },
+        {
+          class: 'wt.part.WTPart',
+          number: 'IT-000001',
+          name: 'Top',
+          container: 'Import Test Container',
+          version: 'A',
+          iteration: 1,
+          createdBy: 'import-test-user',
+        },
+        {
+          class: 'wt.part.WTPart',
+          number: 'IT-000002',
+          name: 'Child',
+          container: 'Import Test Container',
+          attributes: { material: 'S235', weight: 1.5 },
+        },
       ],
     };
     const summary = await importFile(writeDataset(data), testDatabaseUrl());
@@ -161,7 +266,10 @@ describe('dataset import', () => {
     });
 
     it('explains its usage', async () => {
-      const err = (await run(process.execPath, [cli], { env: env() }).catch((e: unknown) => e)) as { code: number; stderr: string };
+      const err = (await run(process.execPath, [cli], { env: env() }).catch((e: unknown) => e)) as {
+        code: number;
+        stderr: string;
+      };
       expect(err.code).toBe(2);
       expect(err.stderr).toContain('usage: npm run import -- <dataset.json>');
     });

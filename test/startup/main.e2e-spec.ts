@@ -63,7 +63,11 @@ describe('starting the service', () => {
     expect(first.output()).toContain('loaded the demo data');
     const res = await fetch(`http://127.0.0.1:${port}/files/version`, { headers: { Authorization: auth } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ version: expect.any(String), build: expect.any(Number), date: expect.any(String) });
+    expect(await res.json()).toEqual({
+      version: expect.any(String),
+      build: expect.any(Number),
+      date: expect.any(String),
+    });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
