@@ -5,6 +5,7 @@ import { HttpErrorFilter } from './common/http-error.filter.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { FilesModule } from './files/files.module.js';
+import { HealthModule } from './health/health.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { QueryModule } from './query/query.module.js';
@@ -23,6 +24,7 @@ export class AppModule {
         FilesModule,
         NumbersModule,
         QueryModule,
+        HealthModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -5,6 +5,7 @@ import type { AppConfig } from './config/app-config.js';
 import { errorEnvelope } from './common/error-envelope.js';
 import { bodyParserError } from './common/http-error.filter.js';
 import { requestIdMiddleware, requestIdOf } from './common/request-id.js';
+import { createLogger, requestLogger } from './common/logger.js';
 import { versionRecord } from './common/version.js';
 
 export const XML_TYPES = ['text/xml', 'application/xml', 'application/*+xml'];
@@ -17,6 +18,7 @@ export const XML_TYPES = ['text/xml', 'application/xml', 'application/*+xml'];
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
+  app.use(requestLogger(createLogger(config.logLevel)));
   app.use(express.json({ limit: config.jsonBodyLimit }));
   app.use(express.urlencoded({ extended: false, limit: config.jsonBodyLimit }));
   app.use(express.text({ type: XML_TYPES, limit: config.xmlBodyLimit }));

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import type { Logger } from 'pino';
+import { createLogger, PinoNestLogger } from './common/logger.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
 import { seedDemoData } from './import/demo-seed.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './prisma/embedded-postgres.js';
@@ -20,46 +21,56 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = new Logger('Main');
+  const logger = createLogger(config.logLevel);
 
   let embedded: EmbeddedPostgres | undefined;
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 0));
     config = { ...config, databaseUrl: embedded.url, dbPoolMax: 1 };
-    logger.log(`no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}/pglite`);
+    logger.info(`no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}/pglite`);
   }
 
   if (process.env.MIGRATE_ON_START !== 'false') {
     await applyMigrations(config.databaseUrl);
-    logger.log('database schema is up to date');
+    logger.info('database schema is up to date');
   } else {
-    logger.log('MIGRATE_ON_START=false: run `npx prisma migrate deploy` to apply pending migrations');
+    logger.info('MIGRATE_ON_START=false: run `npx prisma migrate deploy` to apply pending migrations');
   }
 
   const seedDemo = process.env.SEED_DEMO_DATA ? process.env.SEED_DEMO_DATA === 'true' : Boolean(embedded);
   if (seedDemo && (await seedDemoData(config.databaseUrl, { onlyIfEmpty: true }))) {
-    logger.log('loaded the demo data (users admin/admin, alice/alice-pw, bob/bob-pw, carol/carol-pw)');
+    logger.info('loaded the demo data (users admin/admin, alice/alice-pw, bob/bob-pw, carol/carol-pw)');
   }
 
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+  });
   configureApp(app, config);
   await app.listen(config.port, config.host);
-  handleShutdown(async () => {
-    await app.close();
-    await embedded?.stop();
-  }, config.shutdownTimeoutMs);
+  handleShutdown(
+    async () => {
+      // Stop accepting and let in-flight requests finish before Nest's destroy hooks close the pool.
+      const server = app.getHttpServer();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+      await embedded?.stop();
+    },
+    config.shutdownTimeoutMs,
+    logger,
+  );
   const url = `http://localhost:${config.port}${config.basePath}`;
-  logger.log(`serving on ${url} (Swagger UI: ${url}/docs)`);
-  if (embedded) logger.log(`try: curl -u alice:alice-pw ${url}/files/version`);
+  logger.info(`serving on ${url} (Swagger UI: ${url}/docs)`);
+  if (embedded) logger.info(`try: curl -u alice:alice-pw ${url}/files/version`);
 }
 
 /** On SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the pool, exit 0. */
-function handleShutdown(close: () => Promise<void>, timeoutMs: number): void {
+function handleShutdown(close: () => Promise<void>, timeoutMs: number, logger: Logger): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    new Logger('Main').log(`${signal}: shutting down`);
+    logger.info(`${signal}: shutting down`);
     const timer = setTimeout(() => process.exit(1), timeoutMs);
     timer.unref();
     close().then(

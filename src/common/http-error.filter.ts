@@ -1,13 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Prisma } from '../generated/prisma/client.js';
+import { isDatabaseUnavailable } from './database-errors.js';
 import { errorEnvelope } from './error-envelope.js';
 import { requestIdOf } from './request-id.js';
 
 /**
  * The one exception filter: every error of every service leaves as the error envelope.
  * Unexpected errors are logged with their stack and answered 500 without details;
- * Prisma errors are mapped (P2002 → 409, P2025 → 404) and never leaked raw.
+ * Prisma errors are mapped (P2002 → 409, P2025 → 404, database outages → 503 with Retry-After)
+ * and never leaked raw.
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -38,6 +40,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof Prisma.PrismaClientKnownRequestError) {
       if (exception.code === 'P2002') return { status: 409, message: 'the object already exists', headers: {} };
       if (exception.code === 'P2025') return { status: 404, message: 'the object does not exist', headers: {} };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`${req.method} ${req.path}: database unavailable [${requestIdOf(req)}]`);
+      return { status: 503, message: 'the database is unavailable; retry shortly', headers: { 'Retry-After': '5' } };
     }
     const bodyError = bodyParserError(exception);
     if (bodyError) return { ...bodyError, headers: {} };

@@ -1,3 +1,5 @@
+import { LOG_LEVELS, type LogLevel } from '../common/logger.js';
+
 /**
  * Runtime configuration, read once from the environment and validated at start-up.
  * A bad value stops the start with a message listing every bad variable.
@@ -19,6 +21,24 @@ export interface AppConfig {
   authFailureLimit: number;
   authFailureWindowMs: number;
   shutdownTimeoutMs: number;
+  logLevel: LogLevel;
+  /** Longest a statement may run before PostgreSQL cancels it; 0 = no limit. */
+  dbStatementTimeoutMs: number;
+  /** Longest wait for a new database connection. */
+  dbConnectTimeoutMs: number;
+  /** Most rows a report returns; a longer result is cut and marked truncated. */
+  reportMaxRows: number;
+  /** A report query running longer is cancelled in PostgreSQL and answered 504. */
+  reportTimeoutMs: number;
+  /** Query sessions idle longer than this expire. */
+  querySessionTtlMs: number;
+  querySessionsPerUser: number;
+  /** Largest page size (`limit`) of the query service. */
+  queryMaxLimit: number;
+  /** Most numbers one POST /numbers/generate request may reserve. */
+  numbersMaxCount: number;
+  /** Largest file the file service stores (413 past it); see docs/files.md for JSON_BODY_LIMIT. */
+  filesMaxSize: number;
 }
 
 type Parser<T> = (raw: string) => T;
@@ -44,6 +64,13 @@ function intIn(min: number, max: number): Parser<number> {
 }
 
 const text: Parser<string> = (raw) => raw.trim();
+
+function logLevel(raw: string): LogLevel {
+  const v = raw.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(v))
+    throw new Error(`"${raw}" is not one of ${LOG_LEVELS.join(', ')}`);
+  return v as LogLevel;
+}
 
 function basePath(raw: string): string {
   const p = raw.trim().replace(/\/+$/, '');
@@ -93,6 +120,16 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   authFailureLimit: ['AUTH_FAILURE_LIMIT', '5', intIn(1, 1_000_000)],
   authFailureWindowMs: ['AUTH_FAILURE_WINDOW_MS', '60000', intIn(1000, 86_400_000)],
   shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '10000', intIn(0, 600_000)],
+  logLevel: ['LOG_LEVEL', 'info', logLevel],
+  dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '120000', intIn(0, 86_400_000)],
+  dbConnectTimeoutMs: ['DB_CONNECT_TIMEOUT_MS', '5000', intIn(100, 600_000)],
+  reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
+  reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],
+  numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
+  filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
+  querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
+  querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
+  queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],
 };
 
 export class ConfigError extends Error {

@@ -1,12 +1,22 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  /**
+   * The connection pool under Prisma, for bulk bytes only (file content): Prisma's driver adapter
+   * turns every bytea value into an array of numbers, which caps it near 20 MB/s. Sharing one pool
+   * keeps DB_POOL_MAX the limit for the whole process (the embedded database allows one connection).
+   */
+  readonly pgPool: pg.Pool;
+
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super({ adapter: new PrismaPg({ connectionString: config.databaseUrl, max: config.dbPoolMax }) });
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
+    super({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    this.pgPool = pool;
   }
 
   async onModuleInit(): Promise<void> {

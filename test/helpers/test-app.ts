@@ -15,7 +15,7 @@ export interface TestApp {
 
 /** The whole application on the run's test database, configured exactly as main.ts does. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ ...process.env, DATABASE_URL: testDatabaseUrl(), ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...process.env, DATABASE_URL: testDatabaseUrl(), ...env });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['error'] });
   configureApp(app, config);

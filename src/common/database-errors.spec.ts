@@ -1,0 +1,39 @@
+import { isDatabaseUnavailable } from './database-errors.js';
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    ['Prisma P1001', { code: 'P1001', message: "Can't reach database server" }],
+    ['pool timeout P2024', { code: 'P2024' }],
+    [
+      'raw query on a killed connection',
+      { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '57P01' } } } },
+    ],
+    [
+      'adapter: not reachable',
+      { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } },
+    ],
+    [
+      'DriverAdapterError thrown raw',
+      { name: 'DriverAdapterError', cause: { originalCode: '57P01', kind: 'postgres' } },
+    ],
+    ['pg: refused', { code: 'ECONNREFUSED' }],
+    ['pg: terminated', new Error('Connection terminated unexpectedly')],
+    ['initialisation', { name: 'PrismaClientInitializationError', message: 'x' }],
+  ])('recognises %s', (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['unique violation', { code: 'P2002' }],
+    ['not found', { code: 'P2025' }],
+    ['syntax error', { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '42601' } } } }],
+    [
+      'statement timeout',
+      { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '57014' } } } },
+    ],
+    ['plain error', new Error('boom')],
+    ['null', null],
+  ])('does not mistake %s for an outage', (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});

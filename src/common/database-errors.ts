@@ -1,0 +1,45 @@
+/**
+ * Recognises errors that mean "the database is not there right now" (server down or
+ * restarting, connections killed, pool exhausted), whichever layer raised them: the Prisma
+ * client, its pg driver adapter, or pg itself. Such requests are answered 503 with
+ * Retry-After; the pool reconnects by itself once the server is back.
+ */
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'DatabaseDoesNotExist',
+]);
+// admin_shutdown, crash_shutdown, cannot_connect_now, and the connection exception class 08.
+const UNAVAILABLE_SQLSTATES = /^(57P01|57P02|57P03|08\d{3})$/;
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Can't reach database server/i;
+
+interface ErrorLike {
+  name?: string;
+  code?: unknown;
+  message?: unknown;
+  kind?: unknown;
+  originalCode?: unknown;
+  meta?: { driverAdapterError?: { cause?: ErrorLike } };
+  cause?: ErrorLike;
+}
+
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as ErrorLike;
+  if (e.name === 'PrismaClientInitializationError') return true;
+  if (typeof e.code === 'string') {
+    if (UNAVAILABLE_PRISMA_CODES.has(e.code) || UNAVAILABLE_NODE_CODES.has(e.code)) return true;
+    if (UNAVAILABLE_SQLSTATES.test(e.code)) return true;
+  }
+  if (typeof e.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
+  if (typeof e.originalCode === 'string' && UNAVAILABLE_SQLSTATES.test(e.originalCode)) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  return (
+    isDatabaseUnavailable(e.meta?.driverAdapterError?.cause, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)
+  );
+}

@@ -1,0 +1,62 @@
+import type { LoggerService } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { pino, stdTimeFunctions, type Logger } from 'pino';
+import { requestIdOf } from './request-id.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Structured JSON logs on stdout, one object per line. */
+export function createLogger(level: LogLevel): Logger {
+  return pino({ level, base: { service: 'pdm' }, timestamp: stdTimeFunctions.isoTime });
+}
+
+/** Routes NestJS's own log lines (start-up, errors) into the same JSON log. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string) {
+    this.logger.info({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string) {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string) {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string) {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string) {
+    this.logger.trace({ context }, String(message));
+  }
+}
+
+/**
+ * One log line per request: method, path (never the query string or credentials), status,
+ * duration, user and request id. Written when the response is finished or aborted.
+ */
+export function requestLogger(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+      const line = {
+        requestId: requestIdOf(req),
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.writableFinished ? res.statusCode : 499,
+        durationMs,
+        user: req.user?.name ?? null,
+      };
+      if (line.status >= 500) logger.error(line, 'request');
+      else logger.info(line, 'request');
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
+}
