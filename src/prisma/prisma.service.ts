@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { createPgAdapter } from './pg-adapter.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 @Injectable()
@@ -14,8 +14,14 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   readonly pgPool: pg.Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
-    super({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.dbPoolMax,
+      connectionTimeoutMillis: config.dbConnectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      ...(config.dbStatementTimeoutMs > 0 && { statement_timeout: config.dbStatementTimeoutMs }),
+    });
+    super({ adapter: createPgAdapter(pool) });
     this.pgPool = pool;
   }
 
