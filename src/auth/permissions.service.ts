@@ -4,6 +4,13 @@ import type { AuthUser } from './auth-user.js';
 
 export type Access = 'none' | 'read' | 'write' | 'manage';
 
+/** The permission model: what a caller may do in a container given its membership role (or none). */
+export function accessFromRole(user: AuthUser, role: 'reader' | 'author' | 'manager' | null): Access {
+  if (user.admin) return 'manage';
+  if (role === null) return 'none';
+  return role === 'reader' ? 'read' : role === 'author' ? 'write' : 'manage';
+}
+
 /**
  * Container permissions: an admin may do everything; a member reads its containers, an author
  * or manager also writes there, a manager also manages (report templates). Services answer an
@@ -19,8 +26,7 @@ export class PermissionsService {
       where: { containerId_userId: { containerId, userId: user.id } },
       select: { role: true },
     });
-    if (!m) return 'none';
-    return m.role === 'reader' ? 'read' : m.role === 'author' ? 'write' : 'manage';
+    return accessFromRole(user, m?.role ?? null);
   }
 
   async canRead(user: AuthUser, containerId: number): Promise<boolean> {

@@ -1,0 +1,59 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+
+// A repeated URL parameter arrives as an array: that is the only way these checks fail.
+const ONCE = { message: '$property must be given at most once' };
+
+/** The container whose numbering rules apply: exactly one of the four parameters. */
+export class ContainerSourceQueryDto {
+  @ApiPropertyOptional({
+    description: 'OID of the container; its class is the container class',
+    example: 'OR:wt.pdmlink.PDMLinkProduct:1',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  'container-ref'?: string;
+
+  @ApiPropertyOptional({ description: 'name of the container', example: 'Drive Unit' })
+  @IsOptional()
+  @IsString(ONCE)
+  'container-name'?: string;
+
+  @ApiPropertyOptional({ description: 'name of a workspace; its container is used', example: 'alice-ws' })
+  @IsOptional()
+  @IsString(ONCE)
+  'workspace-name'?: string;
+
+  @ApiPropertyOptional({
+    description: 'OID of a workspace; its container is used',
+    example: 'OR:wt.epm.workspaces.EPMWorkspace:1',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  'workspace-ref'?: string;
+}
+
+export class GenerateNumbersQueryDto extends ContainerSourceQueryDto {
+  // Kept as text: the service checks it strictly (1e3, 0x10, 1.5 are refused, not converted).
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'how many consecutive numbers to generate, 1 to NUMBERS_MAX_COUNT (default 10000)',
+    default: 1,
+    minimum: 1,
+    example: 3,
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  count?: string;
+}
+
+export class ClassNameParamDto {
+  @ApiProperty({
+    description:
+      'business class the numbers are for: wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, ' +
+      'or a soft subtype written <class>|<subtype> (URL-encode the | as %7C), which uses the rule of <class>',
+    example: 'wt.doc.WTDocument',
+  })
+  @IsString()
+  className!: string;
+}

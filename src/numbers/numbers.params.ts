@@ -1,0 +1,100 @@
+import { BadRequestException } from '@nestjs/common';
+import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass, parseOid } from '../common/oid.js';
+
+/**
+ * The URL parameters of the number service, checked without the database: which container
+ * source was given, which class the numbers are for, how many. Every problem is a 400 that
+ * says what is accepted.
+ */
+
+export const SOURCE_PARAMETERS = ['container-ref', 'container-name', 'workspace-name', 'workspace-ref'] as const;
+export type SourceParameter = (typeof SOURCE_PARAMETERS)[number];
+
+/** Where the container (and so its numbering rules) comes from. */
+export type ContainerSource =
+  | { kind: 'container-ref'; text: string; cls: string; id: number }
+  | { kind: 'container-name'; text: string }
+  | { kind: 'workspace-name'; text: string }
+  | { kind: 'workspace-ref'; text: string; id: number };
+
+const SOURCE_LIST = 'container-ref, container-name, workspace-name or workspace-ref';
+
+export function pickSource(query: Partial<Record<SourceParameter, string>>): ContainerSource {
+  const given = SOURCE_PARAMETERS.filter((p) => query[p] !== undefined);
+  if (given.length === 0) {
+    throw new BadRequestException(`say which container's numbering rules to use: give one of ${SOURCE_LIST}`);
+  }
+  if (given.length > 1) {
+    throw new BadRequestException(`give only one of ${SOURCE_LIST}, not ${given.join(' and ')}`);
+  }
+  const kind = given[0];
+  const text = query[kind] as string;
+  if (text.trim() === '') throw new BadRequestException(`${kind} must not be empty`);
+  switch (kind) {
+    case 'container-ref': {
+      const oid = parseOid(text);
+      if (!oid || !(CONTAINER_CLASSES as readonly string[]).includes(oid.cls)) {
+        throw new BadRequestException(
+          `container-ref '${clip(text)}' is not a container OID like OR:wt.pdmlink.PDMLinkProduct:1 ` +
+            `(container classes: ${CONTAINER_CLASSES.join(', ')})`,
+        );
+      }
+      return { kind, text, cls: oid.cls, id: oid.id };
+    }
+    case 'workspace-ref': {
+      const oid = parseOid(text);
+      if (!oid || oid.cls !== OidClass.workspace) {
+        throw new BadRequestException(
+          `workspace-ref '${clip(text)}' is not a workspace OID like OR:${OidClass.workspace}:1`,
+        );
+      }
+      return { kind, text, id: oid.id };
+    }
+    default:
+      return { kind, text };
+  }
+}
+
+/** A class name from the path and the business class whose numbering rule applies to it. */
+export interface NumberedClass {
+  /** As given, e.g. `wt.doc.WTDocument|com.acme.Spec`. */
+  name: string;
+  /** The class before the first `|`, e.g. `wt.doc.WTDocument`. */
+  ruleClass: string;
+}
+
+const TYPE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+const MAX_CLASS_NAME = 400;
+
+/**
+ * Accepts a business class (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart) or a soft
+ * subtype of one written `<class>|<subtype>[|<subtype>…]`, optionally with the `WCTYPE|` prefix
+ * of external type identifiers. Soft subtypes share the numbering rule of their class.
+ */
+export function parseClassName(name: string): NumberedClass {
+  const parts = name.length <= MAX_CLASS_NAME ? name.replace(/^WCTYPE\|/, '').split('|') : [];
+  const [ruleClass, ...subtypes] = parts;
+  const known = (BUSINESS_CLASSES as readonly string[]).includes(ruleClass);
+  if (!known || !subtypes.every((s) => TYPE_NAME.test(s))) {
+    throw new BadRequestException(
+      `unknown class '${clip(name)}': numbers are generated for ${BUSINESS_CLASSES.join(', ')} ` +
+        `and their soft subtypes written <class>|<subtype>, e.g. wt.doc.WTDocument|com.acme.Spec`,
+    );
+  }
+  return { name, ruleClass };
+}
+
+/** `count`: absent means 1; otherwise plain decimal digits, 1 to max. */
+export function parseCount(raw: string | undefined, max: number): number {
+  if (raw === undefined) return 1;
+  const n = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= max)) {
+    throw new BadRequestException(`count must be a whole number from 1 to ${max}, got '${clip(raw)}'`);
+  }
+  return n;
+}
+
+/** Echoed input is cut short so an error message stays readable. */
+export function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

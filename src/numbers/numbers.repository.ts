@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { NumberFormat } from './number-format.js';
+import type { ContainerSource } from './numbers.params.js';
+
+export interface ContainerRecord {
+  id: number;
+  cls: string;
+  name: string;
+}
+
+/** A container and the caller's membership role there (null: not a member). */
+export interface ContainerWithRole extends ContainerRecord {
+  role: 'reader' | 'author' | 'manager' | null;
+}
+
+export interface RuleRecord extends NumberFormat {
+  cls: string;
+  next: bigint;
+}
+
+/** The outcome of one reservation attempt on a rule. */
+export interface Reservation extends NumberFormat {
+  /** First counter of the run: the first `count` consecutive free counters at or after `next`. */
+  start: bigint;
+  /** 10^width: the run must end below it. */
+  bound: bigint;
+  /** False when the run did not fit below bound; then the rule was left unchanged. */
+  reserved: boolean;
+}
+
+@Injectable()
+export class NumbersRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The container a source names, with the caller's role there. See containerSql. */
+  async findContainer(source: ContainerSource, userId: number): Promise<ContainerWithRole | null> {
+    const rows = await this.prisma.$queryRaw<ContainerWithRole[]>(containerSql(source, userId));
+    return rows[0] ?? null;
+  }
+
+  listRules(containerId: number): Promise<RuleRecord[]> {
+    return this.prisma.numberingRule.findMany({
+      where: { containerId },
+      select: { cls: true, prefix: true, suffix: true, width: true, next: true },
+      orderBy: { cls: 'asc' },
+    });
+  }
+
+  /** Null when the container has no rule for the class. See reservationSql. */
+  async reserve(containerId: number, ruleClass: string, count: number): Promise<Reservation | null> {
+    const rows = await this.prisma.$queryRaw<Reservation[]>(reservationSql(containerId, ruleClass, count));
+    return rows[0] ?? null;
+  }
+}
+
+/**
+ * The container a source names and the caller's membership role there, in one query:
+ * generating numbers costs two statements in all (this one and the reservation), which
+ * matters at thousands of requests per second. Shared with the benchmark baseline.
+ */
+export function containerSql(source: ContainerSource, userId: number): Prisma.Sql {
+  return Prisma.sql`
+    SELECT c.id, c.class AS cls, c.name, m.role::text AS role
+    FROM containers c
+    LEFT JOIN memberships m ON m.container_id = c.id AND m.user_id = ${userId}
+    WHERE ${sourceCondition(source)}`;
+}
+
+function sourceCondition(source: ContainerSource): Prisma.Sql {
+  switch (source.kind) {
+    case 'container-name':
+      return Prisma.sql`c.name = ${source.text}`;
+    case 'container-ref':
+      // The OID's class must be the container's own class: OR:wt.inf.library.WTLibrary:1 does not
+      // name a product that happens to have id 1.
+      return Prisma.sql`c.id = ${source.id} AND c.class = ${source.cls}`;
+    case 'workspace-name':
+      return Prisma.sql`c.id = (SELECT container_id FROM workspaces WHERE name = ${source.text})`;
+    case 'workspace-ref':
+      return Prisma.sql`c.id = (SELECT container_id FROM workspaces WHERE id = ${source.id})`;
+  }
+}
+
+/**
+ * Reserves `count` consecutive numbers of the container's rule for `ruleClass` in one
+ * statement, so concurrent requests (in this process or any other) never share a number:
+ * - the rule row is locked (FOR UPDATE); a concurrent reservation waits and then sees the
+ *   counter this one left behind;
+ * - numbers that masters of the class already carry (imported ahead of the counter) are
+ *   skipped: walking the taken counters at or after `next` in order, the run starts at the
+ *   first gap of at least `count`, or after the last taken one. The walk stops at that gap,
+ *   and runs on the (class, number) index: well-formed numbers of one rule sort like their
+ *   counters, as they share prefix, width and suffix;
+ * - the counter moves past the run only if the run fits the width; otherwise nothing changes.
+ * Yields no row when the container has no rule for the class. Shared with the benchmark
+ * baseline (bench/baselines/numbers-baseline.ts), which runs it through pg directly.
+ */
+export function reservationSql(containerId: number, ruleClass: string, count: number): Prisma.Sql {
+  return Prisma.sql`
+    WITH locked AS (
+      SELECT id, class, prefix, suffix, width, next, (10::numeric ^ width)::bigint AS bound,
+             ${count}::bigint AS wanted
+      FROM numbering_rules
+      WHERE container_id = ${containerId} AND class = ${ruleClass}
+      FOR UPDATE
+    ),
+    placed AS (
+      SELECT l.id, l.prefix, l.suffix, l.width, l.bound, l.wanted, COALESCE((
+        SELECT CASE WHEN g.n - g.prev > l.wanted THEN g.prev + 1 ELSE g.n + 1 END
+        FROM (
+          SELECT t.n, lag(t.n, 1, l.next - 1) OVER w AS prev, lead(t.n) OVER w AS after
+          FROM (
+            SELECT m.number, substr(m.number, length(l.prefix) + 1, l.width)::bigint AS n
+            FROM masters m
+            WHERE m.class = l.class
+              AND m.number >= l.prefix || lpad(l.next::text, l.width, '0') || l.suffix
+              AND m.number <= l.prefix || repeat('9', l.width) || l.suffix
+              AND length(m.number) = length(l.prefix) + l.width + length(l.suffix)
+              AND left(m.number, length(l.prefix)) = l.prefix
+              AND right(m.number, length(l.suffix)) = l.suffix
+              AND substr(m.number, length(l.prefix) + 1, l.width) ~ '^[0-9]+$'
+          ) t
+          WINDOW w AS (ORDER BY t.number)
+        ) g
+        WHERE g.n - g.prev > l.wanted OR g.after IS NULL
+        LIMIT 1
+      ), l.next) AS start
+      FROM locked l
+    ),
+    moved AS (
+      UPDATE numbering_rules r SET next = p.start + p.wanted
+      FROM placed p
+      WHERE r.id = p.id AND p.start + p.wanted <= p.bound
+      RETURNING r.id
+    )
+    SELECT p.start, p.bound, p.prefix, p.suffix, p.width, EXISTS (SELECT 1 FROM moved) AS reserved
+    FROM placed p`;
+}

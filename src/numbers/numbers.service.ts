@@ -1,0 +1,97 @@
+import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { AuthUser } from '../auth/auth-user.js';
+import { accessFromRole, type Access } from '../auth/permissions.service.js';
+import { formatOid } from '../common/oid.js';
+import { startRuntime } from '../common/runtime.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
+import type { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
+import { formatNumber, formatRange } from './number-format.js';
+import { clip, parseClassName, parseCount, pickSource, type ContainerSource } from './numbers.params.js';
+import { NumbersRepository, type ContainerRecord } from './numbers.repository.js';
+import { ReservationBatcher } from './reservation-batcher.js';
+
+/**
+ * Number generation from the numbering rules of a container. The container comes from exactly
+ * one source parameter; generating needs author or manager rights there, listing its rules
+ * read rights. A container the caller cannot read is answered like one that does not exist.
+ */
+@Injectable()
+export class NumbersService {
+  constructor(
+    private readonly repository: NumbersRepository,
+    private readonly reservations: ReservationBatcher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async generate(user: AuthUser, className: string, query: GenerateNumbersQueryDto): Promise<GeneratedNumbersDto> {
+    const runtime = startRuntime();
+    const source = pickSource(query);
+    const cls = parseClassName(className);
+    const count = parseCount(query.count, this.config.numbersMaxCount);
+
+    const { container, access } = await this.resolve(user, source);
+    if (access !== 'write' && access !== 'manage') {
+      throw new ForbiddenException(
+        `generating numbers needs author or manager rights in container '${container.name}'`,
+      );
+    }
+
+    const r = await this.reservations.reserve(container.id, cls.ruleClass, count);
+    if (!r) {
+      throw new NotFoundException(`container '${container.name}' has no numbering rule for ${cls.ruleClass}`);
+    }
+    if (!r.reserved) {
+      const left = count === 1 ? 'no free number' : `fewer than ${count} consecutive free numbers`;
+      throw new ConflictException(
+        `numbering rule exhausted: the ${cls.ruleClass} rule of container '${container.name}' has ${left} ` +
+          `left up to ${formatNumber(r, r.bound - 1n)} (width ${r.width}); nothing was reserved`,
+      );
+    }
+    const items = formatRange(r, r.start, count);
+    return { count, class_name: cls.name, container: this.containerRef(container), items, _runtime: runtime() };
+  }
+
+  async rules(user: AuthUser, query: ContainerSourceQueryDto): Promise<NumberingRulesDto> {
+    const runtime = startRuntime();
+    const { container } = await this.resolve(user, pickSource(query));
+    const rules = await this.repository.listRules(container.id);
+    const items = rules.map((rule) => ({
+      class_name: rule.cls,
+      prefix: rule.prefix,
+      suffix: rule.suffix,
+      width: rule.width,
+      next: Number(rule.next),
+      next_number: formatNumber(rule, rule.next),
+    }));
+    return { count: items.length, container: this.containerRef(container), items, _runtime: runtime() };
+  }
+
+  /** The container of the source and the caller's access to it; 404 unless the caller may read it. */
+  private async resolve(
+    user: AuthUser,
+    source: ContainerSource,
+  ): Promise<{ container: ContainerRecord; access: Exclude<Access, 'none'> }> {
+    const container = await this.repository.findContainer(source, user.id);
+    const access = container ? accessFromRole(user, container.role) : 'none';
+    if (!container || access === 'none') throw new NotFoundException(notFoundMessage(source));
+    return { container, access };
+  }
+
+  private containerRef(container: ContainerRecord): { oid: string; name: string } {
+    return { oid: formatOid(container.cls, container.id), name: container.name };
+  }
+}
+
+function notFoundMessage(source: ContainerSource): string {
+  switch (source.kind) {
+    case 'container-name':
+      return `no container named '${clip(source.text)}'`;
+    case 'container-ref':
+      return `no container ${source.text}`;
+    case 'workspace-name':
+      return `no workspace named '${clip(source.text)}'`;
+    case 'workspace-ref':
+      return `no workspace ${source.text}`;
+  }
+}
