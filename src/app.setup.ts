@@ -1,6 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
 import { errorEnvelope } from './common/error-envelope.js';
 import { bodyParserError } from './common/http-error.filter.js';
@@ -41,10 +42,37 @@ function setupSwagger(app: NestExpressApplication, config: AppConfig): void {
     .setVersion(versionRecord().version)
     .addBasicAuth({ type: 'http', scheme: 'basic' }, 'basic')
     .build();
-  const document = SwaggerModule.createDocument(app, doc);
+  const document = withErrorExamples(SwaggerModule.createDocument(app, doc));
   SwaggerModule.setup('docs', app, document, {
     useGlobalPrefix: Boolean(config.basePath),
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },
   });
+}
+
+/**
+ * Every error response shares the ErrorEnvelopeDto schema; give each one an example with its own
+ * status code and description, so Swagger UI does not show the schema's 404 example everywhere.
+ */
+function withErrorExamples(document: OpenAPIObject): OpenAPIObject {
+  for (const path of Object.values(document.paths)) {
+    for (const op of Object.values(path) as { responses?: Record<string, unknown> }[]) {
+      for (const [code, response] of Object.entries(op?.responses ?? {})) {
+        const status = Number(code);
+        const r = response as {
+          description?: string;
+          content?: Record<string, { schema?: { $ref?: string }; example?: unknown }>;
+        };
+        const json = r.content?.['application/json'];
+        if (status < 400 || !json?.schema?.$ref?.endsWith('/ErrorEnvelopeDto') || json.example) continue;
+        json.example = {
+          statusCode: status,
+          error: STATUS_CODES[status] ?? 'Error',
+          message: r.description ?? '',
+          requestId: '4f9c2a1e-8d1b-4f57-9a44-3c1f0c6f7e21',
+        };
+      }
+    }
+  }
+  return document;
 }

@@ -41,10 +41,23 @@ describe('Swagger', () => {
     )) {
       for (const [method, op] of Object.entries(ops)) {
         routes.push(`${method} ${path.replace(/\{[^}]+\}/g, '{}')}`);
-        expect(op.security).toEqual([{ basic: [] }]);
+        // Only the health probes are public.
+        expect(op.security).toEqual(path.startsWith('/health/') ? undefined : [{ basic: [] }]);
       }
     }
     for (const route of SPEC_ROUTES) expect(routes).toContain(route);
+    expect(routes).toEqual(expect.arrayContaining(['get /health/live', 'get /health/ready']));
+  });
+
+  it('gives every error response an example with its own status', async () => {
+    const res = await request(t.http).get('/docs-json');
+    const unauthorized = res.body.paths['/numbers/version'].get.responses['401'];
+    expect(unauthorized.content['application/json'].example).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'missing or invalid credentials',
+      requestId: expect.any(String),
+    });
   });
 
   it('serves Swagger UI', async () => {

@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
+// CI installs Debian's chromium (.ci/run); elsewhere the test needs it installed to run.
+const available = existsSync(CHROMIUM);
+if (!available && process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing in CI`);
+const describeWithBrowser = available ? describe : describe.skip;
+if (!available) console.warn(`skipping the Swagger UI browser test: no ${CHROMIUM} (apt-get install chromium)`);
+
+describeWithBrowser('Swagger UI in a real browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('authorizes with Basic credentials and runs GET /numbers/version with "Try it out"', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/docs`);
+
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('input').nth(0).fill('alice');
+    await dialog.locator('input[type=password]').fill('alice-pw');
+    await dialog.locator('button.authorize').click();
+    await dialog.locator('button.btn-done').click();
+
+    const op = page.locator('#operations-numbers-NumbersController_version');
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: 'Try it out' }).click();
+    await op.getByRole('button', { name: 'Execute' }).click();
+
+    const status = op.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    expect((await status.innerText()).trim()).toBe('200');
+    const body = JSON.parse(await op.locator('.live-responses-table .microlight').first().innerText()) as unknown;
+    expect(body).toEqual({
+      version: expect.any(String),
+      build: expect.any(Number),
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'swagger-ui.png'), fullPage: true });
+  }, 60_000);
+});
