@@ -22,7 +22,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestLogger(createLogger(config.logLevel)));
   app.use(express.json({ limit: config.jsonBodyLimit }));
   app.use(express.urlencoded({ extended: false, limit: config.jsonBodyLimit }));
-  app.use(express.text({ type: XML_TYPES, limit: config.xmlBodyLimit }));
+  app.use(express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }));
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     const known = bodyParserError(err);
     if (!known) return next(err);
@@ -30,6 +30,22 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   });
   if (config.basePath) app.setGlobalPrefix(config.basePath);
   setupSwagger(app, config);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** XML bodies declared (or defaulting to) UTF-8 must be valid UTF-8, not silently repaired. */
+function strictUtf8(req: Request, _res: Response, buf: Buffer): void {
+  const charset = /charset=([^;]+)/i
+    .exec(req.headers['content-type'] ?? '')?.[1]
+    ?.trim()
+    .toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') return;
+  try {
+    utf8.decode(buf);
+  } catch {
+    throw Object.assign(new Error('request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
+  }
 }
 
 function setupSwagger(app: NestExpressApplication, config: AppConfig): void {

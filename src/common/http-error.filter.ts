@@ -76,6 +76,8 @@ export function bodyParserError(e: unknown): { status: number; message: string }
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { status: 415, message: 'unsupported request body encoding' };
+    case 'encoding.invalid':
+      return { status: 400, message: 'request body is not valid UTF-8' };
     case 'request.aborted':
       return { status: 400, message: 'request aborted' };
     default:

@@ -1,0 +1,84 @@
+import type { ClassDef, LinkDef, PropertyDef, ReferenceDef } from './qml-registry.js';
+import type { ComparisonOperator, FunctionDef } from './qml-functions.js';
+import type { ValueType } from './qml-types.js';
+
+/**
+ * A validated QML template: every name resolved against the registry, every alias and
+ * parameter reference checked. It holds no request values yet, so it can be cached and
+ * planned again for each execution. `path` fields locate errors found later (conversions).
+ */
+export interface QmlTemplate {
+  bypassAccessControl: boolean;
+  parameters: ParameterDecl[];
+  distinct: boolean;
+  group: boolean;
+  select: SelectItem[];
+  tables: TableDecl[];
+  where: Condition | null;
+  orderBy: OrderItem[];
+  joins: JoinDecl[];
+}
+
+export interface ParameterDecl {
+  name: string;
+  /** The declared type attribute, as written. */
+  declaredType: string;
+  hint: ValueType | null;
+  default: { text: string; isMacro: boolean } | null;
+  path: string;
+}
+
+export interface TableDecl {
+  alias: string;
+  cls: ClassDef;
+  /** Index of the table this one is LEFT-joined to. */
+  outerJoinTo: number | null;
+  path: string;
+}
+
+export interface SelectItem {
+  heading: string;
+  expr: Operand;
+  /** The class of a selected object, reported as the heading type. */
+  objectClass: string | null;
+  path: string;
+}
+
+export type Operand =
+  | { k: 'prop'; table: number; prop: PropertyDef; path: string }
+  | { k: 'const'; text: string; isMacro: boolean; hint: ValueType | null; path: string }
+  | { k: 'param'; name: string; path: string }
+  | { k: 'fn'; fn: FunctionDef; args: Operand[]; type: ValueType | null; path: string };
+
+export type Condition =
+  | { k: 'and' | 'or'; parts: Condition[]; path: string }
+  | { k: 'cmp'; op: ComparisonOperator; left: Operand; right: Operand; path: string }
+  | { k: 'null'; not: boolean; operand: Operand; path: string }
+  | { k: 'in'; not: boolean; operand: Operand; items: InItem[]; path: string };
+
+export interface InItem {
+  source: Extract<Operand, { k: 'const' } | { k: 'param' }>;
+  delimiter: string;
+}
+
+export interface OrderItem {
+  item: number;
+  desc: boolean;
+  path: string;
+}
+
+export type JoinDecl =
+  | { k: 'reference'; ref: ReferenceDef; from: number; to: number; path: string }
+  | { k: 'link'; link: LinkDef; a: number; b: number; path: string };
+
+/** The static type of an operand; null for constants and parameters, typed by their context. */
+export function operandType(o: Operand): ValueType | null {
+  switch (o.k) {
+    case 'prop':
+      return o.prop.type;
+    case 'fn':
+      return o.type;
+    default:
+      return null;
+  }
+}

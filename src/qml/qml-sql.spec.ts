@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { buildQuery, compileTemplate } from './qml-compiler.js';
+import type { PlanRequest } from './qml-plan.js';
+
+const demo = JSON.parse(readFileSync(new URL('../../prisma/demo-dataset.json', import.meta.url), 'utf8')) as {
+  reports: { name: string; qml: string }[];
+};
+const qml = (name: string) => demo.reports.find((r) => r.name === name)!.qml;
+
+const req: PlanRequest = {
+  values: {},
+  user: { id: 2, name: 'alice', admin: false },
+  readable: [1, 2],
+  now: new Date('2026-05-06T00:00:00Z'),
+  limit: 101,
+};
+const sql = (text: string, over: Partial<PlanRequest> = {}) =>
+  buildQuery(compileTemplate(text), { ...req, ...over }).sql;
+
+describe('renderSql', () => {
+  it('renders "Documents by number" with bound values and generated aliases', () => {
+    const s = sql(qml('Documents by number'), { values: { number: "x' OR '1'='1*" } });
+    expect(s.text).toBe(
+      [
+        `SELECT ('OR:' || "t1m"."class" || $1 || "t1"."id"::text) AS "c1", "t1m"."number" AS "c2", "t1m"."name" AS "c3", "t1"."state" AS "c4", "t1"."modified_at" AS "c5"`,
+        `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
+        `WHERE ("t1m"."class" = $2 AND "t1m"."container_id" = ANY($3::int4[]) AND "t1m"."number" LIKE $4::text AND "t1"."latest" = $5::boolean)`,
+        `ORDER BY 2, "t1"."id"`,
+        'LIMIT $6',
+      ].join('\n'),
+    );
+    expect(s.values).toEqual([':', 'wt.doc.WTDocument', [1, 2], "x' OR '1'='1%", true, 101]);
+  });
+
+  it('renders "Part structure" with reference joins in WHERE and a total order', () => {
+    const s = sql(qml('Part structure'), { readable: null });
+    expect(s.text).toBe(
+      [
+        `SELECT "t1m"."number" AS "c1", "t3"."number" AS "c2", "t3"."name" AS "c3", "t2"."quantity" AS "c4", "t2"."line_number" AS "c5"`,
+        `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
+        `CROSS JOIN "usage_links" "t2"`,
+        `CROSS JOIN "masters" "t3"`,
+        `WHERE ("t1m"."class" = $1 AND "t2"."class" = $2 AND "t3"."class" = $3 AND "t1"."latest" = $4::boolean AND "t2"."parent_id" = "t1"."id" AND "t2"."child_id" = "t3"."id")`,
+        `ORDER BY 1, 5, "t1"."id", "t2"."id", "t3"."id"`,
+        'LIMIT $5',
+      ].join('\n'),
+    );
+  });
+
+  it('renders "Files per state" grouped by ordinal with aggregates cast to their type', () => {
+    const s = sql(qml('Files per state'), { readable: [3] });
+    expect(s.text).toContain(
+      'SELECT "t1"."state" AS "c1", count("t2"."id")::int8 AS "c2", sum("t2"."size")::int8 AS "c3"',
+    );
+    // The files are readable through their holder, which is filtered: no check of their own.
+    expect(s.text).toContain('"t1m"."container_id" = ANY($2::int4[])');
+    expect(s.text).not.toContain('EXISTS');
+    expect(s.text).toContain('GROUP BY 1\nORDER BY 3 DESC, 1\n');
+  });
+
+  it('renders "My recent work" with DISTINCT, days arithmetic and the caller as a bound value', () => {
+    const s = sql(qml('My recent work'), { values: { days: '7' } });
+    expect(s.text).toMatch(/^SELECT DISTINCT /);
+    expect(s.text).toContain('"t1"."modified_at" >= (statement_timestamp() - ($7::float8) * interval \'1 day\')');
+    expect(s.text).toContain('"t1"."modified_by" = "t2"."id"');
+    expect(s.values).toContain('alice');
+    expect(s.values).toContain(7);
+  });
+
+  it('puts no text of the document into the SQL', () => {
+    for (const r of demo.reports) {
+      const s = sql(r.qml);
+      for (const text of ['Document', 'Part', 'using', 'usedMaster', 'Modifier', 'Last Modified', 'material']) {
+        expect(s.text).not.toContain(`"${text}"`);
+      }
+    }
+    const s = sql(qml('Released parts'));
+    expect(s.text).not.toContain('material');
+    expect(s.values).toContain('material');
+  });
+
+  it('renders outer joins with the partner condition and filters in ON', () => {
+    const s =
+      sql(`<qml><statement><query><select><column alias="D">name</column><column alias="F">fileName</column></select>
+      <from><table alias="D">wt.doc.WTDocument</table><table alias="F" outerJoinAlias="D">wt.content.ApplicationData</table></from>
+      <linkJoin><join name="wt.content.HolderToContent"><aliasTarget alias="D"/><aliasTarget alias="F"/></join></linkJoin></query></statement></qml>`);
+    expect(s.text).toContain('LEFT JOIN "content_items" "t2" ON "t2"."iteration_id" = "t1"."id"\nWHERE');
+    const unjoined = sql(`<qml><statement><query><select><column alias="F">fileName</column></select>
+      <from><table alias="F">wt.content.ApplicationData</table></from></query></statement></qml>`);
+    expect(unjoined.text).toContain(
+      'WHERE EXISTS (SELECT 1 FROM "iterations" "t1h" JOIN "masters" "t1hm" ON "t1hm"."id" = "t1h"."master_id" WHERE "t1h"."id" = "t1"."iteration_id" AND "t1hm"."container_id" = ANY($1::int4[]))',
+    );
+  });
+
+  it('renders link joins through usage links, in/null conditions, attributes and functions', () => {
+    const s =
+      sql(`<qml><statement><query><select><column alias="P" type="double">WCTYPE|wt.part.WTPart~IBA|weight</column>
+      <function name="CONCAT"><column alias="M">number</column><constant>-</constant></function><function name="SUBSTRING"><column alias="M">name</column><constant>1</constant><constant>3</constant></function></select>
+      <from><table alias="P">wt.part.WTPart</table><table alias="M">wt.part.WTPartMaster</table></from>
+      <where><compositeCondition type="or"><condition><operand><column alias="P">title</column></operand><nullOperator type="isNull"/></condition>
+      <condition><operand><column alias="P">state.state</column></operand><inOperator type="notIn"/><inOperand><delimitedList><constant>A,B</constant></delimitedList></inOperand></condition></compositeCondition></where>
+      <linkJoin><join name="wt.part.WTPartUsageLink"><aliasTarget alias="P"/><aliasTarget alias="M"/></join></linkJoin></query></statement></qml>`);
+    expect(s.text).toContain(
+      `(CASE WHEN jsonb_typeof("t1"."attributes" -> $1) = $2 THEN ("t1"."attributes" ->> $3)::float8 END) AS "c1"`,
+    );
+    expect(s.text).toContain('concat("t2"."number", $4::text)');
+    expect(s.text).toContain('substring("t2"."name" from ($5::int8)::int4 for ($6::int8)::int4)');
+    expect(s.text).toContain('("t1"."title" IS NULL OR "t1"."state" NOT IN ($11::text, $12::text))');
+    expect(s.text).toContain(
+      'EXISTS (SELECT 1 FROM "usage_links" "t1lt2" WHERE "t1lt2"."class" = $13 AND "t1lt2"."parent_id" = "t1"."id" AND "t1lt2"."child_id" = "t2"."id")',
+    );
+  });
+
+  it('looks up the containers of a member inside the query', () => {
+    const s = sql(qml('Released parts'), { readable: { memberOf: 9 } });
+    expect(s.text).toContain(
+      '"t1m"."container_id" = ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = $3::int4))',
+    );
+    expect(s.values[2]).toBe(9);
+  });
+
+  it('renders an empty in-list and no readable containers as FALSE', () => {
+    const s = sql(
+      `<qml><statement><query><select><column alias="C">name</column></select><from><table alias="C">wt.inf.container.WTContainer</table></from>
+      <where><condition><operand><column alias="C">name</column></operand><inOperator type="in"/><inOperand><delimitedList><constant>,</constant></delimitedList></inOperand></condition></where></query></statement></qml>`,
+      { readable: [] },
+    );
+    expect(s.text).toContain('WHERE ("t1"."class" IN ($1,$2,$3) AND FALSE AND FALSE)');
+  });
+});

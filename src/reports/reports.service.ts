@@ -1,0 +1,277 @@
+import {
+  BadRequestException,
+  ForbiddenException,
+  GatewayTimeoutException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import type { AuthUser } from '../auth/auth-user.js';
+import { PermissionsService } from '../auth/permissions.service.js';
+import { formatOid, OidClass, parseOid } from '../common/oid.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { buildQuery, compileTemplate, QmlError, templateColumns, type QmlTemplate } from '../qml/qml-compiler.js';
+import { wildcardPattern } from '../qml/qml-values.js';
+import type { TemplateDetailsDto } from './dto/template-details.dto.js';
+import { cell, headingTags, type ReportResult } from './report-format.js';
+import { ReportDataError, ReportsRepository, ReportTimeoutError, type TemplateRow } from './reports.repository.js';
+
+export interface ListQuery {
+  name?: string;
+  limit?: string;
+  container?: string;
+}
+
+export interface Execution {
+  result: ReportResult;
+  parameters: { name: string; value: string | null }[];
+}
+
+const NAME_MAX = 200;
+const INLINE_CACHE_SIZE = 200;
+const INLINE_CACHE_MAX_CHARS = 64 * 1024;
+
+/** Report templates and their execution: access rules, compilation, limits. */
+@Injectable()
+export class ReportsService {
+  /** Compiled templates by id, reused while the stored QML is unchanged. */
+  private readonly compiled = new Map<number, { qml: string; template: QmlTemplate }>();
+  /** Inline documents compiled lately, by their text: scripts send the same QML again and again. */
+  private readonly inline = new Map<string, QmlTemplate>();
+
+  constructor(
+    private readonly repo: ReportsRepository,
+    private readonly permissions: PermissionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(user: AuthUser, q: ListQuery): Promise<{ oid: string; name: string }[]> {
+    let limit: number | null = null;
+    if (q.limit !== undefined && q.limit !== '') {
+      if (!/^\d{1,9}$/.test(q.limit) || Number(q.limit) < 1) {
+        throw new BadRequestException(`limit must be a positive integer, not "${q.limit}"`);
+      }
+      limit = Number(q.limit);
+    }
+    const rows = await this.repo.list({
+      namePattern: q.name === undefined || q.name === '' ? null : wildcardPattern(q.name),
+      containerName: q.container === undefined || q.container === '' ? null : q.container,
+      containerIds: await this.permissions.readableContainerIds(user),
+      limit,
+    });
+    return rows.map((r) => ({ oid: formatOid(OidClass.report, r.id), name: r.name }));
+  }
+
+  async details(user: AuthUser, oidText: string): Promise<TemplateDetailsDto> {
+    const oid = parseOid(oidText);
+    const row = oid && oid.cls === OidClass.report ? await this.repo.findById(oid.id) : null;
+    if (!row || !(await this.permissions.canRead(user, row.containerId))) {
+      throw new NotFoundException(`no report template with OID ${oidText}`);
+    }
+    return this.describe(row);
+  }
+
+  async runInline(
+    user: AuthUser,
+    body: unknown,
+    contentType: string | undefined,
+    values: Record<string, string>,
+  ): Promise<Execution> {
+    const qml = qmlBody(body, contentType);
+    let template = this.inline.get(qml);
+    if (template) {
+      // Refresh its place: the map's order is the eviction order (least recently used first).
+      this.inline.delete(qml);
+    } else {
+      template = this.compile(qml);
+    }
+    if (qml.length <= INLINE_CACHE_MAX_CHARS) {
+      this.inline.set(qml, template);
+      if (this.inline.size > INLINE_CACHE_SIZE) this.inline.delete(this.inline.keys().next().value!);
+    }
+    return this.execute(user, template, values);
+  }
+
+  async findReadable(user: AuthUser, name: string): Promise<TemplateRow> {
+    const row = await this.repo.findByName(name);
+    if (!row || !(await this.permissions.canRead(user, row.containerId))) {
+      throw new NotFoundException(`no report template named "${name}"`);
+    }
+    return row;
+  }
+
+  async runNamed(user: AuthUser, row: TemplateRow, values: Record<string, string>): Promise<Execution> {
+    return this.execute(user, this.compiledTemplate(row), values);
+  }
+
+  /** Creates or replaces a template after compiling it; managers of its container and admins only. */
+  async put(
+    user: AuthUser,
+    name: string,
+    body: unknown,
+    contentType: string | undefined,
+    opts: { container?: string; description?: string },
+  ): Promise<{ created: boolean; details: TemplateDetailsDto }> {
+    if (name.trim() === '' || name.length > NAME_MAX || /[\u0000-\u001F\u007F]/.test(name)) {
+      throw new BadRequestException(`a report name has 1 to ${NAME_MAX} characters and no control characters`);
+    }
+    if (name === 'version')
+      throw new BadRequestException('"version" is reserved: GET /reports/version is the version record');
+    const qml = qmlBody(body, contentType);
+    this.compile(qml);
+    const container = opts.container ? await this.container(user, opts.container) : null;
+    const existing = await this.repo.findByName(name);
+    if (existing) {
+      if (!(await this.permissions.canRead(user, existing.containerId))) {
+        throw new NotFoundException(`no report template named "${name}" that you can change`);
+      }
+      await this.requireManage(user, existing.containerId, existing.containerName);
+      if (container) await this.requireManage(user, container.id, container.name);
+      const row = await this.repo.update(existing.id, {
+        containerId: container?.id ?? existing.containerId,
+        description: opts.description ?? existing.description,
+        qml,
+      });
+      return { created: false, details: this.describe(row) };
+    }
+    if (!container)
+      throw new BadRequestException('parameter "container" (a container name) is required to create a report template');
+    await this.requireManage(user, container.id, container.name);
+    const row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
+    return { created: true, details: this.describe(row) };
+  }
+
+  async remove(user: AuthUser, name: string): Promise<void> {
+    const row = await this.findReadable(user, name);
+    await this.requireManage(user, row.containerId, row.containerName);
+    await this.repo.delete(row.id);
+    this.compiled.delete(row.id);
+  }
+
+  private async container(user: AuthUser, name: string): Promise<{ id: number; name: string }> {
+    const c = await this.repo.findContainerByName(name);
+    if (!c || !(await this.permissions.canRead(user, c.id)))
+      throw new NotFoundException(`no container named "${name}"`);
+    return c;
+  }
+
+  private async requireManage(user: AuthUser, containerId: number, containerName: string): Promise<void> {
+    if (!(await this.permissions.canManage(user, containerId))) {
+      throw new ForbiddenException(
+        `only managers of container "${containerName}" and administrators may change its report templates`,
+      );
+    }
+  }
+
+  private compile(qml: string): QmlTemplate {
+    try {
+      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit });
+    } catch (e) {
+      if (e instanceof QmlError) throw new BadRequestException(e.message);
+      throw e;
+    }
+  }
+
+  private compiledTemplate(row: TemplateRow): QmlTemplate {
+    const hit = this.compiled.get(row.id);
+    if (hit && hit.qml === row.qml) return hit.template;
+    const template = this.compile(row.qml);
+    this.compiled.set(row.id, { qml: row.qml, template });
+    return template;
+  }
+
+  private describe(row: TemplateRow): TemplateDetailsDto {
+    const template = this.compiledTemplate(row);
+    const columns = templateColumns(template);
+    const tags = headingTags(columns.map((c) => c.heading));
+    return {
+      oid: formatOid(OidClass.report, row.id),
+      name: row.name,
+      description: row.description,
+      container: row.containerName,
+      created: row.createdAt.toISOString(),
+      modified: row.modifiedAt.toISOString(),
+      parameters: template.parameters.map((p) => ({
+        name: p.name,
+        type: p.declaredType,
+        default: p.default?.text ?? null,
+        isMacro: p.default?.isMacro ?? false,
+      })),
+      headings: columns.map((c, i) => ({ heading: c.heading, tag: tags[i], type: c.typeName })),
+      qml: row.qml,
+    };
+  }
+
+  private async execute(user: AuthUser, template: QmlTemplate, values: Record<string, string>): Promise<Execution> {
+    const max = this.config.reportMaxRows;
+    let query: ReturnType<typeof buildQuery>;
+    try {
+      query = buildQuery(template, {
+        values,
+        user,
+        // What PermissionsService.readableContainerIds returns, resolved inside the report query
+        // instead of by a query of its own before it (half the cost of a small report).
+        readable: user.admin ? null : { memberOf: user.id },
+        now: new Date(),
+        limit: max + 1,
+      });
+    } catch (e) {
+      if (e instanceof QmlError) throw new BadRequestException(e.message);
+      throw e;
+    }
+    let rows: unknown[][];
+    try {
+      rows = await this.repo.execute(query.sql, this.config.reportTimeoutMs);
+    } catch (e) {
+      if (e instanceof ReportTimeoutError) {
+        throw new GatewayTimeoutException(
+          `the report query ran longer than REPORT_TIMEOUT_MS (${this.config.reportTimeoutMs} ms) and was cancelled`,
+        );
+      }
+      if (e instanceof ReportDataError)
+        throw new BadRequestException(`the report query failed on its values: ${e.message}`);
+      throw e;
+    }
+    const n = query.columns.length;
+    const out: ReportResult['rows'] = new Array(Math.min(rows.length, max));
+    for (let r = 0; r < out.length; r++) {
+      const src = rows[r];
+      for (let i = 0; i < n; i++) src[i] = cell(src[i]);
+      out[r] = src as ReportResult['rows'][number];
+    }
+    return {
+      result: { columns: query.columns, rows: out, truncated: rows.length > max },
+      parameters: query.parameters,
+    };
+  }
+}
+
+/** Request parameters as report parameter values: one string each. */
+export function parameterValues(source: Record<string, unknown>, skip: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, v] of Object.entries(source)) {
+    if (skip.includes(k)) continue;
+    if (typeof v === 'string') out[k] = v;
+    else if (Array.isArray(v))
+      throw new BadRequestException(`parameter "${k}" is given ${v.length} times; give it once`);
+    else throw new BadRequestException(`parameter "${k}" must be a plain value`);
+  }
+  return out;
+}
+
+const XML_TYPE = /^(text\/xml|application\/xml|application\/[\w.+-]+\+xml)\s*(;|$)/i;
+
+/** The QML text of a request body: XML content types only, UTF-8 only. */
+function qmlBody(body: unknown, contentType: string | undefined): string {
+  const type = contentType ?? '';
+  if (!XML_TYPE.test(type)) {
+    throw new UnsupportedMediaTypeException('send the QML document with Content-Type text/xml or application/xml');
+  }
+  const charset = /charset\s*=\s*"?([\w-]+)"?/i.exec(type)?.[1]?.toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new UnsupportedMediaTypeException(`QML documents are UTF-8, not ${charset}`);
+  }
+  if (typeof body !== 'string' || body.trim() === '') throw new BadRequestException('the QML document is empty');
+  return body;
+}

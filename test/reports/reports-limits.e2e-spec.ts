@@ -1,0 +1,88 @@
+import request from 'supertest';
+import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { testPool } from '../helpers/test-database.js';
+import { demoQml } from './report-fixtures.js';
+
+/** Seven iteration tables in a cross product: hundreds of millions of rows to count, seconds of work. */
+const SLOW = `<qml><statement><query>
+  <select><function name="COUNT" heading="N"/></select>
+  <from>${['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((a) => `<table alias="${a}">wt.enterprise.RevisionControlled</table>`).join('')}</from>
+</query></statement></qml>`;
+
+describe('report limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ REPORT_MAX_ROWS: '2', REPORT_TIMEOUT_MS: '200' });
+  });
+  afterAll(() => t.close());
+
+  it('cuts results at REPORT_MAX_ROWS and says so in JSON', async () => {
+    const res = await request(t.http)
+      .post('/reports')
+      .auth(...USERS.alice)
+      .set('Content-Type', 'text/xml')
+      .send(demoQml('Part structure'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      count: 2,
+      items: [
+        ['P-00000001', 'P-00000002', 'Housing', 1, 10],
+        ['P-00000001', 'STD-000001', 'M6 bolt', 4, 20],
+      ],
+      truncated: true,
+      _runtime: expect.any(Number),
+    });
+    const named = await request(t.http)
+      .get('/reports/Part%20structure?format=json')
+      .auth(...USERS.alice);
+    expect(named.body).toMatchObject({ count: 2, truncated: true });
+  });
+
+  it('says so in XML with a truncated dataItem', async () => {
+    const res = await request(t.http)
+      .get('/reports/Part%20structure')
+      .auth(...USERS.alice);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<auxData><dataItem name="truncated">true</dataItem></auxData>');
+    expect(res.text.match(/<row /g)).toHaveLength(2);
+  });
+
+  it('does not mark a result that fits', async () => {
+    const res = await request(t.http)
+      .get('/reports/Released%20parts?format=json&state=INWORK')
+      .auth(...USERS.alice);
+    expect(res.body.count).toBe(1);
+    expect(res.body).not.toHaveProperty('truncated');
+  });
+
+  it('cancels a query past REPORT_TIMEOUT_MS with 504', async () => {
+    const started = Date.now();
+    const res = await request(t.http)
+      .post('/reports')
+      .auth(...USERS.admin)
+      .set('Content-Type', 'text/xml')
+      .send(SLOW);
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({
+      statusCode: 504,
+      message: 'the report query ran longer than REPORT_TIMEOUT_MS (200 ms) and was cancelled',
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Cancelled in PostgreSQL, not abandoned: the statement no longer runs there.
+    const db = testPool();
+    try {
+      const running = await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%CROSS JOIN "iterations" "t7"%' AND pid <> pg_backend_pid()`,
+      );
+      expect(running.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await db.end();
+    }
+    const after = await request(t.http)
+      .post('/reports')
+      .auth(...USERS.alice)
+      .set('Content-Type', 'text/xml')
+      .send(demoQml('Files per state'));
+    expect(after.status).toBe(200);
+  });
+});
