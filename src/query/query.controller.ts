@@ -1,15 +1,93 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthUser } from '../auth/auth-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiVersion } from '../common/api-docs.decorators.js';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { baseUrl } from '../common/public-url.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { FetchPageParamsDto, OpenQueryParamsDto, type PagingParamsDto } from './dto/query-params.dto.js';
+import { CloseResponseDto, QueryPageDto } from './dto/query-response.dto.js';
+import { mergeOpenParams } from './query-params.js';
+import { queryApiDocument } from './query-api.document.js';
+import { QueryService, type Paging } from './query.service.js';
+
+function paging(p: PagingParamsDto): Paging {
+  return { page: p.page ?? 0, start: p.start ?? 0, limit: p.limit ?? 25 };
+}
 
 @ApiTags('query')
 @ApiAuthenticated()
+@ApiResponse({ status: 400, description: 'bad parameter or q; the message names it', type: ErrorEnvelopeDto })
 @Controller('query')
 export class QueryController {
+  constructor(
+    private readonly service: QueryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
   @Get('version')
   @ApiVersion('query')
   version(): VersionRecord {
     return versionRecord();
+  }
+
+  @Get('1.0/api.json')
+  @ApiOperation({ summary: 'OpenAPI description of the query service, with the JSON Schema of a q object' })
+  @ApiOkResponse({ schema: { type: 'object' } })
+  apiJson(@Req() req: Request): Record<string, unknown> {
+    return queryApiDocument(`${baseUrl(req, this.config)}/query`);
+  }
+
+  @Get('1.0/query')
+  @ApiOperation({ summary: 'Open a paged query session and return its first page (session_id 0: all fit)' })
+  @ApiOkResponse({ type: QueryPageDto })
+  @ApiResponse({ status: 429, description: 'too many open sessions of this user', type: ErrorEnvelopeDto })
+  open(@CurrentUser() user: AuthUser, @Query() params: OpenQueryParamsDto, @Req() req: Request): Promise<QueryPageDto> {
+    const merged = mergeOpenParams(params, undefined);
+    return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
+  }
+
+  @Post('1.0/query')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Open a session with the parameters in a JSON or form body (or the URL)' })
+  @ApiBody({ type: OpenQueryParamsDto, required: false })
+  @ApiOkResponse({ type: QueryPageDto })
+  @ApiResponse({ status: 429, description: 'too many open sessions of this user', type: ErrorEnvelopeDto })
+  openPost(
+    @CurrentUser() user: AuthUser,
+    @Query() params: OpenQueryParamsDto,
+    @Body() body: OpenQueryParamsDto,
+    @Req() req: Request,
+  ): Promise<QueryPageDto> {
+    const merged = mergeOpenParams(params, body);
+    return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
+  }
+
+  @Get('1.0/query/:session_id')
+  @ApiOperation({ summary: 'Fetch a page of an open session; close=1 closes it after answering' })
+  @ApiParam({ name: 'session_id', type: 'integer', description: 'a session id from open (not 0)' })
+  @ApiOkResponse({ type: QueryPageDto })
+  @ApiResponse({ status: 404, description: 'no such session of the caller', type: ErrorEnvelopeDto })
+  @ApiResponse({ status: 410, description: 'the session is closed or has expired', type: ErrorEnvelopeDto })
+  page(
+    @CurrentUser() user: AuthUser,
+    @Param('session_id') sessionId: string,
+    @Query() params: FetchPageParamsDto,
+    @Req() req: Request,
+  ): Promise<QueryPageDto> {
+    return this.service.page(user, sessionId, paging(params), params.close === 1, baseUrl(req, this.config));
+  }
+
+  @Delete('1.0/query/:session_id')
+  @ApiOperation({ summary: 'Close a session' })
+  @ApiParam({ name: 'session_id', type: 'integer', description: 'a session id from open (not 0)' })
+  @ApiOkResponse({ type: CloseResponseDto })
+  @ApiResponse({ status: 404, description: 'no such session of the caller', type: ErrorEnvelopeDto })
+  @ApiResponse({ status: 410, description: 'the session is closed or has expired', type: ErrorEnvelopeDto })
+  close(@CurrentUser() user: AuthUser, @Param('session_id') sessionId: string): Promise<CloseResponseDto> {
+    return this.service.close(user, sessionId);
   }
 }

@@ -1,0 +1,100 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ContainerRefDto {
+  @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
+  oid!: string;
+
+  @ApiProperty({ example: 'Drive Unit' })
+  name!: string;
+}
+
+/** One business object (iteration) of a page. */
+export class QueryItemDto {
+  @ApiProperty({ example: 'OR:wt.doc.WTDocument:1001' })
+  oid!: string;
+
+  @ApiProperty({ example: 'wt.doc.WTDocument' })
+  type!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'EPMDocument subtype', example: null })
+  subtype!: string | null;
+
+  @ApiProperty({ example: '0000000001' })
+  number!: string;
+
+  @ApiProperty({ example: 'Drive unit specification' })
+  name!: string;
+
+  @ApiProperty({ example: 'A' })
+  version!: string;
+
+  @ApiProperty({ example: 1 })
+  iteration!: number;
+
+  @ApiProperty({ example: 'RELEASED' })
+  state!: string;
+
+  @ApiProperty({ description: 'whether this is the latest iteration', example: true })
+  latest!: boolean;
+
+  @ApiProperty({ type: ContainerRefDto })
+  container!: ContainerRefDto;
+
+  @ApiProperty({ example: 'alice' })
+  createdBy!: string;
+
+  @ApiProperty({ example: '2026-03-02T10:00:00.000Z' })
+  created!: string;
+
+  @ApiProperty({ example: '2026-03-04T16:30:00.000Z' })
+  modified!: string;
+
+  @ApiProperty({
+    description: "the object's file list in the file service",
+    example: 'http://localhost:3000/files/OR:wt.doc.WTDocument:1001',
+  })
+  url!: string;
+}
+
+/** The reply of open and of every page fetch. */
+export class QueryPageDto {
+  @ApiProperty({ description: 'the session; 0 when this reply holds every match and no session was kept', example: 17 })
+  session_id!: number;
+
+  @ApiProperty({
+    description: 'the q objects used, normalized (defaults explicit, timestamps in UTC)',
+    type: 'array',
+    items: { type: 'object' },
+    example: [{ type: 'wt.doc.WTDocument', number: '00000000*', latest: true }],
+  })
+  query!: object[];
+
+  @ApiProperty({ description: 'number of matches the caller may read', example: 5 })
+  total!: number;
+
+  @ApiProperty({ example: 0 })
+  page!: number;
+
+  @ApiProperty({ example: 0 })
+  start!: number;
+
+  @ApiProperty({ example: 25 })
+  limit!: number;
+
+  @ApiProperty({ description: 'number of items in this reply', example: 2 })
+  count!: number;
+
+  @ApiProperty({ type: [QueryItemDto] })
+  items!: QueryItemDto[];
+
+  @ApiProperty({ description: 'elapsed seconds', example: 0.004 })
+  _runtime!: number;
+}
+
+export class CloseResponseDto {
+  @ApiProperty({ example: true })
+  success!: boolean;
+
+  @ApiProperty({ example: 17 })
+  session_id!: number;
+}

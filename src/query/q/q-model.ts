@@ -1,0 +1,98 @@
+/**
+ * The parsed form of `q` objects (see docs/query.md): what the parser produces and the compiler
+ * turns into SQL. Plain data, no SQL and no NestJS.
+ */
+
+/** How a key's values are typed and which column kind it addresses. */
+export type FieldKind = 'text' | 'int' | 'timestamp' | 'type' | 'attribute';
+
+export type Scalar = string | number | boolean;
+
+/** One condition on a key; all conditions of one key must hold. */
+export type Cond =
+  | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar }
+  /** the key is absent or empty (`null` value, `exists: false`), or the opposite */
+  | { op: 'empty' | 'present' }
+  /** pattern is a SQL LIKE pattern with `\` as escape character */
+  | { op: 'like' | 'ilike'; pattern: string }
+  | { op: 'in'; values: Scalar[] }
+  | { op: 'between'; low: Scalar; high: Scalar }
+  /** an array value: any of its elements matches */
+  | { op: 'any'; conds: Cond[] };
+
+export interface Criterion {
+  key: string;
+  kind: FieldKind;
+  /** the custom attribute's name for `attributes.<name>` */
+  attribute?: string;
+  conds: Cond[];
+}
+
+export interface SortKey {
+  key: string;
+  desc: boolean;
+}
+
+export interface ParsedQ {
+  criteria: Criterion[];
+  /** only latest iterations (default true) */
+  latest: boolean;
+  /** the object's own `sort`, or null when it has none */
+  sort: SortKey[] | null;
+  /** the object as echoed back in `query`: values normalized, defaults made explicit */
+  normalized: Record<string, unknown>;
+}
+
+export interface ParsedQuery {
+  parts: ParsedQ[];
+  sort: SortKey[];
+}
+
+/** A `q` the caller got wrong; the message names the key (`q[0].modified.gte: …`). */
+export class QError extends Error {}
+
+export const MAX_Q = 20;
+export const MAX_CRITERIA = 20;
+export const MAX_ARRAY = 1000;
+
+/** Class names `type` accepts, each with the classes it matches (itself and its subclasses). */
+export const TYPE_CLASSES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['wt.doc.WTDocument', ['wt.doc.WTDocument']],
+  ['wt.epm.EPMDocument', ['wt.epm.EPMDocument']],
+  ['wt.part.WTPart', ['wt.part.WTPart']],
+  ['wt.enterprise.RevisionControlled', ['wt.doc.WTDocument', 'wt.epm.EPMDocument', 'wt.part.WTPart']],
+]);
+
+/** The criteria keys besides `attributes.<name>` and `latest`. */
+export const FIELDS: ReadonlyMap<string, FieldKind> = new Map<string, FieldKind>([
+  ['type', 'type'],
+  ['subtype', 'text'],
+  ['number', 'text'],
+  ['name', 'text'],
+  ['state', 'text'],
+  ['version', 'text'],
+  ['iteration', 'int'],
+  ['container', 'text'],
+  ['createdBy', 'text'],
+  ['modifiedBy', 'text'],
+  ['created', 'timestamp'],
+  ['modified', 'timestamp'],
+]);
+
+export const SORT_KEYS = [
+  'number',
+  'name',
+  'type',
+  'subtype',
+  'state',
+  'version',
+  'iteration',
+  'latest',
+  'container',
+  'createdBy',
+  'modifiedBy',
+  'created',
+  'modified',
+] as const;
+
+export const DEFAULT_SORT: SortKey[] = [{ key: 'number', desc: false }];

@@ -1,0 +1,228 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+type Sql = Prisma.Sql;
+const { sql } = Prisma;
+
+/** One business object of a page, as read from the database. */
+export interface ItemRow {
+  pos: number;
+  id: number;
+  cls: string;
+  subtype: string | null;
+  number: string;
+  name: string;
+  version: string;
+  iteration: number;
+  state: string;
+  latest: boolean;
+  containerId: number;
+  containerClass: string;
+  containerName: string;
+  createdBy: string;
+  createdAt: Date;
+  modifiedAt: Date;
+}
+
+/** 1-based positions, both inclusive. */
+export interface PosRange {
+  from: number;
+  to: number;
+}
+
+export interface SnapshotRequest {
+  userId: number;
+  query: object;
+  where: Sql;
+  order: Sql;
+  /** readable container ids, null for all */
+  readable: number[] | null;
+  ttlMs: number;
+  /** the caller's open-session cap: at it, a query is first probed cheaply */
+  maxOpen: number;
+  range: PosRange;
+  /**
+   * Decides, once the total and the caller's open sessions are known, whether the session is
+   * kept (true) or dropped because the reply holds everything (false); throws to roll back.
+   * At the cap it is called first with a count that stops one row past the first page.
+   */
+  keep(total: number, openSessions: number): boolean;
+}
+
+export type SessionLookup =
+  | { state: 'open'; total: number; query: unknown; items: ItemRow[] }
+  | { state: 'missing' }
+  | { state: 'closed' | 'expired' };
+
+/** Long enough for a snapshot of millions of rows; Prisma's default is 5 s. */
+const SNAPSHOT_TIMEOUT_MS = 300_000;
+/** Tombstones of closed or expired sessions are kept this long, then an id is just unknown. */
+const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
+const SNAPSHOT_WORK_MEM = '128MB';
+/** pg_advisory_xact_lock namespace of "open a query session" (per user). */
+const OPEN_LOCK = 74_510;
+
+function idle(ttlMs: number): Sql {
+  return sql`now() - ${ttlMs}::bigint * interval '1 millisecond'`;
+}
+
+function permitted(readable: number[] | null): Sql {
+  return readable === null ? sql`TRUE` : sql`m.container_id = ANY(${readable}::integer[])`;
+}
+
+/** The query_sessions and query_session_items tables. */
+@Injectable()
+export class QueryRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Opens a session: snapshots the ordered ids of all matches in one INSERT … SELECT, then
+   * reads the first page from the snapshot. Returns session id 0n when `keep` dropped it.
+   */
+  async snapshot(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        // One open at a time per user, so that two racing opens cannot both pass the cap.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_LOCK}::integer, ${req.userId}::integer)`;
+        // Sorting a million matches in memory instead of on disk halves the sort; this
+        // transaction only.
+        await tx.$executeRaw`SELECT set_config('work_mem', ${SNAPSHOT_WORK_MEM}, true)`;
+        const [{ open }] = await tx.$queryRaw<{ open: number }[]>`
+          SELECT count(*)::integer AS open FROM query_sessions
+          WHERE user_id = ${req.userId} AND closed_at IS NULL AND last_used_at >= ${idle(req.ttlMs)}`;
+        if (open >= req.maxOpen) {
+          // At the cap only a reply that needs no session can be given: find that out from at
+          // most one more row than the page holds, not from a snapshot of every match.
+          const probe = req.range.from === 1 ? req.range.to + 1 : 1;
+          const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::integer AS n FROM (
+              SELECT 1 FROM iterations i JOIN masters m ON m.id = i.master_id
+              WHERE ${permitted(req.readable)} AND ${req.where} LIMIT ${probe}) x`;
+          req.keep(n, open);
+        }
+        const [{ id }] = await tx.$queryRaw<{ id: bigint }[]>`
+          INSERT INTO query_sessions (user_id, query, total)
+          VALUES (${req.userId}, ${JSON.stringify(req.query)}::jsonb, 0) RETURNING id`;
+        const total = await tx.$executeRaw`
+          INSERT INTO query_session_items (session_id, pos, iteration_id)
+          SELECT ${id}::bigint, row_number() OVER (ORDER BY ${req.order}), i.id
+          FROM iterations i JOIN masters m ON m.id = i.master_id
+          WHERE ${permitted(req.readable)} AND ${req.where}`;
+        const kept = req.keep(total, open);
+        const items = await tx.$queryRaw<ItemRow[]>(pageSql(id, req.range, req.readable));
+        if (kept) {
+          await tx.$executeRaw`UPDATE query_sessions SET total = ${total} WHERE id = ${id}`;
+        } else {
+          await tx.$executeRaw`DELETE FROM query_session_items WHERE session_id = ${id}`;
+          await tx.$executeRaw`DELETE FROM query_sessions WHERE id = ${id}`;
+        }
+        return { id: kept ? id : 0n, total, items };
+      },
+      { timeout: SNAPSHOT_TIMEOUT_MS, maxWait: SNAPSHOT_TIMEOUT_MS },
+    );
+  }
+
+  /**
+   * The common case in one statement: marks the caller's open, unexpired session used and
+   * reads the page. Null when the session is not such a session (then `page` tells why).
+   */
+  async touchAndRead(
+    sessionId: bigint,
+    userId: number,
+    range: PosRange,
+    readable: number[] | null,
+    ttlMs: number,
+  ): Promise<{ total: number; query: unknown; items: ItemRow[] } | null> {
+    const rows = await this.prisma.$queryRaw<(ItemRow & { sessionTotal: number; sessionQuery: unknown })[]>`
+      WITH s AS (
+        UPDATE query_sessions SET last_used_at = now()
+        WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(ttlMs)}
+        RETURNING total, query
+      )
+      SELECT s.total AS "sessionTotal", s.query AS "sessionQuery", p.*
+      FROM s LEFT JOIN LATERAL (${pageSql(sessionId, range, readable)}) p ON TRUE
+      ORDER BY p.pos`;
+    if (rows.length === 0) return null;
+    const items = rows[0].pos === null ? [] : rows.map(({ sessionTotal: _t, sessionQuery: _q, ...item }) => item);
+    return { total: rows[0].sessionTotal, query: rows[0].sessionQuery, items };
+  }
+
+  /**
+   * Reads a page of the caller's session and marks it used, or closes it when `close` is set.
+   * A session idle past the TTL is expired here (and its items deleted) even before the sweep.
+   */
+  async page(
+    sessionId: bigint,
+    userId: number,
+    range: PosRange | null,
+    readable: number[] | null,
+    ttlMs: number,
+    close: boolean,
+  ): Promise<SessionLookup> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<
+        { userId: number; total: number; query: unknown; closeReason: string | null; expired: boolean }[]
+      >`
+        SELECT user_id AS "userId", total, query, close_reason AS "closeReason",
+               (closed_at IS NULL AND last_used_at < ${idle(ttlMs)}) AS expired
+        FROM query_sessions WHERE id = ${sessionId} FOR UPDATE`;
+      const s = rows[0];
+      if (!s || s.userId !== userId) return { state: 'missing' };
+      if (s.closeReason === 'closed' || s.closeReason === 'expired') return { state: s.closeReason };
+      if (s.expired) {
+        await endSession(tx, sessionId, 'expired');
+        return { state: 'expired' };
+      }
+      const items = range ? await tx.$queryRaw<ItemRow[]>(pageSql(sessionId, range, readable)) : [];
+      if (close) await endSession(tx, sessionId, 'closed');
+      else await tx.$executeRaw`UPDATE query_sessions SET last_used_at = now() WHERE id = ${sessionId}`;
+      return { state: 'open', total: s.total, query: s.query, items };
+    });
+  }
+
+  /** Expires idle sessions (deleting their items) and forgets old tombstones. */
+  async sweep(ttlMs: number): Promise<number> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const expired = await tx.$queryRaw<{ id: bigint }[]>`
+        UPDATE query_sessions SET closed_at = now(), close_reason = 'expired'
+        WHERE closed_at IS NULL AND last_used_at < ${idle(ttlMs)} RETURNING id`;
+        if (expired.length) {
+          const ids = expired.map((r) => r.id.toString());
+          await tx.$executeRaw`DELETE FROM query_session_items WHERE session_id = ANY(${ids}::bigint[])`;
+        }
+        await tx.$executeRaw`DELETE FROM query_sessions WHERE closed_at < ${idle(TOMBSTONE_RETENTION_MS)}`;
+        return expired.length;
+      },
+      { timeout: SNAPSHOT_TIMEOUT_MS },
+    );
+  }
+}
+
+async function endSession(tx: Prisma.TransactionClient, sessionId: bigint, reason: 'closed' | 'expired') {
+  await tx.$executeRaw`DELETE FROM query_session_items WHERE session_id = ${sessionId}`;
+  await tx.$executeRaw`
+    UPDATE query_sessions SET closed_at = now(), close_reason = ${reason} WHERE id = ${sessionId}`;
+}
+
+/**
+ * A page by position in the snapshot: an index range scan on (session_id, pos), so page
+ * 40 000 costs what page 0 costs. Items are re-checked against the caller's containers and
+ * joined live, so an object deleted since the snapshot drops out of its page.
+ */
+function pageSql(sessionId: bigint, range: PosRange, readable: number[] | null): Sql {
+  return sql`
+    SELECT s.pos, i.id, m.class AS cls, m.subtype, m.number, m.name, i.version, i.iteration,
+           i.state, i.latest, c.id AS "containerId", c.class AS "containerClass",
+           c.name AS "containerName", u.name AS "createdBy", i.created_at AS "createdAt",
+           i.modified_at AS "modifiedAt"
+    FROM query_session_items s
+    JOIN iterations i ON i.id = s.iteration_id
+    JOIN masters m ON m.id = i.master_id
+    JOIN containers c ON c.id = m.container_id
+    JOIN users u ON u.id = i.created_by
+    WHERE s.session_id = ${sessionId} AND s.pos BETWEEN ${range.from}::bigint AND ${range.to}::bigint
+      AND ${permitted(readable)}
+    ORDER BY s.pos`;
+}

@@ -1,0 +1,110 @@
+import request from 'supertest';
+import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+
+describe('GET /query/1.0/api.json', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: 'https://pdm.example.com', BASE_PATH: '/pdm' });
+  });
+  afterAll(() => t.close());
+
+  it('describes the query operations as OpenAPI with the JSON Schema of a q object', async () => {
+    const res = await request(t.http)
+      .get('/pdm/query/1.0/api.json')
+      .auth(...USERS.bob);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: 'https://pdm.example.com/pdm/query' }]);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/1.0/api.json',
+      '/1.0/query',
+      '/1.0/query/{session_id}',
+      '/version',
+    ]);
+    expect(Object.keys(doc.paths['/1.0/query']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/1.0/query/{session_id}']).sort()).toEqual(['delete', 'get']);
+    const params = doc.paths['/1.0/query'].get.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(['q', 'page', 'start', 'limit']);
+    const fetchParams = doc.paths['/1.0/query/{session_id}'].get.parameters.map((p: { name: string }) => p.name);
+    expect(fetchParams).toEqual(['session_id', 'page', 'start', 'limit', 'close']);
+    expect(doc.paths['/1.0/query'].get.parameters[3].schema).toEqual({ type: 'integer', minimum: 1, default: 25 });
+    expect(Object.keys(doc.paths['/1.0/query/{session_id}'].get.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '410',
+    ]);
+
+    const q = doc.components.schemas.q;
+    expect(q.type).toBe('object');
+    expect(q.additionalProperties).toBe(false);
+    expect(Object.keys(q.properties).sort()).toEqual(
+      [
+        'type',
+        'subtype',
+        'number',
+        'name',
+        'state',
+        'version',
+        'iteration',
+        'container',
+        'createdBy',
+        'modifiedBy',
+        'created',
+        'modified',
+        'latest',
+        'sort',
+      ].sort(),
+    );
+    expect(Object.keys(q.patternProperties)).toEqual(['^attributes\\..+$']);
+    expect(q.properties.latest).toMatchObject({ type: 'boolean', default: true });
+    const numberOps = q.properties.number.anyOf[3].properties;
+    expect(Object.keys(numberOps).sort()).toEqual(
+      ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'like', 'ilike', 'in', 'between', 'exists'].sort(),
+    );
+    expect(Object.keys(q.properties.type.anyOf[3].properties).sort()).toEqual(['eq', 'in', 'ne']);
+    expect(q.properties.type.anyOf[0].enum).toContain('wt.enterprise.RevisionControlled');
+    expect(doc.components.schemas.QueryPage.required).toEqual([
+      'session_id',
+      'query',
+      'total',
+      'page',
+      'start',
+      'limit',
+      'count',
+      'items',
+      '_runtime',
+    ]);
+    // Every $ref points at a schema the document defines.
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(doc.components.schemas[ref]).toBeDefined();
+  });
+
+  it('needs credentials', async () => {
+    const res = await request(t.http).get('/pdm/query/1.0/api.json');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ statusCode: 401 });
+  });
+
+  it('documents the query routes and their parameters in Swagger too', async () => {
+    const res = await request(t.http).get('/pdm/docs-json');
+    expect(res.status).toBe(200);
+    const open = res.body.paths['/pdm/query/1.0/query'];
+    expect(Object.keys(open).sort()).toEqual(['get', 'post']);
+    expect(open.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'page', 'q', 'start']);
+    const page = res.body.paths['/pdm/query/1.0/query/{session_id}'];
+    expect(Object.keys(page).sort()).toEqual(['delete', 'get']);
+    expect(page.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'close',
+      'limit',
+      'page',
+      'session_id',
+      'start',
+    ]);
+    expect(res.body.paths['/pdm/query/1.0/api.json'].get).toBeDefined();
+  });
+});
