@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-errors.js';
+import { badValueMessage, isDatabaseUnavailable, sqlStateOf } from './database-errors.js';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -35,5 +35,19 @@ describe('isDatabaseUnavailable', () => {
     ['null', null],
   ])('does not mistake %s for an outage', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('badValueMessage', () => {
+  it('maps a NUL character in text to a message for the caller', () => {
+    const e = { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '22021' } } } };
+    expect(sqlStateOf(e)).toBe('22021');
+    expect(badValueMessage(e)).toBe('text values must not contain NUL characters or invalid UTF-8');
+  });
+
+  it('reads the SQLSTATE of a raw pg error and ignores Prisma codes', () => {
+    expect(badValueMessage({ code: '22003' })).toBe('a number is out of range');
+    expect(sqlStateOf({ code: 'P2002' })).toBeNull();
+    expect(badValueMessage(new Error('x'))).toBeNull();
   });
 });

@@ -43,3 +43,31 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     isDatabaseUnavailable(e.meta?.driverAdapterError?.cause, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)
   );
 }
+
+/** The PostgreSQL SQLSTATE behind an error from Prisma, its driver adapter or pg, if any. */
+export function sqlStateOf(error: unknown, depth = 0): string | null {
+  if (!error || typeof error !== 'object' || depth > 4) return null;
+  const e = error as ErrorLike;
+  for (const code of [e.originalCode, e.code]) {
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code)) return code;
+  }
+  return sqlStateOf(e.meta?.driverAdapterError?.cause, depth + 1) ?? sqlStateOf(e.cause, depth + 1);
+}
+
+/**
+ * Values PostgreSQL refuses as data (a NUL character in text, a number out of range): the
+ * caller's input was bad, so these are 400s, whichever endpoint let the value through.
+ */
+export function badValueMessage(error: unknown): string | null {
+  switch (sqlStateOf(error)) {
+    case '22021':
+    case '22P05':
+      return 'text values must not contain NUL characters or invalid UTF-8';
+    case '22003':
+      return 'a number is out of range';
+    case '22001':
+      return 'a value is too long';
+    default:
+      return null;
+  }
+}

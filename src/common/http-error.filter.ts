@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Prisma } from '../generated/prisma/client.js';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { badValueMessage, isDatabaseUnavailable } from './database-errors.js';
 import { errorEnvelope } from './error-envelope.js';
 import { requestIdOf } from './request-id.js';
 
@@ -45,6 +45,8 @@ export class HttpErrorFilter implements ExceptionFilter {
       this.logger.warn(`${req.method} ${req.path}: database unavailable [${requestIdOf(req)}]`);
       return { status: 503, message: 'the database is unavailable; retry shortly', headers: { 'Retry-After': '5' } };
     }
+    const badValue = badValueMessage(exception);
+    if (badValue) return { status: 400, message: badValue, headers: {} };
     const bodyError = bodyParserError(exception);
     if (bodyError) return { ...bodyError, headers: {} };
     this.logger.error(
