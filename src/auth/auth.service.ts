@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import type { AuthUser } from './auth-user.js';
-import { parseBasicAuth } from './basic-credentials.js';
+import { parseBasicAuth, type BasicCredentials } from './basic-credentials.js';
 import { FailureThrottle } from './failure-throttle.js';
 import { verifyPassword } from './password.js';
 import { UsersRepository } from './users.repository.js';
@@ -15,11 +15,13 @@ const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic)';
  * Verifies HTTP Basic credentials. Every failure (missing, malformed, unknown user, wrong
  * password, disabled user) is the same 401. Successful verifications are cached for
  * AUTH_CACHE_TTL_MS under a hash of name and password, so scrypt is paid once per caller
- * and period, not per request.
+ * and period, not per request; simultaneous first requests share one verification, and an
+ * entry in use is re-verified in the background before it expires.
  */
 @Injectable()
 export class AuthService {
   private readonly cache = new Map<string, { user: AuthUser; expiresAt: number }>();
+  private readonly inflight = new Map<string, Promise<AuthUser | null>>();
   private readonly throttle: FailureThrottle;
 
   constructor(
@@ -34,8 +36,14 @@ export class AuthService {
     if (!creds) throw unauthorized();
 
     const cacheKey = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');
+    const now = Date.now();
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.expiresAt > Date.now()) return hit.user;
+    if (hit && hit.expiresAt > now) {
+      // Re-verify in the background shortly before expiry, so busy callers never wait for scrypt.
+      if (hit.expiresAt - now < this.config.authCacheTtlMs / 4)
+        void this.verifyOnce(cacheKey, creds).catch(() => undefined);
+      return hit.user;
+    }
 
     const wait = this.throttle.retryAfter(creds.name, address);
     if (wait > 0) {
@@ -43,14 +51,32 @@ export class AuthService {
         'Retry-After': String(wait),
       });
     }
-
-    const record = await this.users.findByName(creds.name);
-    const ok = await verifyPassword(creds.password, record?.passwordHash ?? null);
-    if (!ok || !record || record.disabled) {
+    const user = await this.verifyOnce(cacheKey, creds);
+    if (!user) {
       this.throttle.recordFailure(creds.name, address);
       throw unauthorized();
     }
     this.throttle.recordSuccess(creds.name, address);
+    return user;
+  }
+
+  /** One password verification per credentials at a time: simultaneous callers share it. */
+  private verifyOnce(cacheKey: string, creds: BasicCredentials): Promise<AuthUser | null> {
+    let pending = this.inflight.get(cacheKey);
+    if (!pending) {
+      pending = this.verify(cacheKey, creds).finally(() => this.inflight.delete(cacheKey));
+      this.inflight.set(cacheKey, pending);
+    }
+    return pending;
+  }
+
+  private async verify(cacheKey: string, creds: BasicCredentials): Promise<AuthUser | null> {
+    const record = await this.users.findByName(creds.name);
+    const ok = await verifyPassword(creds.password, record?.passwordHash ?? null);
+    if (!ok || !record || record.disabled) {
+      this.cache.delete(cacheKey);
+      return null;
+    }
     const user: AuthUser = {
       id: record.id,
       name: record.name,

@@ -15,6 +15,11 @@ export function projectRoot(): string {
   return dir;
 }
 
+// `prisma migrate deploy` prints one of these when it is done. The WebAssembly schema engine of
+// Prisma 6.19 then leaves a 10-second timer running, so the process lingers although its work is
+// committed: once the line is out (and stderr is quiet), the process is stopped instead of waited for.
+const DONE = /All migrations have been successfully applied\.|No pending migrations to apply\./;
+
 /** Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine). */
 export async function applyMigrations(databaseUrl: string): Promise<void> {
   const root = projectRoot();
@@ -22,15 +27,24 @@ export async function applyMigrations(databaseUrl: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    let done = false;
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (!done && DONE.test(output)) {
+        done = true;
+        setTimeout(() => child.kill(), 300).unref();
+      }
+    });
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`prisma migrate deploy failed (exit ${code}):\n${output.trim()}`)),
+      code === 0 || done
+        ? resolve()
+        : reject(new Error(`prisma migrate deploy failed (exit ${code}):\n${output.trim()}`)),
     );
   });
 }
