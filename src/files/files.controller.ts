@@ -1,15 +1,222 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpStatus, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiPreconditionFailedResponse,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AuthUser } from '../auth/auth-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiVersion } from '../common/api-docs.decorators.js';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { baseUrl } from '../common/public-url.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import {
+  DeleteFileQueryDto,
+  FileHolderParamsDto,
+  FileParamsDto,
+  HolderTypeQueryDto,
+  ListFilesQueryDto,
+  UploadFileBodyDto,
+  WriteFileQueryDto,
+} from './dto/files-request.dto.js';
+import { FileListDto, FileWriteResultDto } from './dto/files-response.dto.js';
+import { sendFile } from './file-download.js';
+import { checkedFileName, mergeWriteOptions, parseHolderRef } from './files.params.js';
+import { FilesService, type FileChangeResult, type FileTarget, type UploadContent } from './files.service.js';
+import { changeConditions, digestHeaders, parseUploadBody, uploadKind } from './files.request.js';
+
+const ERRORS = {
+  badRequest: 'bad parameter, file name, OID, role, body, base64 or header',
+  notFound: 'unknown object (or one the caller may not read), or no such file',
+  forbidden: 'the caller may only read the container',
+  conflict: 'the OID names an iteration that is not the latest (read-only)',
+  precondition: 'If-Match / If-None-Match did not hold',
+};
 
 @ApiTags('files')
 @ApiAuthenticated()
+@ApiExtraModels(UploadFileBodyDto)
 @Controller('files')
 export class FilesController {
+  constructor(
+    private readonly files: FilesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
   @Get('version')
   @ApiVersion('files')
   version(): VersionRecord {
     return versionRecord();
   }
+
+  @Get(':oid_or_number')
+  @ApiOperation({
+    summary: 'List the files of a business object',
+    description: 'Lists the files of one role (default SECONDARY) or of all roles. Needs read rights.',
+  })
+  @ApiOkResponse({ type: FileListDto })
+  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
+  list(
+    @CurrentUser() user: AuthUser,
+    @Param() params: FileHolderParamsDto,
+    @Query() query: ListFilesQueryDto,
+    @Req() req: Request,
+  ): Promise<FileListDto> {
+    const ref = parseHolderRef(params.oid_or_number, query.type);
+    return this.files.list(user, ref, query.role ?? 'SECONDARY', this.link(req, query));
+  }
+
+  @Get(':oid_or_number/:filename')
+  @ApiOperation({
+    summary: 'Download a file',
+    description:
+      'The raw bytes (not JSON), streamed. ETag is the quoted SHA-256; If-None-Match → 304, If-Match → 412, ' +
+      'one byte Range → 206 (416 outside the file), If-Range honoured. HEAD gives the headers only. ' +
+      'HTML, SVG, XML and other active types are sent as attachments under a sandboxing Content-Security-Policy.',
+  })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'the file content', schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({ status: 206, description: 'the requested byte range', schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag' })
+  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
+  @ApiPreconditionFailedResponse({ description: ERRORS.precondition, type: ErrorEnvelopeDto })
+  @ApiResponse({ status: 416, description: 'the range lies outside the file', type: ErrorEnvelopeDto })
+  async download(
+    @CurrentUser() user: AuthUser,
+    @Param() params: FileParamsDto,
+    @Query() query: HolderTypeQueryDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const ref = parseHolderRef(params.oid_or_number, query.type);
+    const file = await this.files.find(user, ref, checkedFileName(params.filename));
+    await sendFile(req, res, file, (range) => this.files.read(file, range));
+  }
+
+  @Post(':oid_or_number/:filename')
+  @ApiOperation({
+    summary: 'Create or update a file',
+    description:
+      'Body: JSON {"data": base64, "message", "role", "iterate", "mimetype"}, or the raw bytes with ' +
+      'Content-Type: application/octet-stream. role, iterate, message and mimetype may also be URL ' +
+      'parameters; the JSON body wins when both are given. A new file gets role SECONDARY unless told ' +
+      'otherwise; an existing file keeps its role unless one is given. 201 when created, 200 when updated. ' +
+      'Needs author or manager rights in the container.',
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: { $ref: getSchemaPath(UploadFileBodyDto) } },
+        'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+      },
+    },
+  })
+  @ApiHeader({
+    name: 'Digest',
+    required: false,
+    description: 'sha-256=<base64> and/or md5=<base64> of the file content: verified',
+  })
+  @ApiHeader({ name: 'Content-MD5', required: false, description: 'base64 MD5 of the file content: verified' })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: '"<sha256>": change only if the file still has this content',
+  })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: '*: create only, never overwrite' })
+  @ApiCreatedResponse({ description: 'the file was created', type: FileWriteResultDto })
+  @ApiOkResponse({ description: 'the file was updated', type: FileWriteResultDto })
+  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
+  @ApiForbiddenResponse({ description: ERRORS.forbidden, type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
+  @ApiConflictResponse({ description: ERRORS.conflict, type: ErrorEnvelopeDto })
+  @ApiPreconditionFailedResponse({ description: ERRORS.precondition, type: ErrorEnvelopeDto })
+  @ApiPayloadTooLargeResponse({ description: 'the file exceeds FILES_MAX_SIZE', type: ErrorEnvelopeDto })
+  @ApiResponse({ status: 415, description: 'neither JSON nor application/octet-stream', type: ErrorEnvelopeDto })
+  async upload(
+    @CurrentUser() user: AuthUser,
+    @Param() params: FileParamsDto,
+    @Query() query: WriteFileQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FileWriteResultDto> {
+    const target = this.target(req, params, query);
+    const kind = uploadKind(req);
+    const body = kind === 'json' ? parseUploadBody(req.body) : undefined;
+    const options = mergeWriteOptions(body ?? {}, query);
+    const content: UploadContent = body
+      ? { kind: 'base64', data: body.data }
+      : { kind: 'stream', body: req, length: declaredLength(req) };
+    const result = await this.files.save(user, target, options, content, changeConditions(req), digestHeaders(req));
+    return this.answer(res, result, result.created ? HttpStatus.CREATED : HttpStatus.OK);
+  }
+
+  @Delete(':oid_or_number/:filename')
+  @ApiOperation({
+    summary: 'Delete a file',
+    description:
+      'iterate=true makes a new iteration first and deletes the file there (the older iteration keeps it). ' +
+      'message is accepted as for POST. If-Match makes the deletion conditional. Needs author or manager rights.',
+  })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: '"<sha256>": delete only if the file still has this content',
+  })
+  @ApiOkResponse({ type: FileWriteResultDto })
+  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
+  @ApiForbiddenResponse({ description: ERRORS.forbidden, type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
+  @ApiConflictResponse({ description: ERRORS.conflict, type: ErrorEnvelopeDto })
+  @ApiPreconditionFailedResponse({ description: ERRORS.precondition, type: ErrorEnvelopeDto })
+  async remove(
+    @CurrentUser() user: AuthUser,
+    @Param() params: FileParamsDto,
+    @Query() query: DeleteFileQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FileWriteResultDto> {
+    const target = this.target(req, params, query);
+    const result = await this.files.remove(user, target, query.iterate === 'true', changeConditions(req));
+    return this.answer(res, result, HttpStatus.OK);
+  }
+
+  private target(req: Request, params: FileParamsDto, query: HolderTypeQueryDto): FileTarget {
+    return {
+      ref: parseHolderRef(params.oid_or_number, query.type),
+      fileName: checkedFileName(params.filename),
+      link: this.link(req, query),
+    };
+  }
+
+  /** Links keep the caller's `type`, so that they name the same object again. */
+  private link(req: Request, query: HolderTypeQueryDto) {
+    return { base: baseUrl(req, this.config), query: query.type ? `?type=${encodeURIComponent(query.type)}` : '' };
+  }
+
+  private answer(res: Response, result: FileChangeResult, status: number): FileWriteResultDto {
+    res.status(status);
+    if (status === HttpStatus.CREATED) res.setHeader('Location', result.url);
+    if (result.sha256) res.setHeader('ETag', `"${result.sha256}"`);
+    return { success: true, oid: result.oid, url: result.url, holder: result.holder };
+  }
+}
+
+function declaredLength(req: Request): number | undefined {
+  const header = req.get('content-length');
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
 }

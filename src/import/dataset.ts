@@ -3,6 +3,7 @@
  * whose messages name the offending record, e.g. `objects[12].files[0]: unknown role "PRIMRY"`.
  */
 import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
+import { fileNameProblem, guessMimeType } from '../files/file-name.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
 export const STATES = ['INWORK', 'UNDERREVIEW', 'RELEASED', 'OBSOLETE'] as const;
@@ -148,50 +149,6 @@ function timestamp(o: Json, key: string, path: string): Date | null {
 }
 
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const MIME_BY_EXT: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  html: 'text/html',
-  htm: 'text/html',
-  xml: 'application/xml',
-  json: 'application/json',
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  zip: 'application/zip',
-  step: 'model/step',
-  stp: 'model/step',
-  stl: 'model/stl',
-  igs: 'model/iges',
-  iges: 'model/iges',
-  prt: 'application/octet-stream',
-  asm: 'application/octet-stream',
-  drw: 'application/octet-stream',
-  dwg: 'image/vnd.dwg',
-  dxf: 'image/vnd.dxf',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
-
-export function guessMimeType(filename: string): string {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
-  return (ext && MIME_BY_EXT[ext]) || 'application/octet-stream';
-}
-
-/** A file name valid in a content holder: no path parts, no control characters, ≤ 255 bytes. */
-export function fileNameProblem(name: string): string | null {
-  if (name === '' || name === '.' || name === '..') return 'is not a file name';
-  if (/[/\\]/.test(name)) return 'must not contain / or \\';
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
-  if (Buffer.byteLength(name, 'utf8') > 255) return 'is longer than 255 bytes';
-  return null;
-}
 
 function validateFile(v: unknown, path: string, roles: Set<string>): DatasetFile {
   const o = obj(v, path, ['role', 'filename', 'mimetype', 'text', 'base64']);

@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { BUSINESS_CLASSES } from '../../common/oid.js';
+
+// A repeated URL parameter arrives as an array: that is the only way IsString fails on the query.
+const ONCE = { message: '$property must be given at most once' };
+
+/** Longest check-in message, in characters. */
+export const MESSAGE_MAX = 4000;
+
+export class FileHolderParamsDto {
+  @ApiProperty({
+    description:
+      'OID of an iteration (OR:wt.doc.WTDocument:<id>, OR:wt.epm.EPMDocument:<id>, OR:wt.part.WTPart:<id>), ' +
+      'or a number: the latest iteration of the object of class `type` (default wt.doc.WTDocument) with that number',
+    example: '0000000001',
+  })
+  @IsString()
+  oid_or_number!: string;
+}
+
+export class FileParamsDto extends FileHolderParamsDto {
+  @ApiProperty({ description: 'file name, URL-encoded (compared in Unicode NFC)', example: 'spec.txt' })
+  @IsString()
+  filename!: string;
+}
+
+export class HolderTypeQueryDto {
+  @ApiPropertyOptional({
+    description: 'class of the object when <oid_or_number> is a number; with an OID it must match the OID',
+    enum: BUSINESS_CLASSES,
+    default: 'wt.doc.WTDocument',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  @IsIn(BUSINESS_CLASSES, { message: `type must be one of ${BUSINESS_CLASSES.join(', ')}` })
+  type?: string;
+}
+
+export class ListFilesQueryDto extends HolderTypeQueryDto {
+  @ApiPropertyOptional({
+    description: 'content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all`',
+    default: 'SECONDARY',
+    example: 'all',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  role?: string;
+}
+
+const BOOLEAN_TEXT = ['true', 'false'];
+
+export class DeleteFileQueryDto extends HolderTypeQueryDto {
+  @ApiPropertyOptional({
+    description: 'true: make a new iteration of the object first and change that one',
+    enum: BOOLEAN_TEXT,
+    default: 'false',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  @IsIn(BOOLEAN_TEXT, { message: 'iterate must be true or false' })
+  iterate?: string;
+
+  @ApiPropertyOptional({ description: `check-in message (at most ${MESSAGE_MAX} characters)` })
+  @IsOptional()
+  @IsString(ONCE)
+  @MaxLength(MESSAGE_MAX)
+  message?: string;
+}
+
+export class WriteFileQueryDto extends DeleteFileQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'content role; default SECONDARY for a new file, the current role for an existing one. ' +
+      'A value in the JSON body wins over this parameter.',
+    example: 'PRIMARY',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  role?: string;
+
+  @ApiPropertyOptional({
+    description: 'media type to store; default the current one, or a guess from the file name for a new file',
+    example: 'text/plain',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  mimetype?: string;
+}
+
+/** The JSON body of POST /files/<oid_or_number>/<filename>. Its fields win over URL parameters. */
+export class UploadFileBodyDto {
+  @ApiProperty({
+    description: 'the file content, standard base64 with padding, no line breaks (an empty string is an empty file)',
+    example: 'SGVsbG8sIHdvcmxkIQo=',
+  })
+  @IsString()
+  data!: string;
+
+  @ApiPropertyOptional({
+    description: `check-in message (at most ${MESSAGE_MAX} characters)`,
+    default: "update file '<filename>'",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MESSAGE_MAX)
+  message?: string;
+
+  @ApiPropertyOptional({
+    description: 'content role; default SECONDARY for a new file, the current role for an existing one',
+    example: 'SECONDARY',
+  })
+  @IsOptional()
+  @IsString()
+  role?: string;
+
+  @ApiPropertyOptional({ description: 'true: make a new iteration first and store the file there', default: false })
+  @IsOptional()
+  @IsBoolean()
+  iterate?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'media type to store; default the current one, or a guess from the file name for a new file',
+    example: 'text/plain',
+  })
+  @IsOptional()
+  @IsString()
+  mimetype?: string;
+}

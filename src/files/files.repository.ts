@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import type pg from 'pg';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+/** An iteration that holds files, with what addressing and permissions need of its master. */
+export interface HolderRecord {
+  iterationId: number;
+  masterId: number;
+  cls: string;
+  number: string;
+  version: string;
+  iteration: number;
+  latest: boolean;
+  containerId: number;
+  containerName: string;
+}
+
+export interface ContentItemRecord {
+  id: number;
+  role: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+}
+
+export interface NewContentItem {
+  role: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  message: string;
+}
+
+/** Which iteration: one by id, or the latest of a master (by class and number, or by id). */
+export type HolderKey =
+  { kind: 'iteration'; id: number } | { kind: 'number'; cls: string; number: string } | { kind: 'master'; id: number };
+
+/** A holder and, when a file name was asked for, that file (null when it has none of the name). */
+export interface HolderLookup {
+  holder: HolderRecord;
+  item: ContentItemRecord | null;
+}
+
+interface HolderRow {
+  iteration_id: number;
+  master_id: number;
+  cls: string;
+  number: string;
+  version: string;
+  iteration: number;
+  latest: boolean;
+  container_id: number;
+  container_name: string;
+  item_id: number | null;
+  item_role: string | null;
+  item_mime_type: string | null;
+  item_size: bigint | null;
+  item_sha256: string | null;
+}
+
+/**
+ * The holder, its master and container, and optionally one of its files, in one statement:
+ * downloads run this on every request, and Prisma's nested selects would take three.
+ */
+async function findHolder(db: Db, key: HolderKey, fileName: string | null): Promise<HolderLookup | null> {
+  const where =
+    key.kind === 'iteration'
+      ? Prisma.sql`i.id = ${key.id}`
+      : key.kind === 'number'
+        ? Prisma.sql`m.class = ${key.cls} AND m.number = ${key.number} AND i.latest`
+        : Prisma.sql`m.id = ${key.id} AND i.latest`;
+  const rows = await db.$queryRaw<HolderRow[]>`
+    SELECT i.id AS iteration_id, m.id AS master_id, m.class AS cls, m.number, i.version, i.iteration, i.latest,
+           m.container_id, c.name AS container_name,
+           ci.id AS item_id, ci.role AS item_role, ci.mime_type AS item_mime_type, ci.size AS item_size,
+           ci.sha256 AS item_sha256
+    FROM iterations i
+    JOIN masters m ON m.id = i.master_id
+    JOIN containers c ON c.id = m.container_id
+    LEFT JOIN content_items ci ON ci.iteration_id = i.id AND ci.file_name = ${fileName}
+    WHERE ${where}`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    holder: {
+      iterationId: row.iteration_id,
+      masterId: row.master_id,
+      cls: row.cls,
+      number: row.number,
+      version: row.version,
+      iteration: row.iteration,
+      latest: row.latest,
+      containerId: row.container_id,
+      containerName: row.container_name,
+    },
+    item:
+      row.item_id === null
+        ? null
+        : {
+            id: row.item_id,
+            role: row.item_role!,
+            fileName: fileName!,
+            mimeType: row.item_mime_type!,
+            size: Number(row.item_size),
+            sha256: row.item_sha256!,
+          },
+  };
+}
+
+const ITEM_SELECT = {
+  id: true,
+  role: true,
+  fileName: true,
+  mimeType: true,
+  size: true,
+  sha256: true,
+} satisfies Prisma.ContentItemSelect;
+
+type Db = Prisma.TransactionClient;
+
+/** The content items, iterations and roles the file service reads and writes. */
+@Injectable()
+export class FilesRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The pool the blob store streams bytes through (see blob-store.ts). */
+  get blobPool(): pg.Pool {
+    return this.prisma.pgPool;
+  }
+
+  findHolder(key: HolderKey, fileName: string | null = null): Promise<HolderLookup | null> {
+    return findHolder(this.prisma, key, fileName);
+  }
+
+  async roleNames(): Promise<string[]> {
+    const rows = await this.prisma.contentRole.findMany({ select: { name: true }, orderBy: { name: 'asc' } });
+    return rows.map((r) => r.name);
+  }
+
+  async listItems(iterationId: number, role: string | null): Promise<ContentItemRecord[]> {
+    const rows = await this.prisma.contentItem.findMany({
+      where: { iterationId, ...(role !== null && { role }) },
+      select: ITEM_SELECT,
+      orderBy: [{ role: 'asc' }, { fileName: 'asc' }],
+    });
+    return rows.map((row) => ({ ...row, size: Number(row.size) }));
+  }
+
+  /** Runs a file change in one transaction; the callback gets the operations it may use. */
+  change<T>(work: (tx: FileChangeTx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction((tx) => work(new FileChangeTx(tx)), { maxWait: 10_000, timeout: 60_000 });
+  }
+}
+
+/** The steps of a file change, all inside the caller's transaction. */
+export class FileChangeTx {
+  constructor(private readonly tx: Db) {}
+
+  /**
+   * Serialises changes to one business object's files and iterations: the holder, its latest
+   * flag and the item read after this are what the change applies to. NO KEY UPDATE leaves
+   * rows that merely reference the master (new iterations) unblocked.
+   */
+  async lockMaster(masterId: number): Promise<void> {
+    await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR NO KEY UPDATE`;
+  }
+
+  findHolder(key: HolderKey, fileName: string | null = null): Promise<HolderLookup | null> {
+    return findHolder(this.tx, key, fileName);
+  }
+
+  /**
+   * Makes the next iteration of `from` (same version, next free iteration number) and moves
+   * `latest` to it. Attributes, title, description and state are copied; content items and
+   * usage links are carried over as new rows pointing at the same blobs and masters, so no
+   * bytes are copied. Returns the new iteration's id.
+   */
+  async newIteration(from: HolderRecord, userId: number): Promise<number> {
+    // The old flag goes first: at most one latest iteration per master (partial unique index).
+    await this.tx.iteration.update({ where: { id: from.iterationId }, data: { latest: false } });
+    const [created] = await this.tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes,
+                              created_by, modified_by, created_at, modified_at)
+      SELECT i.master_id, i.version,
+             (SELECT max(o.iteration) + 1 FROM iterations o WHERE o.master_id = i.master_id AND o.version = i.version),
+             true, i.state, i.title, i.description, i.attributes, ${userId}, ${userId}, now(), now()
+      FROM iterations i WHERE i.id = ${from.iterationId}
+      RETURNING id`;
+    await this.tx.$executeRaw`
+      INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256, message, created_at, modified_at)
+      SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
+      FROM content_items WHERE iteration_id = ${from.iterationId} ORDER BY id`;
+    await this.tx.$executeRaw`
+      INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number)
+      SELECT class, ${created.id}, child_id, quantity, unit, line_number
+      FROM usage_links WHERE parent_id = ${from.iterationId} ORDER BY id`;
+    return created.id;
+  }
+
+  /** Records who changed the iteration and when. */
+  async touchIteration(iterationId: number, userId: number): Promise<void> {
+    await this.tx.iteration.update({
+      where: { id: iterationId },
+      data: { modifiedById: userId, modifiedAt: new Date() },
+    });
+  }
+
+  async createItem(iterationId: number, fileName: string, item: NewContentItem): Promise<number> {
+    const row = await this.tx.contentItem.create({
+      data: { iterationId, fileName, ...item, size: BigInt(item.size) },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  /** Replaces the content of the item named `fileName` in the iteration; returns its id. */
+  async updateItem(iterationId: number, fileName: string, item: NewContentItem): Promise<number> {
+    const row = await this.tx.contentItem.update({
+      where: { iterationId_fileName: { iterationId, fileName } },
+      data: { ...item, size: BigInt(item.size), modifiedAt: new Date() },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  /** Deletes the item named `fileName` in the iteration; returns its id. */
+  async deleteItem(iterationId: number, fileName: string): Promise<number> {
+    const row = await this.tx.contentItem.delete({
+      where: { iterationId_fileName: { iterationId, fileName } },
+      select: { id: true },
+    });
+    return row.id;
+  }
+}
