@@ -1,0 +1,252 @@
+/**
+ * `files`: download and upload throughput of a 1 MiB and a 100 MiB file through the file
+ * service (GET and raw POST /files/<number>/<name> as alice), beside a bare node:http server
+ * that serves the same bytes from disk with fs.createReadStream and writes uploads to disk
+ * (bench/baselines/files-baseline.ts). Also the growth of the server's resident memory while
+ * it sends and receives the 100 MiB file. Every download is checked for its length, and both
+ * sides' bytes are compared with the source by SHA-256 in setup.
+ * The benchmark's document lives in a container of its own (bench-files), removed afterwards
+ * with the blobs the uploads left. Targets: downloads at least 0.7 × the baseline, memory
+ * growth under 64 MiB while serving the 100 MiB file.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildServer } from '../harness/child-server.js';
+import { withClient } from '../harness/database.js';
+import { memoryStatus, resetPeak, RssSampler } from '../harness/proc-stats.js';
+import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
+import { ALICE_BASIC } from './common.js';
+
+const MiB = 1024 * 1024;
+const CONTAINER = 'bench-files';
+const NUMBER = 'BENCH-FILES-1';
+const FILES = { small: { name: 'bench-1mib.bin', size: MiB }, large: { name: 'bench-100mib.bin', size: 100 * MiB } };
+type Side = 'service' | 'baseline';
+
+let service: ChildServer | undefined;
+let baseline: ChildServer | undefined;
+let dir = '';
+let startedAt = new Date();
+const content: { small: Buffer; large: Buffer } = { small: Buffer.alloc(0), large: Buffer.alloc(0) };
+
+function fileUrl(side: Side, name: string): URL {
+  const server = side === 'service' ? service! : baseline!;
+  return new URL(side === 'service' ? `/files/${NUMBER}/${name}` : `/files/${name}`, server.url);
+}
+
+/** One request; resolves with the response's status, byte count and (optionally) SHA-256. */
+function exchange(
+  url: URL,
+  method: 'GET' | 'POST',
+  agent: http.Agent,
+  body?: Buffer | { path: string; size: number },
+  hash = false,
+): Promise<{ status: number; bytes: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: http.OutgoingHttpHeaders = { authorization: ALICE_BASIC };
+    if (method === 'POST') {
+      headers['content-type'] = 'application/octet-stream';
+      headers['content-length'] = Buffer.isBuffer(body) ? body.length : body!.size;
+    }
+    const req = http.request(url, { method, agent, headers }, (res) => {
+      const h = hash ? createHash('sha256') : null;
+      let bytes = 0;
+      res.on('data', (d: Buffer) => {
+        bytes += d.length;
+        h?.update(d);
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, bytes, sha256: h?.digest('hex') ?? '' }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body && !Buffer.isBuffer(body)) createReadStream(body.path).pipe(req);
+    else req.end(body);
+  });
+}
+
+/** Repeated downloads on `connections` connections for `seconds` (at least one each): MB/s. */
+async function downloads(side: Side, file: keyof typeof FILES, connections: number, seconds: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const url = fileUrl(side, FILES[file].name);
+  const deadline = Date.now() + seconds * 1000;
+  let bytes = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      do {
+        const r = await exchange(url, 'GET', agent);
+        if (r.status !== 200 || r.bytes !== FILES[file].size) {
+          throw new Error(`${side} GET ${url.pathname}: ${r.status}, ${r.bytes} bytes`);
+        }
+        bytes += r.bytes;
+      } while (Date.now() < deadline);
+    }),
+  );
+  agent.destroy();
+  return bytes / MiB / ((performance.now() - start) / 1000);
+}
+
+/** Repeated uploads of distinct 1 MiB bodies (so nothing is deduplicated): MB/s. */
+async function smallUploads(side: Side, connections: number, seconds: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const deadline = Date.now() + seconds * 1000;
+  let bytes = 0;
+  let counter = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async (_, c) => {
+      do {
+        const body = Buffer.from(content.small);
+        body.writeDoubleBE(Date.now() + counter++ / 1e6);
+        const r = await exchange(fileUrl(side, `upload-${c}.bin`), 'POST', agent, body);
+        if (r.status !== 200 && r.status !== 201) throw new Error(`${side} POST upload-${c}.bin: ${r.status}`);
+        bytes += body.length;
+      } while (Date.now() < deadline);
+    }),
+  );
+  agent.destroy();
+  return bytes / MiB / ((performance.now() - start) / 1000);
+}
+
+/** Runs `work` while sampling the server's RSS; returns its result and the growth over the RSS before. */
+async function withMemory<T>(server: ChildServer, work: () => Promise<T>): Promise<[T, number]> {
+  const before = memoryStatus(server.pid).rssKb / 1024;
+  resetPeak(server.pid);
+  const sampler = new RssSampler(server.pid, 20);
+  let peak = before;
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    peak = sampler.stop();
+  }
+  return [result, Math.max(0, peak - before)];
+}
+
+async function measure(side: Side, ctx: BenchContext, run: RunSpec): Promise<Sample> {
+  const server = side === 'service' ? ctx.service : baseline!;
+  const connections = Math.min(ctx.connections, 8);
+  const part = Math.max(1, run.seconds / 4);
+  const small = await downloads(side, 'small', connections, part);
+  const [large, downloadGrowth] = await withMemory(server, () => downloads(side, 'large', 1, part));
+  const smallUp = await smallUploads(side, connections, part);
+  const agent = new http.Agent({ keepAlive: false });
+  content.large.writeDoubleBE(Date.now());
+  await writeFile(join(dir, 'upload-source.bin'), content.large);
+  const [largeUp, uploadGrowth] = await withMemory(server, async () => {
+    const start = performance.now();
+    const source = { path: join(dir, 'upload-source.bin'), size: FILES.large.size };
+    const r = await exchange(fileUrl(side, 'upload-large.bin'), 'POST', agent, source);
+    if (r.status !== 200 && r.status !== 201) throw new Error(`${side} POST upload-large.bin: ${r.status}`);
+    return FILES.large.size / MiB / ((performance.now() - start) / 1000);
+  });
+  return {
+    download_1mib_mb_s: small,
+    download_100mib_mb_s: large,
+    download_100mib_rss_growth_mib: downloadGrowth,
+    upload_1mib_mb_s: smallUp,
+    upload_100mib_mb_s: largeUp,
+    upload_100mib_rss_growth_mib: uploadGrowth,
+  };
+}
+
+/** The benchmark's container (alice author) and document, with both files uploaded through the service. */
+async function prepare(ctx: BenchContext): Promise<void> {
+  startedAt = new Date();
+  await removeObjects(ctx);
+  await withClient(ctx.databaseUrl, async (c) => {
+    const container = await c.query<{ id: number }>(
+      "INSERT INTO containers (class, name) VALUES ('wt.pdmlink.PDMLinkProduct', $1) RETURNING id",
+      [CONTAINER],
+    );
+    const id = container.rows[0].id;
+    await c.query(
+      "INSERT INTO memberships (container_id, user_id, role) SELECT $1, id, 'author' FROM users WHERE name = 'alice'",
+      [id],
+    );
+    const master = await c.query<{ id: number }>(
+      "INSERT INTO masters (class, number, name, container_id) VALUES ('wt.doc.WTDocument', $1, 'file benchmark', $2) RETURNING id",
+      [NUMBER, id],
+    );
+    await c.query(
+      "INSERT INTO iterations (master_id, created_by, modified_by) SELECT $1, id, id FROM users WHERE name = 'alice'",
+      [master.rows[0].id],
+    );
+  });
+  dir = await mkdtemp(join(tmpdir(), 'pdm-bench-files-'));
+  content.small = randomBytes(FILES.small.size);
+  content.large = randomBytes(FILES.large.size);
+  const agent = new http.Agent({ keepAlive: false });
+  for (const file of ['small', 'large'] as const) {
+    await writeFile(join(dir, FILES[file].name), content[file]);
+    const source = { path: join(dir, FILES[file].name), size: FILES[file].size };
+    const r = await exchange(fileUrl('service', FILES[file].name), 'POST', agent, source);
+    if (r.status !== 201) throw new Error(`uploading ${FILES[file].name} to the service: ${r.status}`);
+  }
+}
+
+/** Both sides send exactly the source bytes. */
+async function checkSameBytes(): Promise<void> {
+  const agent = new http.Agent({ keepAlive: false });
+  for (const file of ['small', 'large'] as const) {
+    const expected = createHash('sha256').update(content[file]).digest('hex');
+    for (const side of ['service', 'baseline'] as const) {
+      const r = await exchange(fileUrl(side, FILES[file].name), 'GET', agent, undefined, true);
+      if (r.status !== 200 || r.sha256 !== expected) {
+        throw new Error(`${side} sends other bytes for ${FILES[file].name} (${r.status}, ${r.bytes} bytes)`);
+      }
+    }
+  }
+}
+
+/** The benchmark's objects, and the blobs only they used (every upload left one). */
+async function removeObjects(ctx: BenchContext): Promise<void> {
+  await withClient(ctx.databaseUrl, async (c) => {
+    await c.query('DELETE FROM masters WHERE container_id IN (SELECT id FROM containers WHERE name = $1)', [CONTAINER]);
+    await c.query('DELETE FROM containers WHERE name = $1', [CONTAINER]);
+    await c.query(
+      `DELETE FROM content_blobs b WHERE b.created_at >= $1
+       AND NOT EXISTS (SELECT 1 FROM content_items i WHERE i.sha256 = b.sha256)`,
+      [startedAt],
+    );
+  });
+}
+
+export const files: Benchmark = {
+  name: 'files',
+  description: 'file download/upload MB/s (1 MiB, 100 MiB) and RSS growth vs. a node:http fs.createReadStream server',
+  metrics: [
+    { name: 'download_1mib_mb_s', unit: 'MB/s', direction: 'higher', target: { kind: 'ratio', min: 0.7 } },
+    { name: 'download_100mib_mb_s', unit: 'MB/s', direction: 'higher', target: { kind: 'ratio', min: 0.7 } },
+    {
+      name: 'download_100mib_rss_growth_mib',
+      unit: 'MiB',
+      direction: 'lower',
+      target: { kind: 'absolute', max: 64 },
+    },
+    { name: 'upload_1mib_mb_s', unit: 'MB/s', direction: 'higher' },
+    { name: 'upload_100mib_mb_s', unit: 'MB/s', direction: 'higher' },
+    { name: 'upload_100mib_rss_growth_mib', unit: 'MiB', direction: 'lower' },
+  ],
+  async setup(ctx) {
+    service = ctx.service;
+    await prepare(ctx);
+    baseline = await ctx.startBaseline('baselines/files-baseline.js', {
+      DATABASE_URL: ctx.databaseUrl,
+      FILES_DIR: dir,
+    });
+    await checkSameBytes();
+  },
+  runService: (ctx, run) => measure('service', ctx, run),
+  runBaseline: (ctx, run) => measure('baseline', ctx, run),
+  async teardown(ctx) {
+    await baseline?.stop();
+    baseline = undefined;
+    await removeObjects(ctx);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  },
+};

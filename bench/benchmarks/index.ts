@@ -1,0 +1,10 @@
+/** The benchmark modules, in the order `npm run bench` runs them. Add new ones here. */
+import type { Benchmark } from '../harness/types.js';
+import { files } from './files.js';
+import { memory } from './memory.js';
+import { numbers } from './numbers.js';
+import { query } from './query.js';
+import { reports } from './reports.js';
+import { version } from './version.js';
+
+export const BENCHMARKS: Benchmark[] = [version, memory, reports, query, numbers, files];

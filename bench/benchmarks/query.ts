@@ -1,0 +1,127 @@
+/**
+ * `query`: paged query sessions over every latest business object (1 M at full size), as admin
+ * (who reads every container): the time to open a session (snapshot of all matches, first page)
+ * and the latency of page 0, page 1000 and the last page (39 999 at 1 M objects, limit 25) of
+ * that session. The baseline pages the same query the usual way, LIMIT/OFFSET over the live
+ * query through pg (bench/baselines/query-baseline.ts); its "open" is count(*) plus page 0.
+ * Targets: open ≤ 3 s, and the last page costs at most 1.5 × page 0 (the snapshot is read by
+ * position, so depth must not matter; OFFSET's cost grows with it).
+ */
+import type { ChildServer } from '../harness/child-server.js';
+import type { Benchmark, BenchContext, Sample } from '../harness/types.js';
+
+const ADMIN_BASIC = 'Basic ' + Buffer.from('admin:admin').toString('base64');
+const LIMIT = 25;
+/** Each page is fetched this often per round; the median counts. */
+const REPEAT = 5;
+const Q = encodeURIComponent('{}');
+
+interface PageReply {
+  session_id?: number;
+  total?: number;
+  count: number;
+  items: { url: string }[];
+}
+
+let baseline: ChildServer | undefined;
+let lastPage = 0;
+
+async function get(url: string, method = 'GET'): Promise<{ ms: number; body: PageReply }> {
+  const started = performance.now();
+  const res = await fetch(url, { method, headers: { authorization: ADMIN_BASIC } });
+  const body = (await res.json()) as PageReply;
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(body)}`);
+  return { ms, body };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The side's "open" URL and the URL of page p (of the session just opened, for the service). */
+function urls(side: 'service' | 'baseline', server: ChildServer) {
+  if (side === 'service') {
+    return {
+      open: `${server.url}/query/1.0/query?q=${Q}&limit=${LIMIT}`,
+      page: (session: number, p: number) => `${server.url}/query/1.0/query/${session}?page=${p}&limit=${LIMIT}`,
+    };
+  }
+  return {
+    open: `${server.url}/query/open?limit=${LIMIT}`,
+    page: (_: number, p: number) => `${server.url}/query/page?page=${p}&limit=${LIMIT}`,
+  };
+}
+
+async function measure(side: 'service' | 'baseline', ctx: BenchContext): Promise<Sample> {
+  const server = side === 'service' ? ctx.service : baseline!;
+  const u = urls(side, server);
+  const opened = await get(u.open);
+  const session = opened.body.session_id ?? 0;
+  const sample: Sample = { open_ms: opened.ms };
+  try {
+    for (const [name, p] of [
+      ['page_0_ms', 0],
+      ['page_1000_ms', Math.min(1000, lastPage)],
+      ['page_last_ms', lastPage],
+    ] as const) {
+      const times: number[] = [];
+      for (let i = 0; i < REPEAT; i++) {
+        const r = await get(u.page(session, p));
+        if (r.body.count !== LIMIT && p !== lastPage) throw new Error(`${side} page ${p}: ${r.body.count} items`);
+        times.push(r.ms);
+      }
+      sample[name] = median(times);
+    }
+  } finally {
+    if (side === 'service' && session) await get(`${server.url}/query/1.0/query/${session}`, 'DELETE');
+  }
+  sample.deep_page_ratio = sample.page_last_ms / sample.page_0_ms;
+  return sample;
+}
+
+const stripHost = (items: { url: string }[]) => items.map((i) => ({ ...i, url: new URL(i.url).pathname }));
+
+/** Both sides must give admin the same total and the same items on the last page: same work. */
+async function checkSameWork(ctx: BenchContext, base: ChildServer): Promise<void> {
+  const s = urls('service', ctx.service);
+  const b = urls('baseline', base);
+  const opened = await get(s.open);
+  const session = opened.body.session_id ?? 0;
+  try {
+    const total = opened.body.total ?? 0;
+    if (total <= LIMIT || !session) throw new Error(`only ${total} objects: the benchmark needs more than ${LIMIT}`);
+    lastPage = Math.ceil(total / LIMIT) - 1;
+    const baseOpen = await get(b.open);
+    if (baseOpen.body.total !== total) throw new Error(`totals differ: ${total} vs ${baseOpen.body.total}`);
+    for (const p of [0, lastPage]) {
+      const x = stripHost((await get(s.page(session, p))).body.items);
+      const y = stripHost((await get(b.page(0, p))).body.items);
+      if (JSON.stringify(x) !== JSON.stringify(y)) throw new Error(`page ${p} differs between service and baseline`);
+    }
+    ctx.log(`query: ${total} objects, last page ${lastPage}`);
+  } finally {
+    if (session) await get(`${ctx.service.url}/query/1.0/query/${session}`, 'DELETE');
+  }
+}
+
+export const query: Benchmark = {
+  name: 'query',
+  description:
+    'open a query session over every latest object as admin, then page 0, 1000 and the last page (limit 25); baseline: LIMIT/OFFSET over the live query through pg',
+  metrics: [
+    { name: 'open_ms', unit: 'ms', direction: 'lower', target: { kind: 'absolute', max: 3000 } },
+    { name: 'page_0_ms', unit: 'ms', direction: 'lower' },
+    { name: 'page_1000_ms', unit: 'ms', direction: 'lower' },
+    { name: 'page_last_ms', unit: 'ms', direction: 'lower' },
+    { name: 'deep_page_ratio', unit: '×', direction: 'lower', target: { kind: 'absolute', max: 1.5 } },
+  ],
+  async setup(ctx) {
+    baseline = await ctx.startBaseline('baselines/query-baseline.js', { DATABASE_URL: ctx.databaseUrl });
+    await checkSameWork(ctx, baseline);
+  },
+  runService: (ctx) => measure('service', ctx),
+  runBaseline: (ctx) => measure('baseline', ctx),
+  async teardown() {
+    await baseline?.stop();
+    baseline = undefined;
+  },
+};

@@ -1,0 +1,187 @@
+/**
+ * `reports`: three QML templates through POST /reports as alice — a number wildcard filter on
+ * documents, the part structure with reference joins, files per state grouped with COUNT and
+ * SUM — beside the same SQL written by hand behind a minimal node:http server with pg that
+ * returns the same JSON (bench/baselines/reports-baseline.ts). Also the compiler on its own:
+ * parse, validate, plan and render per template, in microseconds.
+ */
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { ChildServer } from '../harness/child-server.js';
+import type { Benchmark, BenchContext, MetricSpec, RunSpec, Sample } from '../harness/types.js';
+import { buildQuery, compileTemplate } from '../../src/qml/qml-compiler.js';
+import { ALICE_BASIC } from './common.js';
+
+const NUMBER_WILDCARD = `<?xml version="1.0" encoding="UTF-8"?>
+<qml><parameter name="number" type="java.lang.String"/><statement><query>
+  <select><object alias="D" heading="Document" propertyName=""/><column alias="D" heading="Number">master&gt;number</column>
+    <column alias="D" heading="Name">master&gt;name</column><column alias="D" heading="State">state.state</column>
+    <column alias="D" heading="Modified">thePersistInfo.modifyStamp</column></select>
+  <from><table alias="D">wt.doc.WTDocument</table></from>
+  <where><compositeCondition type="and">
+    <condition><operand><column alias="D">master&gt;number</column></operand><operator type="like"/><operand><parameterTarget name="number"/></operand></condition>
+    <condition><operand><column alias="D">iterationInfo.latest</column></operand><operator type="equal"/><operand><constant>1</constant></operand></condition>
+  </compositeCondition></where>
+  <orderBy><orderByItem><columnTarget heading="Number"/></orderByItem></orderBy>
+</query></statement></qml>`;
+
+const PART_STRUCTURE = `<?xml version="1.0" encoding="UTF-8"?>
+<qml><parameter name="number" type="java.lang.String"/><statement><query>
+  <select><column alias="using" heading="Using Number">master&gt;number</column><column alias="used" heading="Used Number">number</column>
+    <column alias="used" heading="Used Name">name</column><column alias="link" heading="Quantity">quantity.amount</column>
+    <column alias="link" heading="Line">lineNumber.value</column></select>
+  <from><table alias="using">wt.part.WTPart</table><table alias="link">wt.part.WTPartUsageLink</table><table alias="used">wt.part.WTPartMaster</table></from>
+  <where><compositeCondition type="and">
+    <condition><operand><column alias="using">iterationInfo.latest</column></operand><operator type="equal"/><operand><constant>1</constant></operand></condition>
+    <condition><operand><column alias="using">master&gt;number</column></operand><operator type="like"/><operand><parameterTarget name="number"/></operand></condition>
+  </compositeCondition></where>
+  <orderBy><orderByItem><columnTarget heading="Using Number"/></orderByItem><orderByItem><columnTarget heading="Line"/></orderByItem></orderBy>
+  <referenceJoin><join name="roleAObjectRef"><aliasTarget alias="link"/><aliasTarget alias="using"/></join>
+    <join name="roleBObjectRef"><aliasTarget alias="link"/><aliasTarget alias="used"/></join></referenceJoin>
+</query></statement></qml>`;
+
+const FILES_PER_STATE = `<?xml version="1.0" encoding="UTF-8"?>
+<qml><statement><query>
+  <select group="true"><column alias="Doc" heading="State">state.state</column>
+    <function heading="Files" name="COUNT"><column alias="File">thePersistInfo.theObjectIdentifier.id</column></function>
+    <function heading="Bytes" name="SUM"><column alias="File">fileSize</column></function></select>
+  <from><table alias="Doc">wt.doc.WTDocument</table><table alias="File">wt.content.ApplicationData</table></from>
+  <where><condition><operand><column alias="Doc">iterationInfo.latest</column></operand><operator type="equal"/><operand><constant>1</constant></operand></condition></where>
+  <orderBy><orderByItem type="desc"><columnTarget heading="Bytes"/></orderByItem></orderBy>
+  <linkJoin><join name="wt.content.HolderToContent"><aliasTarget alias="Doc"/><aliasTarget alias="File"/></join></linkJoin>
+</query></statement></qml>`;
+
+interface Case {
+  name: string;
+  qml: string;
+  /** The URL query (the parameter value), chosen from the data in setup. */
+  query: string;
+}
+
+const CASES: Case[] = [
+  { name: 'number-wildcard', qml: NUMBER_WILDCARD, query: '' },
+  { name: 'part-structure', qml: PART_STRUCTURE, query: '' },
+  { name: 'files-per-state', qml: FILES_PER_STATE, query: '' },
+];
+
+let baseline: ChildServer | undefined;
+
+/** Patterns matching about a hundred of alice's documents and a few of her part structures. */
+async function chooseParameters(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const readable = `(SELECT container_id FROM memberships ms JOIN users u ON u.id = ms.user_id WHERE u.name = 'alice')`;
+    const doc = await client.query<{ number: string }>(
+      `SELECT m.number FROM masters m WHERE m.class = 'wt.doc.WTDocument' AND m.container_id IN ${readable} ORDER BY m.id LIMIT 1 OFFSET 500`,
+    );
+    const part = await client.query<{ number: string }>(
+      `SELECT m.number FROM usage_links l JOIN iterations i ON i.id = l.parent_id JOIN masters m ON m.id = i.master_id
+       WHERE l.class = 'wt.part.WTPartUsageLink' AND i.latest AND m.container_id IN ${readable} ORDER BY l.id LIMIT 1`,
+    );
+    const prefix = (rows: { number: string }[], keep: number) => (rows[0] ? `${rows[0].number.slice(0, -keep)}*` : '*');
+    CASES[0].query = `?number=${encodeURIComponent(prefix(doc.rows, 2))}`;
+    CASES[1].query = `?number=${encodeURIComponent(prefix(part.rows, 1))}`;
+  } finally {
+    await client.end();
+  }
+}
+
+function path(server: 'service' | 'baseline', c: Case): string {
+  return server === 'service' ? `/reports${c.query}` : `/reports/${c.name}${c.query}`;
+}
+
+async function post(url: string, body: string): Promise<{ status: number; json: { items: unknown[] } }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: ALICE_BASIC, 'content-type': 'text/xml' },
+    body,
+  });
+  return { status: res.status, json: (await res.json()) as { items: unknown[] } };
+}
+
+/** Both sides must give alice the same rows for every query: the same work. */
+async function checkSameWork(service: ChildServer, base: ChildServer): Promise<void> {
+  for (const c of CASES) {
+    const a = await post(service.url + path('service', c), c.qml);
+    const b = await post(base.url + path('baseline', c), c.qml);
+    if (a.status !== 200 || b.status !== 200) throw new Error(`${c.name}: answers ${a.status} and ${b.status}`);
+    if (JSON.stringify(a.json.items) !== JSON.stringify(b.json.items)) {
+      throw new Error(`${c.name}: the rows differ (${a.json.items.length} vs ${b.json.items.length})`);
+    }
+    if (a.json.items.length === 0) throw new Error(`${c.name}: no rows; the benchmark would measure nothing`);
+  }
+}
+
+async function load(server: ChildServer, side: 'service' | 'baseline', c: Case, ctx: BenchContext, seconds: number) {
+  const r = await autocannon({
+    url: server.url + path(side, c),
+    method: 'POST',
+    headers: { authorization: ALICE_BASIC, 'content-type': 'text/xml' },
+    body: c.qml,
+    connections: ctx.connections,
+    duration: seconds,
+  });
+  if (r.requests.total === 0 || r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+    throw new Error(
+      `${side} ${c.name}: ${r.requests.total} requests, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
+    );
+  }
+  return r;
+}
+
+/** Microseconds to compile (parse, validate, plan, render) each template, averaged. */
+function compileMicros(qml: string): number {
+  const request = {
+    values: { number: '0000*' },
+    user: { id: 2, name: 'alice', admin: false },
+    readable: { memberOf: 2 },
+    now: new Date(),
+    limit: 100_001,
+  };
+  const n = 2000;
+  for (let i = 0; i < 200; i++) buildQuery(compileTemplate(qml), request);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) buildQuery(compileTemplate(qml), request);
+  return Number(process.hrtime.bigint() - start) / 1000 / n;
+}
+
+async function measure(side: 'service' | 'baseline', ctx: BenchContext, run: RunSpec): Promise<Sample> {
+  const server = side === 'service' ? ctx.service : baseline!;
+  const sample: Sample = {};
+  // Each query gets a third of the round, so a round takes as long as any other benchmark's;
+  // at least 5 s, as the grouped query over the whole dataset takes seconds under load.
+  const seconds = Math.max(5, Math.round(run.seconds / CASES.length));
+  // The compiler first, while nothing else runs: the loads leave PostgreSQL busy for a while.
+  if (side === 'service') for (const c of CASES) sample[`${c.name}_compile_us`] = compileMicros(c.qml);
+  for (const c of CASES) {
+    const r = await load(server, side, c, ctx, seconds);
+    sample[`${c.name}_p50_ms`] = r.latency.p50;
+    sample[`${c.name}_requests_per_s`] = r.requests.average;
+  }
+  return sample;
+}
+
+const metrics: MetricSpec[] = CASES.flatMap((c): MetricSpec[] => [
+  { name: `${c.name}_p50_ms`, unit: 'ms', direction: 'lower', target: { kind: 'ratio', max: 1.25 } },
+  { name: `${c.name}_requests_per_s`, unit: 'req/s', direction: 'higher' },
+  { name: `${c.name}_compile_us`, unit: 'µs', direction: 'lower', target: { kind: 'absolute', max: 1000 } },
+]);
+
+export const reports: Benchmark = {
+  name: 'reports',
+  description:
+    'POST /reports as alice with three QML templates (number wildcard, part structure with joins, files per state grouped), beside the same SQL by hand in a minimal node:http + pg server; and the compile time per template',
+  metrics,
+  async setup(ctx) {
+    await chooseParameters(ctx.databaseUrl);
+    baseline = await ctx.startBaseline('baselines/reports-baseline.js', { DATABASE_URL: ctx.databaseUrl });
+    await checkSameWork(ctx.service, baseline);
+  },
+  runService: (ctx, run) => measure('service', ctx, run),
+  runBaseline: (ctx, run) => measure('baseline', ctx, run),
+  async teardown() {
+    await baseline?.stop();
+    baseline = undefined;
+  },
+};

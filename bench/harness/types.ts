@@ -1,0 +1,95 @@
+/**
+ * The contract between the runner and the benchmark modules in bench/benchmarks/.
+ * A benchmark measures the service and a baseline doing the same work, round after round;
+ * the runner alternates the two, takes medians and compares them with the metric targets.
+ */
+import type { ChildServer } from './child-server.js';
+
+export type Direction = 'higher' | 'lower';
+
+/** When a metric passes: a bound on service ÷ baseline, or on the service's own value. */
+export type Target = { kind: 'ratio'; min?: number; max?: number } | { kind: 'absolute'; min?: number; max?: number };
+
+export interface MetricSpec {
+  /** Key in the samples returned by runService and runBaseline, e.g. "requests_per_s". */
+  name: string;
+  unit: string;
+  direction: Direction;
+  /** No target: the metric is reported for information and never fails. */
+  target?: Target;
+}
+
+/** One round's measurements, by metric name. */
+export type Sample = Record<string, number>;
+
+export interface RunSpec {
+  seconds: number;
+  /** A warm-up run: its sample is discarded (JIT, caches, connection pools). */
+  warmup: boolean;
+}
+
+export interface BenchContext {
+  /** The benchmark database, already filled by bench:data (or the smoke dataset). */
+  databaseUrl: string;
+  /** The service under test: the production build, started once for all benchmarks. */
+  service: ChildServer;
+  /** Concurrent connections for load generators. */
+  connections: number;
+  /** Starts a compiled baseline server (path relative to bench/, e.g. "baselines/x.js"). */
+  startBaseline(script: string, env?: Record<string, string>): Promise<ChildServer>;
+  log(line: string): void;
+}
+
+export interface Benchmark {
+  name: string;
+  description: string;
+  metrics: MetricSpec[];
+  setup?(ctx: BenchContext): Promise<void>;
+  runService(ctx: BenchContext, run: RunSpec): Promise<Sample>;
+  runBaseline(ctx: BenchContext, run: RunSpec): Promise<Sample>;
+  teardown?(ctx: BenchContext): Promise<void>;
+}
+
+export type Status = 'pass' | 'fail' | 'info';
+
+export interface MetricResult {
+  name: string;
+  unit: string;
+  direction: Direction;
+  service: { median: number; samples: number[] };
+  baseline: { median: number; samples: number[] };
+  /** service ÷ baseline, or null when the baseline median is 0. */
+  ratio: number | null;
+  target: string;
+  status: Status;
+}
+
+export interface BenchmarkResult {
+  name: string;
+  description: string;
+  metrics: MetricResult[];
+  /** Why the benchmark failed (it threw); its metrics are then empty. */
+  error?: string;
+}
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  os: string;
+  node: string;
+  postgres: string;
+  /** 1-minute load average before and after the run: other work on the machine skews results. */
+  loadAverage: { before: number; after: number };
+}
+
+export interface BenchReport {
+  date: string;
+  machine: MachineInfo;
+  settings: { rounds: number; seconds: number; connections: number; smoke: boolean; objects: number };
+  benchmarks: BenchmarkResult[];
+  /** Every metric with a target met it. */
+  targetsMet: boolean;
+  /** Names of the benchmarks that failed (threw). */
+  failed: string[];
+}
