@@ -24,7 +24,10 @@ describe('health probes', () => {
 describe('when the database is unreachable', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere', DB_CONNECT_TIMEOUT_MS: '500' });
+    t = await createTestApp({
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere',
+      DB_CONNECT_TIMEOUT_MS: '500',
+    });
   });
   afterAll(() => t.close());
 
@@ -36,7 +39,9 @@ describe('when the database is unreachable', () => {
   });
 
   it('service requests answer 503 with Retry-After in the error envelope', async () => {
-    const res = await request(t.http).get('/files/version').auth(...USERS.alice);
+    const res = await request(t.http)
+      .get('/files/version')
+      .auth(...USERS.alice);
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
     expect(res.body).toEqual({
