@@ -3,6 +3,7 @@
  * whose messages name the offending record, e.g. `objects[12].files[0]: unknown role "PRIMRY"`.
  */
 import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
+import { Base64Error, decodeBase64Strict } from '../files/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
@@ -148,8 +149,6 @@ function timestamp(o: Json, key: string, path: string): Date | null {
   return new Date(v);
 }
 
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 function validateFile(v: unknown, path: string, roles: Set<string>): DatasetFile {
   const o = obj(v, path, ['role', 'filename', 'mimetype', 'text', 'base64']);
   const role = reqStr(o, 'role', path, 64);
@@ -167,8 +166,13 @@ function validateFile(v: unknown, path: string, roles: Set<string>): DatasetFile
     if (typeof o.text !== 'string') fail(`${path}.text`, 'must be a string');
     bytes = Buffer.from(o.text, 'utf8');
   } else {
-    if (typeof o.base64 !== 'string' || !STRICT_BASE64.test(o.base64)) fail(`${path}.base64`, 'is not valid base64');
-    bytes = Buffer.from(o.base64, 'base64');
+    if (typeof o.base64 !== 'string') fail(`${path}.base64`, 'must be a string');
+    try {
+      bytes = decodeBase64Strict(o.base64);
+    } catch (e) {
+      if (!(e instanceof Base64Error)) throw e;
+      fail(`${path}.base64`, e.message);
+    }
   }
   return { role, filename, mimetype, bytes };
 }
