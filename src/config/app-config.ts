@@ -39,6 +39,8 @@ export interface AppConfig {
   numbersMaxCount: number;
   /** Largest file the file service stores (413 past it); see docs/files.md for JSON_BODY_LIMIT. */
   filesMaxSize: number;
+  /** How often file bytes no file uses any more are deleted (after an hour's grace); 0 = never. */
+  filesSweepIntervalMs: number;
 }
 
 type Parser<T> = (raw: string) => T;
@@ -127,6 +129,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
+  filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
   querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
   queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],

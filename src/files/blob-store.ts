@@ -56,11 +56,14 @@ export async function storeBlob(pool: pg.Pool, source: BlobSource): Promise<void
   await withClient(pool, async (client) => {
     await client.query('BEGIN');
     try {
-      const inserted = await client.query(
-        'INSERT INTO content_blobs (sha256, size) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING',
+      // Bytes that exist are not written again, but their stored_at is refreshed (see sweepOrphanBlobs).
+      const upsert = await client.query<{ inserted: boolean }>(
+        `INSERT INTO content_blobs (sha256, size) VALUES ($1, $2)
+         ON CONFLICT (sha256) DO UPDATE SET stored_at = now()
+         RETURNING (xmax = 0) AS inserted`,
         [source.sha256, source.size],
       );
-      if (inserted.rowCount) {
+      if (upsert.rows[0].inserted) {
         let seq = 0;
         for await (const data of chunksFrom(source)) {
           await client.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, $2, $3)', [
@@ -227,4 +230,18 @@ function parseCopyRows(buf: Buffer): [number, Buffer][] {
     o += length;
   }
   return rows;
+}
+
+/**
+ * Deletes blobs that no content item uses (left by updates, deletions, or a write that failed
+ * after storing its bytes) once they are older than the grace period. Returns how many went.
+ */
+export async function sweepOrphanBlobs(pool: pg.Pool, graceMs: number): Promise<number> {
+  const res = await pool.query(
+    `DELETE FROM content_blobs b
+     WHERE b.stored_at < now() - make_interval(secs => $1::double precision / 1000)
+       AND NOT EXISTS (SELECT 1 FROM content_items ci WHERE ci.sha256 = b.sha256)`,
+    [graceMs],
+  );
+  return res.rowCount ?? 0;
 }

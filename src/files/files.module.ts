@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { BlobSweeper } from './blob-sweeper.js';
 import { FilesController } from './files.controller.js';
 import { FilesRepository } from './files.repository.js';
 import { FilesService } from './files.service.js';
 
 @Module({
   controllers: [FilesController],
-  providers: [FilesService, FilesRepository],
+  providers: [FilesService, FilesRepository, BlobSweeper],
 })
 export class FilesModule {}
