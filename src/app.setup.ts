@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
 import { errorEnvelope } from './common/error-envelope.js';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from './common/json-depth.js';
 import { bodyParserError } from './common/http-error.filter.js';
 import { requestIdMiddleware, requestIdOf } from './common/request-id.js';
 import { createLogger, requestLogger } from './common/logger.js';
@@ -21,6 +22,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestIdMiddleware);
   app.use(requestLogger(createLogger(config.logLevel)));
   app.use(express.json({ limit: config.jsonBodyLimit }));
+  app.use(rejectDeepJson);
   app.use(express.urlencoded({ extended: false, limit: config.jsonBodyLimit }));
   app.use(express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }));
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -30,6 +32,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   });
   if (config.basePath) app.setGlobalPrefix(config.basePath);
   setupSwagger(app, config);
+}
+
+/** A parsed JSON body nested too deep for the code after the parser is answered 400 here. */
+function rejectDeepJson(req: Request, res: Response, next: NextFunction): void {
+  if (!jsonDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
+  const message = `request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
+  res.status(400).json(errorEnvelope(400, message, requestIdOf(req)));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -16,7 +16,11 @@ export class AuthGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const req = context.switchToHttp().getRequest<Request>();
-    req.user = await this.auth.authenticate(req.headers.authorization, req.socket.remoteAddress ?? 'unknown');
+    // Node keeps only the first of repeated Authorization headers, while a proxy in front may have
+    // checked another one: several are refused instead of guessing which one counts.
+    const values = req.headersDistinct.authorization ?? [];
+    const header = values.length === 1 ? values[0] : undefined;
+    req.user = await this.auth.authenticate(header, req.socket.remoteAddress ?? 'unknown');
     return true;
   }
 }

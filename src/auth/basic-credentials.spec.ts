@@ -28,6 +28,8 @@ describe('parseBasicAuth', () => {
     `Basic ${b64('alice:pw').slice(0, -1)}`,
     `Basic ${Buffer.from([0x61, 0x3a, 0xff, 0xfe]).toString('base64')}`,
     `Basic ${b64('al\u0000ice:pw')}`,
+    `Basic ${b64('alice:pw\u0000')}`,
+    `Basic ${b64('alice:p\u0000w')}`,
   ])('rejects %j', (header) => {
     expect(parseBasicAuth(header)).toBeNull();
   });

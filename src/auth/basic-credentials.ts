@@ -23,5 +23,8 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials | n
   const name = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   if (/[\u0000-\u001f\u007f]/.test(name)) return null;
+  // scrypt keys its HMAC with the password, and HMAC pads short keys with zero bytes, so
+  // "pw" and "pw\0" would hash alike: a NUL is refused rather than matched (RFC 7617 forbids it).
+  if (password.includes('\u0000')) return null;
   return { name: name.normalize('NFC'), password };
 }

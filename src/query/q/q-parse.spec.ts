@@ -83,6 +83,12 @@ describe('parseQuery', () => {
     );
   });
 
+  it('names a value nested too deep to print instead of overflowing the stack', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(message([`{"number":${deep}}`])).toBe('q[0].number[0]: […] is not a plain value');
+    expect(message([deep])).toBe('q[0]: not a JSON object: […]');
+  });
+
   it('does not count sort as a criterion', () => {
     const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`attributes.a${i}`, 'x']));
     expect(parseQuery([{ ...twenty, sort: 'name' }]).parts[0].criteria).toHaveLength(20);

@@ -25,7 +25,13 @@ const ATTRIBUTE_PREFIX = 'attributes.';
 const MAX_ATTRIBUTE_NAME = 200;
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Nested too deep to print (JSON.stringify recurses): name the kind of value instead.
+    text = Array.isArray(value) ? '[…]' : '{…}';
+  }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

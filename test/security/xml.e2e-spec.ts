@@ -1,0 +1,140 @@
+import request from 'supertest';
+import type pg from 'pg';
+import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { testPool } from '../helpers/test-database.js';
+import { docQuery, NUMBER } from '../reports/report-fixtures.js';
+import { expectError, fingerprint } from './security-helpers.js';
+
+const ENTITIES = 'entity declarations (<!ENTITY) are not allowed in QML';
+const LIMIT = 64 * 1024;
+
+/** A valid document query with a DOCTYPE (internal subset or external id) put in front. */
+const withDoctype = (doctype: string) =>
+  docQuery(NUMBER)
+    .replace('<qml>', `${doctype}\n<qml>`)
+    .replace(/^<\?xml[^>]*\?>\s*/, '');
+
+const billionLaughs = [
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE qml [',
+  '<!ENTITY lol "lol">',
+  ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`),
+  ']>',
+  '<qml><statement><query><select><constant heading="x">&lol9;</constant></select>',
+  '<from><table alias="D">wt.doc.WTDocument</table></from></query></statement></qml>',
+].join('\n');
+
+describe('XML attacks on the report service', () => {
+  let t: TestApp;
+  let db: pg.Pool;
+  let before: Record<string, string>;
+  const templateName = 'Security XML probe';
+
+  beforeAll(async () => {
+    db = testPool();
+    t = await createTestApp({ XML_BODY_LIMIT: String(LIMIT) });
+    before = await fingerprint(db);
+  });
+  afterAll(async () => {
+    // Nothing may have been stored by any of the refused documents.
+    expect(await fingerprint(db)).toEqual(before);
+    await t.close();
+    await db.end();
+  });
+
+  const run = (body: string | Buffer, contentType = 'text/xml') =>
+    request(t.http)
+      .post('/reports')
+      .auth(...USERS.alice)
+      .set('Content-Type', contentType)
+      .send(body);
+  const store = (body: string | Buffer) =>
+    request(t.http)
+      .put(`/reports/${encodeURIComponent(templateName)}?container=Standard%20Parts`)
+      .auth(...USERS.carol)
+      .set('Content-Type', 'application/xml')
+      .send(body);
+
+  it.each([
+    ['an external SYSTEM entity', '<!DOCTYPE qml [<!ENTITY x SYSTEM "file:///etc/passwd">]>'],
+    ['a SYSTEM entity over http', '<!DOCTYPE qml [<!ENTITY x SYSTEM "http://127.0.0.1:9/x">]>'],
+    ['a PUBLIC entity', '<!DOCTYPE qml [<!ENTITY x PUBLIC "-//A//B" "http://127.0.0.1:9/x.dtd">]>'],
+    ['a parameter entity', '<!DOCTYPE qml [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>'],
+    ['a nested parameter entity', '<!DOCTYPE qml [<!ENTITY % a "<!ENTITY b \'x\'>"> %a;]>'],
+    ['an internal entity', '<!DOCTYPE qml [<!ENTITY x "D">]>'],
+    ['an entity in lower case', '<!DOCTYPE qml [<!entity x SYSTEM "file:///etc/passwd">]>'],
+  ])('refuses %s, inline and when storing a template', async (_name, doctype) => {
+    const doc = withDoctype(doctype).replace('master&gt;number', 'master&gt;number&x;');
+    for (const res of [await run(doc), await store(doc)]) {
+      if (/<!entity/.test(doctype)) expectError(res, 400);
+      else expectError(res, 400, ENTITIES);
+      expect(res.text).not.toMatch(/root:|daemon:/);
+    }
+  });
+
+  it('refuses the billion laughs quickly, without expanding anything', async () => {
+    const started = Date.now();
+    for (const res of [await run(billionLaughs), await store(billionLaughs)]) expectError(res, 400, ENTITIES);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('never fetches an external DTD named by a DOCTYPE without entities', async () => {
+    for (const doctype of [
+      '<!DOCTYPE qml SYSTEM "file:///etc/passwd">',
+      '<!DOCTYPE qml PUBLIC "-//A//B" "http://127.0.0.1:9/qml.dtd">',
+    ]) {
+      const res = await run(withDoctype(doctype));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ count: expect.any(Number), items: expect.any(Array), _runtime: expect.any(Number) });
+      expect(res.text).not.toMatch(/root:|daemon:/);
+    }
+  });
+
+  it('treats an undeclared entity reference as an error, not as a lookup', async () => {
+    const res = await run(docQuery('<column alias="D" heading="N">&xxe;</column>'));
+    expectError(res, 400);
+    expect(res.body.message).not.toMatch(/passwd/);
+  });
+
+  it.each([
+    ['plain elements', (n: number) => `<qml>${'<a>'.repeat(n)}${'</a>'.repeat(n)}</qml>`, 8000],
+    [
+      'composite conditions',
+      (n: number) =>
+        docQuery(NUMBER, `${'<compositeCondition type="and">'.repeat(n)}${'</compositeCondition>'.repeat(n)}`),
+      1000,
+    ],
+  ])('refuses or survives deep nesting of %s without a 5xx', async (_name, build, depth) => {
+    const body = build(depth);
+    expect(body.length).toBeLessThan(LIMIT);
+    const started = Date.now();
+    for (const res of [await run(body), await store(body)]) {
+      expect(res.status).toBe(400);
+      expectError(res, 400);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('refuses a body past XML_BODY_LIMIT with 413, stored or inline', async () => {
+    const huge = docQuery(NUMBER).replace('<qml>', `<qml><!--${'x'.repeat(LIMIT)}-->`);
+    for (const res of [await run(huge), await store(huge), await run(huge, 'application/xml')]) {
+      expectError(res, 413, `request body larger than the limit of ${LIMIT} bytes`);
+    }
+  });
+
+  it.each([
+    ['UTF-16 declared in the content type', 'text/xml; charset=utf-16', 415],
+    ['XML sent as JSON (parsed as JSON, so invalid)', 'application/json', 400],
+    ['a form', 'application/x-www-form-urlencoded', 415],
+  ])('refuses %s', async (_name, contentType, status) => {
+    const res = await run(docQuery(NUMBER), contentType);
+    expectError(res, status);
+  });
+
+  it('refuses bytes that are not UTF-8 and a UTF-16 document', async () => {
+    const latin1 = Buffer.from(docQuery('<constant heading="x">caf\u00e9</constant>'), 'latin1');
+    expectError(await run(latin1), 400, 'request body is not valid UTF-8');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(docQuery(NUMBER), 'utf16le')]);
+    expectError(await run(utf16), 400);
+  });
+});
