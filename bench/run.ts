@@ -7,19 +7,19 @@
  * fail), but a missed target is a result, not a failure.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { applyMigrations, projectRoot } from '../src/prisma/migrate.js';
 import { BENCHMARKS } from './benchmarks/index.js';
 import { generateDataset } from './data/dataset.js';
 import { startServer, type ChildServer } from './harness/child-server.js';
-import { benchDatabaseUrl, dropDatabase, redact, withClient, withDatabase } from './harness/database.js';
+import { runIfEntry } from './harness/entry.js';
+import { benchDatabaseUrl, databaseName, dropDatabase, redact, withClient, withDatabase } from './harness/database.js';
 import { consoleTable, machineInfo, updateDocs, writeJson } from './harness/report.js';
-import { runBenchmark } from './harness/rounds.js';
-import type { BenchContext, BenchReport, BenchmarkResult } from './harness/types.js';
+import { runBenchmark, type RoundOptions } from './harness/rounds.js';
+import type { BenchContext, BenchReport, Benchmark, BenchmarkResult } from './harness/types.js';
 
 export interface BenchOptions {
   /** Benchmark names; all when empty. */
@@ -77,50 +77,33 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
     if (loadBefore > cpus().length / 2) {
       log(`warning: load average ${loadBefore.toFixed(1)} on ${cpus().length} cores: other work will skew the results`);
     }
-    log(`starting the service (${relative(root, serviceJs)}) against ${redact(url)}: ${objects} business objects`);
-    const service = await startServer({
-      name: 'service',
-      script: serviceJs,
-      // The schema was migrated by bench:data (checked above); skipping it saves the start-up.
-      env: { DATABASE_URL: url, NODE_ENV: 'production', MIGRATE_ON_START: 'false', SEED_DEMO_DATA: 'false' },
-      readyPath: '/files/version',
-      // Its request log is part of production work: written to a file, as in a deployment.
-      logFile: join(logDir, 'service.log'),
-    });
-    const baselines: ChildServer[] = [];
-    const ctx: BenchContext = {
-      databaseUrl: url,
-      service,
-      connections,
-      log,
-      async startBaseline(script, env = {}) {
-        const s = await startServer({
-          name: `baseline ${script}`,
-          script: join(root, 'dist', 'bench', script),
-          env: { DATABASE_URL: url, NODE_ENV: 'production', ...env },
-          readyPath: '/',
-          logFile: join(logDir, basename(script).replace(/\.js$/, '.log')),
-        });
-        baselines.push(s);
-        return s;
-      },
-    };
-    try {
-      const warmupSeconds = smoke ? 1 : Math.max(2, Math.round(seconds / 3));
-      for (const b of selected) {
-        log(`${b.name}: ${b.description}`);
-        try {
-          results.push(await runBenchmark(b, ctx, { rounds, seconds, warmupSeconds }));
-        } catch (e) {
-          // One broken benchmark must not cost the results of the others: record it, go on.
-          const error = e instanceof Error ? e.message : String(e);
-          log(`${b.name} FAILED: ${error}`);
-          results.push({ name: b.name, description: b.description, metrics: [], error });
-        }
-      }
-    } finally {
-      await Promise.all(baselines.map((s) => s.stop()));
-      await service.stop();
+    const warmupSeconds = smoke ? 1 : Math.max(2, Math.round(seconds / 3));
+    const plan = (b: Benchmark): RoundOptions =>
+      // A single-run benchmark (the soak) has its own length; --duration still rules.
+      b.single
+        ? {
+            rounds: 1,
+            seconds: options.duration ?? (smoke ? b.single.smokeSeconds : b.single.seconds),
+            warmupSeconds: 0,
+          }
+        : { rounds, seconds, warmupSeconds };
+    const session = { root, serviceJs, logDir, connections, log, plan };
+    // Benchmarks designed for another dataset size run on a database of that size (not in smoke runs).
+    const main = selected.filter((b) => smoke || b.objects === undefined);
+    if (main.length) results.push(...(await runOnDatabase(url, objects, main, session)));
+    for (const size of [...new Set(selected.map((b) => (smoke ? undefined : b.objects)))]) {
+      if (size === undefined) continue;
+      const sizedUrl = withDatabase(url, `${databaseName(url)}_${size}`);
+      const sized = await prepareSizedDatabase(sizedUrl, size, root, log);
+      results.push(
+        ...(await runOnDatabase(
+          sizedUrl,
+          sized,
+          selected.filter((b) => b.objects === size),
+          session,
+          `-${size}`,
+        )),
+      );
     }
     report = {
       date: new Date().toISOString(),
@@ -150,6 +133,87 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   }
   log(report.targetsMet ? 'every target was met' : 'some targets were missed');
   return report;
+}
+
+interface Session {
+  root: string;
+  serviceJs: string;
+  logDir: string;
+  connections: number;
+  log: (line: string) => void;
+  plan: (b: Benchmark) => RoundOptions;
+}
+
+/** Starts the service on one database and runs the given benchmarks against it. */
+async function runOnDatabase(
+  url: string,
+  objects: number,
+  benchmarks: Benchmark[],
+  s: Session,
+  /** Tells the server logs of a second database from those of the main one. */
+  suffix = '',
+): Promise<BenchmarkResult[]> {
+  const { root, logDir, log } = s;
+  log(`starting the service (${relative(root, s.serviceJs)}) against ${redact(url)}: ${objects} business objects`);
+  const service = await startServer({
+    name: 'service',
+    script: s.serviceJs,
+    // The schema was migrated by bench:data (checked above); skipping it saves the start-up.
+    env: { DATABASE_URL: url, NODE_ENV: 'production', MIGRATE_ON_START: 'false', SEED_DEMO_DATA: 'false' },
+    readyPath: '/files/version',
+    // Its request log is part of production work: written to a file, as in a deployment.
+    logFile: join(logDir, `service${suffix}.log`),
+  });
+  const baselines: ChildServer[] = [];
+  const ctx: BenchContext = {
+    databaseUrl: url,
+    service,
+    connections: s.connections,
+    log,
+    async startBaseline(script, env = {}) {
+      const b = await startServer({
+        name: `baseline ${script}`,
+        script: join(root, 'dist', 'bench', script),
+        env: { DATABASE_URL: url, NODE_ENV: 'production', ...env },
+        readyPath: '/',
+        logFile: join(logDir, basename(script).replace(/\.js$/, `${suffix}.log`)),
+      });
+      baselines.push(b);
+      return b;
+    },
+  };
+  const results: BenchmarkResult[] = [];
+  try {
+    for (const b of benchmarks) {
+      log(`${b.name}: ${b.description}`);
+      try {
+        const connections = b.connections ?? s.connections;
+        results.push({ ...(await runBenchmark(b, { ...ctx, connections }, s.plan(b))), objects, connections });
+      } catch (e) {
+        // One broken benchmark must not cost the results of the others: record it, go on.
+        const error = e instanceof Error ? e.message : String(e);
+        log(`${b.name} FAILED: ${error}`);
+        results.push({ name: b.name, description: b.description, objects, metrics: [], error });
+      }
+    }
+  } finally {
+    await Promise.all(baselines.map((b) => b.stop()));
+    await service.stop();
+  }
+  return results;
+}
+
+/**
+ * The database of a benchmark designed for `size` objects, generated (default seed) when it is
+ * missing or holds another amount; the business objects it holds.
+ */
+async function prepareSizedDatabase(url: string, size: number, root: string, log: (line: string) => void) {
+  const held = await checkBenchDatabase(url, root, log).catch(() => -1);
+  // The benchmarks add a few objects of their own: a small difference is the same dataset.
+  if (Math.abs(held - size) <= Math.max(100, size / 100)) return held;
+  log(`generating ${size} objects into ${redact(url)}`);
+  await generateDataset({ objects: size, databaseUrl: url, reset: true });
+  return checkBenchDatabase(url, root, log);
 }
 
 function selectBenchmarks(names: string[]) {
@@ -239,13 +303,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-const isEntry = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntry) {
-  main().then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      console.error(`bench failed: ${e instanceof Error ? e.message : String(e)}`);
-      process.exit(e instanceof UsageError ? 2 : 1);
-    },
-  );
-}
+runIfEntry(import.meta.url, main, (e) => {
+  console.error(`bench failed: ${e instanceof Error ? e.message : String(e)}`);
+  return e instanceof UsageError ? 2 : 1;
+});

@@ -3,8 +3,13 @@ import type { ChildServer } from '../harness/child-server.js';
 import { assertClean, runLoad } from '../harness/load.js';
 import type { BenchContext } from '../harness/types.js';
 
-/** alice is an author with the demo password in every generated dataset. */
-export const ALICE_BASIC = 'Basic ' + Buffer.from('alice:alice-pw').toString('base64');
+/** An Authorization header for HTTP Basic. */
+export function basicAuth(name: string, password: string): string {
+  return 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64');
+}
+
+/** The demo users with their demo passwords exist in every generated dataset; alice is an author. */
+export const ALICE_BASIC = basicAuth('alice', 'alice-pw');
 
 export const VERSION_PATH = '/files/version';
 

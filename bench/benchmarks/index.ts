@@ -5,6 +5,7 @@ import { memory } from './memory.js';
 import { numbers } from './numbers.js';
 import { query } from './query.js';
 import { reports } from './reports.js';
+import { soak } from './soak.js';
 import { version } from './version.js';
 
-export const BENCHMARKS: Benchmark[] = [version, memory, reports, query, numbers, files];
+export const BENCHMARKS: Benchmark[] = [version, memory, reports, query, numbers, files, soak];

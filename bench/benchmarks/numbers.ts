@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import type { ChildServer } from '../harness/child-server.js';
 import { withClient } from '../harness/database.js';
 import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
-import { ALICE_BASIC } from './common.js';
+import { ALICE_BASIC, basicAuth } from './common.js';
 
 const CLASS = 'wt.doc.WTDocument';
 const PREFIX = 'BN-';
@@ -132,7 +132,7 @@ async function createContainers(ctx: BenchContext): Promise<void> {
 
 /** Both sides refuse anonymous callers and non-members and answer alice alike: same work. */
 async function checkSameWork(ctx: BenchContext): Promise<void> {
-  const bob = 'Basic ' + Buffer.from('bob:bob-pw').toString('base64');
+  const bob = basicAuth('bob', 'bob-pw');
   for (const side of ['service', 'baseline'] as const) {
     const server = side === 'service' ? ctx.service : baseline!;
     const url = server.url + generatePath(side, 3);

@@ -8,9 +8,11 @@
  * position, so depth must not matter; OFFSET's cost grows with it).
  */
 import type { ChildServer } from '../harness/child-server.js';
+import { median } from '../harness/evaluate.js';
 import type { Benchmark, BenchContext, Sample } from '../harness/types.js';
+import { basicAuth } from './common.js';
 
-const ADMIN_BASIC = 'Basic ' + Buffer.from('admin:admin').toString('base64');
+const ADMIN_BASIC = basicAuth('admin', 'admin');
 const LIMIT = 25;
 /** Each page is fetched this often per round; the median counts. */
 const REPEAT = 5;
@@ -34,8 +36,6 @@ async function get(url: string, method = 'GET'): Promise<{ ms: number; body: Pag
   if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(body)}`);
   return { ms, body };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The side's "open" URL and the URL of page p (of the session just opened, for the service). */
 function urls(side: 'service' | 'baseline', server: ChildServer) {

@@ -2,9 +2,8 @@
  * npm run bench:data -- --objects <N> [--files-per-object <k>] [--seed <s>] [--database-url <url>] [--reset]
  * Fills the benchmark database with a synthetic dataset (see bench/README.md).
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runIfEntry } from '../harness/entry.js';
 import { generateDataset, NotEmptyError, type GenerateSummary } from './dataset.js';
 
 const USAGE =
@@ -55,15 +54,9 @@ async function main(): Promise<number> {
   return 0;
 }
 
-const isEntry = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntry) {
-  main().then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      if (e instanceof UsageError || (e instanceof TypeError && 'code' in e)) console.error(`${e.message}\n${USAGE}`);
-      else if (e instanceof NotEmptyError) console.error(`refusing to load: ${e.message}`);
-      else console.error(`bench:data failed: ${e instanceof Error ? e.message : String(e)}`);
-      process.exit(e instanceof UsageError || e instanceof TypeError ? 2 : 1);
-    },
-  );
-}
+runIfEntry(import.meta.url, main, (e) => {
+  if (e instanceof UsageError || (e instanceof TypeError && 'code' in e)) console.error(`${e.message}\n${USAGE}`);
+  else if (e instanceof NotEmptyError) console.error(`refusing to load: ${e.message}`);
+  else console.error(`bench:data failed: ${e instanceof Error ? e.message : String(e)}`);
+  return e instanceof UsageError || e instanceof TypeError ? 2 : 1;
+});

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { dirname } from 'node:path';
 import { serverVersion } from './database.js';
+import { describeRun } from './rounds.js';
 import type { BenchReport, MachineInfo, MetricResult } from './types.js';
 
 export async function machineInfo(databaseUrl: string, loadBefore: number): Promise<MachineInfo> {
@@ -25,6 +26,7 @@ export function busy(m: MachineInfo): boolean {
 
 function num(n: number | null): string {
   if (n === null || Number.isNaN(n)) return '—';
+  if (Number.isInteger(n)) return n.toLocaleString('en-US');
   return Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2);
 }
 
@@ -38,7 +40,7 @@ function rows(report: BenchReport): string[][] {
           b.name,
           `${m.name} (${m.unit}, ${m.direction} is better)`,
           num(m.service.median),
-          num(m.baseline.median),
+          b.hasBaseline === false ? 'no baseline' : num(m.baseline.median),
           m.ratio === null ? '—' : `${m.ratio.toFixed(2)}×`,
           m.target,
           m.status === 'info' ? '—' : m.status,
@@ -59,8 +61,8 @@ export function markdown(report: BenchReport): string {
   const s = report.settings;
   const table = [HEADER, HEADER.map(() => '---'), ...rows(report)].map((r) => `| ${r.join(' | ')} |`).join('\n');
   return [
-    `Last run: ${report.date.slice(0, 10)} (\`npm run bench\`, ${s.rounds} rounds of ${s.seconds} s per side, ` +
-      `${s.connections} connections, ${s.objects.toLocaleString('en-US')} business objects in the database).`,
+    `Last run: ${report.date.slice(0, 10)} (\`npm run bench\`, ${describeRun(s.rounds, s.seconds)}, ` +
+      `${s.connections} connections, ${s.objects.toLocaleString('en-US')} business objects in the database unless said otherwise below).`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB memory, ${m.os}; Node ${m.node}; PostgreSQL ${m.postgres}; ` +
       `load average ${m.loadAverage.before.toFixed(1)} before and ${m.loadAverage.after.toFixed(1)} after the run` +
@@ -68,12 +70,32 @@ export function markdown(report: BenchReport): string {
     '',
     table,
     '',
+    ...otherRuns(report),
     report.failed.length
       ? `**Failed benchmarks: ${report.failed.join(', ')}.**`
       : report.targetsMet
         ? 'Every target was met.'
         : '**Some targets were missed** (see the result column).',
   ].join('\n');
+}
+
+/**
+ * A line naming the benchmarks run otherwise than the settings say: single runs, no baseline,
+ * other connections, another dataset size.
+ */
+function otherRuns(report: BenchReport): string[] {
+  const s = report.settings;
+  const usual = describeRun(s.rounds, s.seconds);
+  const notes = report.benchmarks.flatMap((b) => {
+    const parts: string[] = [];
+    if (b.run !== undefined && b.run !== usual) parts.push(b.run);
+    if (b.connections !== undefined && b.connections !== s.connections) parts.push(`${b.connections} connections`);
+    if (b.objects !== undefined && b.objects !== s.objects) {
+      parts.push(`on ${b.objects.toLocaleString('en-US')} business objects`);
+    }
+    return parts.length ? [`\`${b.name}\` ${parts.join(', ')}`] : [];
+  });
+  return notes.length ? [`Run otherwise: ${notes.join('; ')}.`, ''] : [];
 }
 
 export function writeJson(file: string, report: BenchReport): void {

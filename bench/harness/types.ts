@@ -44,9 +44,26 @@ export interface Benchmark {
   name: string;
   description: string;
   metrics: MetricSpec[];
+  /**
+   * One run of this length instead of a warm-up and rounds (a soak test): `--duration`, when
+   * given, replaces `seconds`, and smoke runs take `smokeSeconds`.
+   */
+  single?: { seconds: number; smokeSeconds: number };
+  /**
+   * The dataset size the benchmark is designed for, when the main one does not suit it: the
+   * runner runs it on a database of its own, the main database's name + `_<objects>`,
+   * generated (default seed) when missing. Smoke runs ignore it.
+   */
+  objects?: number;
+  /** Concurrent connections of its own, instead of `--connections` (the soak's 64). */
+  connections?: number;
   setup?(ctx: BenchContext): Promise<void>;
   runService(ctx: BenchContext, run: RunSpec): Promise<Sample>;
-  runBaseline(ctx: BenchContext, run: RunSpec): Promise<Sample>;
+  /**
+   * Absent when nothing fair exists to compare with: the service is measured alone, its targets
+   * must then be absolute, and the report says "no baseline".
+   */
+  runBaseline?(ctx: BenchContext, run: RunSpec): Promise<Sample>;
   teardown?(ctx: BenchContext): Promise<void>;
 }
 
@@ -67,6 +84,14 @@ export interface MetricResult {
 export interface BenchmarkResult {
   name: string;
   description: string;
+  /** How it was run, e.g. "3 rounds of 10 s per side" or "1 run of 60 s, no baseline". */
+  run?: string;
+  /** False for a benchmark without baseline (its baseline medians are NaN). */
+  hasBaseline?: boolean;
+  /** Business objects in the database it ran on. */
+  objects?: number;
+  /** Concurrent connections it was given. */
+  connections?: number;
   metrics: MetricResult[];
   /** Why the benchmark failed (it threw); its metrics are then empty. */
   error?: string;

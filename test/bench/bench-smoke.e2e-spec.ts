@@ -28,4 +28,33 @@ describe('benchmark harness (smoke run)', () => {
     }
     expect(lines.join('\n')).toContain('smoke run: generating 200 objects');
   }, 180_000);
+
+  it('runs the soak benchmark once, without baseline, with no 5xx and no duplicate number', async () => {
+    const report = await runBench({
+      smoke: true,
+      benchmarks: ['soak'],
+      databaseUrl: testDatabaseUrl(),
+      log: () => {},
+    });
+    expect(report.failed).toEqual([]);
+    const [soak] = report.benchmarks;
+    expect(soak).toMatchObject({
+      name: 'soak',
+      run: '1 run of 3 s, no baseline',
+      hasBaseline: false,
+      objects: 200,
+      connections: 64,
+    });
+    const metric = (name: string) => soak.metrics.find((m) => m.name === name)!;
+    for (const m of soak.metrics) {
+      expect(m.baseline.samples).toEqual([]);
+      expect(m.ratio).toBeNull();
+    }
+    expect(metric('requests').service.median).toBeGreaterThan(0);
+    expect(metric('numbers_generated').service.median).toBeGreaterThan(0);
+    expect(metric('query_close_p99_ms').service.median).toBeGreaterThan(0);
+    for (const name of ['http_5xx', 'other_failures', 'duplicate_numbers']) {
+      expect(metric(name)).toMatchObject({ status: 'pass', service: { median: 0 } });
+    }
+  }, 180_000);
 });
