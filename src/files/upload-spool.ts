@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -30,6 +30,27 @@ export class UploadAbortedError extends Error {
   }
 }
 
+const SPOOL_PREFIX = 'pdm-upload-';
+
+/**
+ * Removes spool files older than `maxAgeMs` that a process killed mid-upload left behind.
+ * Uploads in progress are minutes old at most, so a day-old file belongs to nobody.
+ */
+export async function removeStaleSpools(maxAgeMs: number, dir = tmpdir()): Promise<number> {
+  const cutoff = Date.now() - maxAgeMs;
+  let removed = 0;
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(SPOOL_PREFIX)) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info?.isFile() && info.mtimeMs < cutoff) {
+      await rm(path, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /**
  * Copies a request body to a temporary file while hashing and counting it, so that neither
  * memory nor a database connection is held while a slow client sends a large file, and the
@@ -37,7 +58,7 @@ export class UploadAbortedError extends Error {
  * body is then drained and discarded by Node after the error response.
  */
 export async function spoolUpload(body: Readable, maxSize: number, withMd5: boolean): Promise<SpooledUpload> {
-  const path = join(tmpdir(), `pdm-upload-${randomUUID()}`);
+  const path = join(tmpdir(), `${SPOOL_PREFIX}${randomUUID()}`);
   const dispose = () => rm(path, { force: true });
   const sha256 = createHash('sha256');
   const md5 = withMd5 ? createHash('md5') : null;
