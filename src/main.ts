@@ -25,19 +25,19 @@ async function main(): Promise<void> {
 
   let embedded: EmbeddedPostgres | undefined;
   if (!config.databaseUrl) {
-    embedded = await startEmbeddedPostgres(config.dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 0));
+    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
     config = { ...config, databaseUrl: embedded.url, dbPoolMax: 1 };
     logger.info(`no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}/pglite`);
   }
 
-  if (process.env.MIGRATE_ON_START !== 'false') {
+  if (config.migrateOnStart) {
     await applyMigrations(config.databaseUrl);
     logger.info('database schema is up to date');
   } else {
     logger.info('MIGRATE_ON_START=false: run `npx prisma migrate deploy` to apply pending migrations');
   }
 
-  const seedDemo = process.env.SEED_DEMO_DATA ? process.env.SEED_DEMO_DATA === 'true' : Boolean(embedded);
+  const seedDemo = config.seedDemoData ?? Boolean(embedded);
   if (seedDemo && (await seedDemoData(config.databaseUrl, { onlyIfEmpty: true }))) {
     logger.info('loaded the demo data (users admin/admin, alice/alice-pw, bob/bob-pw, carol/carol-pw)');
   }

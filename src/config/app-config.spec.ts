@@ -6,6 +6,16 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 3000, databaseUrl: '', basePath: '', jsonBodyLimit: 150 * 1024 ** 2 });
   });
 
+  it('reads start-up switches strictly', () => {
+    expect(loadConfig({}).migrateOnStart).toBe(true);
+    expect(loadConfig({}).seedDemoData).toBeNull();
+    expect(loadConfig({ MIGRATE_ON_START: 'false', SEED_DEMO_DATA: 'TRUE' })).toMatchObject({
+      migrateOnStart: false,
+      seedDemoData: true,
+    });
+    expect(() => loadConfig({ MIGRATE_ON_START: 'no' })).toThrow('MIGRATE_ON_START: "no" is not true or false');
+  });
+
   it('normalises the base path and public URL', () => {
     const c = loadConfig({ BASE_PATH: '/pdm/', PUBLIC_URL: 'https://pdm.example.com/' });
     expect(c.basePath).toBe('/pdm');

@@ -21,6 +21,12 @@ export interface AppConfig {
   authFailureLimit: number;
   authFailureWindowMs: number;
   shutdownTimeoutMs: number;
+  /** Apply pending migrations at start-up. */
+  migrateOnStart: boolean;
+  /** Load the demo data into an empty database; null: only on the embedded database. */
+  seedDemoData: boolean | null;
+  /** TCP port of the embedded PostgreSQL; 0 picks a free one. */
+  embeddedPgPort: number;
   logLevel: LogLevel;
   /** Longest a statement may run before PostgreSQL cancels it; 0 = no limit. */
   dbStatementTimeoutMs: number;
@@ -66,6 +72,17 @@ function intIn(min: number, max: number): Parser<number> {
 }
 
 const text: Parser<string> = (raw) => raw.trim();
+
+function bool(raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw new Error(`"${raw}" is not true or false`);
+}
+
+function optionalBool(raw: string): boolean | null {
+  return raw.trim() === '' ? null : bool(raw);
+}
 
 function logLevel(raw: string): LogLevel {
   const v = raw.trim().toLowerCase();
@@ -122,6 +139,9 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   authFailureLimit: ['AUTH_FAILURE_LIMIT', '5', intIn(1, 1_000_000)],
   authFailureWindowMs: ['AUTH_FAILURE_WINDOW_MS', '60000', intIn(1000, 86_400_000)],
   shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '10000', intIn(0, 600_000)],
+  migrateOnStart: ['MIGRATE_ON_START', 'true', bool],
+  seedDemoData: ['SEED_DEMO_DATA', '', optionalBool],
+  embeddedPgPort: ['EMBEDDED_PG_PORT', '0', intIn(0, 65535)],
   logLevel: ['LOG_LEVEL', 'info', logLevel],
   dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '120000', intIn(0, 86_400_000)],
   dbConnectTimeoutMs: ['DB_CONNECT_TIMEOUT_MS', '5000', intIn(100, 600_000)],

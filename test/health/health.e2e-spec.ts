@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { expectUnavailable } from '../helpers/expect-unavailable.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 
 describe('health probes', () => {
@@ -42,13 +43,6 @@ describe('when the database is unreachable', () => {
     const res = await request(t.http)
       .get('/files/version')
       .auth(...USERS.alice);
-    expect(res.status).toBe(503);
-    expect(res.headers['retry-after']).toBe('5');
-    expect(res.body).toEqual({
-      statusCode: 503,
-      error: 'Service Unavailable',
-      message: 'the database is unavailable; retry shortly',
-      requestId: expect.any(String),
-    });
+    expectUnavailable(res);
   });
 });

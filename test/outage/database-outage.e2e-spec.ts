@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
 import { importFilesFixture, itemsOf, oidOf, removeFilesFixture } from '../files/files-fixtures.js';
+import { expectUnavailable } from '../helpers/expect-unavailable.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { counterOf, createContainer, generateUrl, type TestContainer } from '../numbers/numbers-fixtures.js';
@@ -25,17 +26,6 @@ async function killWritesTo(db: pg.Pool, table: string, when: string): Promise<v
 
 async function stopKilling(db: pg.Pool, table: string): Promise<void> {
   await db.query(`DROP TRIGGER IF EXISTS pdm_test_kill ON ${table}`);
-}
-
-function expectUnavailable(res: request.Response): void {
-  expect(res.status).toBe(503);
-  expect(res.headers['retry-after']).toBe('5');
-  expect(res.body).toEqual({
-    statusCode: 503,
-    error: 'Service Unavailable',
-    message: 'the database is unavailable; retry shortly',
-    requestId: expect.any(String),
-  });
 }
 
 describe('database connections killed mid-request', () => {
