@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });
-  configureApp(app, config);
+  configureApp(app, config, logger);
   await app.listen(config.port, config.host);
   handleShutdown(
     async () => {

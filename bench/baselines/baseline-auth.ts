@@ -37,7 +37,7 @@ export const BASELINE_AUTH_TTL_MS = Number(process.env.AUTH_CACHE_TTL_MS ?? 60_0
 export function createBaselineAuth(
   pool: pg.Pool,
   ttlMs = BASELINE_AUTH_TTL_MS,
-): (header: string | undefined) => Promise<BaselineUser | null> {
+): (header: string | undefined) => BaselineUser | null | Promise<BaselineUser | null> {
   const cache = new Map<string, { user: BaselineUser; expiresAt: number }>();
   const inflight = new Map<string, Promise<BaselineUser | null>>();
 
@@ -69,7 +69,8 @@ export function createBaselineAuth(
     return pending;
   }
 
-  return async (header) => {
+  // Like the service, a cached caller is answered synchronously.
+  return (header) => {
     const creds = parseBasicAuth(header);
     if (!creds) return null;
     const key = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { versionRecord } from '../../src/common/version.js';
-import { createBaselineAuth } from './baseline-auth.js';
+import { createBaselineAuth, type BaselineUser } from './baseline-auth.js';
 import { baselinePool, listenBaseline } from './baseline-http.js';
 
 const pool = baselinePool();
@@ -14,12 +14,18 @@ const authenticate = createBaselineAuth(pool);
 
 const app = express();
 app.disable('x-powered-by');
-app.get('/files/version', async (req: Request, res: Response) => {
-  if (!(await authenticate(req.headers.authorization))) {
+function answer(res: Response, user: BaselineUser | null): void {
+  if (!user) {
     res.status(401).set('WWW-Authenticate', 'Basic realm="pdm", charset="UTF-8"').json({ status: 401 });
     return;
   }
   res.json(versionRecord());
+}
+
+app.get('/files/version', (req: Request, res: Response) => {
+  const user = authenticate(req.headers.authorization);
+  if (user instanceof Promise) void user.then((u) => answer(res, u));
+  else answer(res, user);
 });
 
 listenBaseline(createServer(app), pool);

@@ -1,26 +1,63 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import type { AuthUser } from './auth-user.js';
 import { AuthService } from './auth.service.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
-/** Global guard: every route needs the credentials of an enabled user unless marked @Public(). */
+/**
+ * Global guard: every route needs the credentials of an enabled user unless marked @Public().
+ * It runs on every request, so the @Public() lookup is remembered per handler and a caller whose
+ * credentials are cached is let through without waiting for a promise.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly publicHandlers = new WeakMap<object, boolean>();
+
   constructor(
     private readonly auth: AuthService,
     private readonly reflector: Reflector,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.isPublic(context)) return true;
     const req = context.switchToHttp().getRequest<Request>();
-    // Node keeps only the first of repeated Authorization headers, while a proxy in front may have
-    // checked another one: several are refused instead of guessing which one counts.
-    const values = req.headersDistinct.authorization ?? [];
-    const header = values.length === 1 ? values[0] : undefined;
-    req.user = await this.auth.authenticate(header, req.socket.remoteAddress ?? 'unknown');
+    const user = this.auth.authenticate(singleAuthorization(req), req.socket.remoteAddress ?? 'unknown');
+    if (user instanceof Promise) {
+      return user.then((u: AuthUser) => {
+        req.user = u;
+        return true;
+      });
+    }
+    req.user = user;
     return true;
   }
+
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let known = this.publicHandlers.get(handler);
+    if (known === undefined) {
+      known = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
+      this.publicHandlers.set(handler, known);
+    }
+    return known;
+  }
+}
+
+/**
+ * The Authorization header when the request carries exactly one. Node keeps only the first of
+ * repeated Authorization headers, while a proxy in front may have checked another one: several
+ * are refused instead of guessing which one counts.
+ */
+function singleAuthorization(req: Request): string | undefined {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') {
+      value = raw[i + 1];
+      count++;
+    }
+  }
+  return count === 1 ? value : undefined;
 }

@@ -42,6 +42,14 @@ describe('AuthService', () => {
     expect(users.lookups).toBe(1);
   });
 
+  it('answers a cached caller synchronously, without a promise', async () => {
+    const { service } = await serviceWith(60_000);
+    await service.authenticate(basic('erin:erin-pw'), 'a');
+    const again = service.authenticate(basic('erin:erin-pw'), 'a');
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toMatchObject({ id: 7, name: 'erin' });
+  });
+
   it('re-verifies an entry in use shortly before it expires, and notices a disabled user', async () => {
     const { service, users, record } = await serviceWith(1000);
     await service.authenticate(basic('erin:erin-pw'), 'a');

@@ -31,7 +31,11 @@ export class AuthService {
     this.throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowMs);
   }
 
-  async authenticate(header: string | undefined, address: string): Promise<AuthUser> {
+  /**
+   * The caller, or a 401 (429 while throttled). A caller whose credentials are cached is answered
+   * synchronously (this runs on every request); otherwise the answer is a promise.
+   */
+  authenticate(header: string | undefined, address: string): AuthUser | Promise<AuthUser> {
     const creds = parseBasicAuth(header);
     if (!creds) throw unauthorized();
 
@@ -44,7 +48,10 @@ export class AuthService {
         void this.verifyOnce(cacheKey, creds).catch(() => undefined);
       return hit.user;
     }
+    return this.signIn(cacheKey, creds, address);
+  }
 
+  private async signIn(cacheKey: string, creds: BasicCredentials, address: string): Promise<AuthUser> {
     const wait = this.throttle.retryAfter(creds.name, address);
     if (wait > 0) {
       throw new HttpErrorWithHeaders(429, `too many failed sign-ins; retry after ${wait} s`, {

@@ -1,14 +1,21 @@
 import type { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
-import { requestIdOf } from './request-id.js';
+import { assignRequestId, requestIdOf } from './request-id.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Structured JSON logs on stdout, one object per line. */
+/**
+ * Structured JSON logs on stdout, one object per line. Lines are written asynchronously (lines
+ * logged while a write is under way go out together in the next one), so a busy service does not
+ * pay a system call per request; pino flushes what is pending when the process exits.
+ */
 export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: { service: 'pdm' }, timestamp: stdTimeFunctions.isoTime });
+  return pino(
+    { level, base: { service: 'pdm' }, timestamp: stdTimeFunctions.isoTime },
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /** Routes NestJS's own log lines (start-up, errors) into the same JSON log. */
@@ -33,16 +40,15 @@ export class PinoNestLogger implements LoggerService {
 }
 
 /**
- * One log line per request: method, path (never the query string or credentials), status,
- * duration, user and request id. Written when the response is finished or aborted.
+ * Gives every request its id (see request-id.ts) and one log line: method, path (never the query
+ * string or credentials), status, duration, user and request id, written when the response is
+ * closed, i.e. finished or aborted (499). One middleware for both, as it runs on every request.
  */
-export function requestLogger(logger: Logger) {
+export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    let logged = false;
-    const done = () => {
-      if (logged) return;
-      logged = true;
+    assignRequestId(req, res);
+    res.once('close', () => {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
       const line = {
         requestId: requestIdOf(req),
@@ -54,9 +60,7 @@ export function requestLogger(logger: Logger) {
       };
       if (line.status >= 500) logger.error(line, 'request');
       else logger.info(line, 'request');
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    });
     next();
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -9,13 +9,13 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Gives every request an id (a caller's well-formed X-Request-Id is kept) and echoes it back. */
-export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.header('x-request-id');
-  const id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+/** Gives the request an id (a caller's well-formed X-Request-Id is kept) and echoes it back. */
+export function assignRequestId(req: Request, res: Response): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
   req.requestId = id;
   res.setHeader('X-Request-Id', id);
-  next();
+  return id;
 }
 
 export function requestIdOf(req: Request): string {

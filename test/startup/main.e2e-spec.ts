@@ -70,6 +70,22 @@ describe('starting the service', () => {
     });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    // One JSON line per request, with the id the response carried (written before the exit).
+    const logged = first
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        requestId: res.headers.get('x-request-id'),
+        method: 'GET',
+        path: '/files/version',
+        status: 200,
+        user: 'alice',
+        durationMs: expect.any(Number),
+      }),
+    );
 
     const second = start(env);
     await waitFor(second, 'serving on');
