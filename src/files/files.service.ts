@@ -13,7 +13,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
-import { PermissionsService } from '../auth/permissions.service.js';
+import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
@@ -86,7 +86,6 @@ type ChangeOp =
 export class FilesService implements OnModuleInit {
   constructor(
     private readonly repository: FilesRepository,
-    private readonly permissions: PermissionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -262,10 +261,10 @@ export class FilesService implements OnModuleInit {
   ): Promise<HolderLookup> {
     const key: HolderKey =
       ref.kind === 'oid' ? { kind: 'iteration', id: ref.id } : { kind: 'number', cls: ref.cls, number: ref.number };
-    const found = await this.repository.findHolder(key, fileName);
+    const found = await this.repository.findHolderFor(key, fileName, user.id);
     if (!found || found.holder.cls !== ref.cls) throw new NotFoundException(noHolder(ref));
     const holder = found.holder;
-    const access = await this.permissions.access(user, holder.containerId);
+    const access = accessFromRole(user, found.memberRole);
     if (access === 'none') throw new NotFoundException(noHolder(ref));
     if (need === 'write' && access === 'read') {
       throw new ForbiddenException(
