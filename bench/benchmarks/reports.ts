@@ -28,7 +28,7 @@ export const NUMBER_WILDCARD = `<?xml version="1.0" encoding="UTF-8"?>
   <orderBy><orderByItem><columnTarget heading="Number"/></orderByItem></orderBy>
 </query></statement></qml>`;
 
-const PART_STRUCTURE = `<?xml version="1.0" encoding="UTF-8"?>
+export const PART_STRUCTURE = `<?xml version="1.0" encoding="UTF-8"?>
 <qml><parameter name="number" type="java.lang.String"/><statement><query>
   <select><column alias="using" heading="Using Number">master&gt;number</column><column alias="used" heading="Used Number">number</column>
     <column alias="used" heading="Used Name">name</column><column alias="link" heading="Quantity">quantity.amount</column>

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -51,8 +52,27 @@ function toRow(r: TemplateRecord): TemplateRow {
 
 /** report_templates, and the execution of compiled report queries. */
 @Injectable()
-export class ReportsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+export class ReportsRepository implements OnModuleDestroy {
+  private readonly pool: pg.Pool | null;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.pool =
+      config.dbPoolMax > 1
+        ? new pg.Pool({
+            connectionString: config.databaseUrl,
+            max: config.dbPoolMax,
+            connectionTimeoutMillis: config.dbConnectTimeoutMs,
+            idleTimeoutMillis: 30_000,
+            statement_timeout: config.reportTimeoutMs,
+            options: '-c default_transaction_read_only=on',
+          })
+        : null;
+    // An idle connection the server dropped must not crash the process; the next query reconnects.
+    this.pool?.on('error', () => undefined);
+  }
 
   async list(f: TemplateFilter): Promise<{ id: number; name: string }[]> {
     const where: Prisma.Sql[] = [Prisma.sql`TRUE`];
@@ -106,29 +126,39 @@ export class ReportsRepository {
   }
 
   /**
-   * Runs a compiled report query read-only, cancelled by PostgreSQL itself after `timeoutMs`
-   * (SET LOCAL statement_timeout inside the transaction), so a runaway query stops using the
-   * server. It goes through the pool under Prisma with the query's own text and bound values:
-   * rows come back as arrays without the per-value conversions of Prisma's raw queries, which
-   * cost more than the query itself for typical reports.
+   * Runs a compiled report query read-only, cancelled by PostgreSQL itself after
+   * REPORT_TIMEOUT_MS, so a runaway query stops using the server. Rows come back as arrays
+   * without the per-value conversions of Prisma's raw queries, which cost more than the query
+   * itself for typical reports.
+   *
+   * Reports have a pool of their own whose connections are opened read-only and with the
+   * report timeout as their statement_timeout: a report is one statement, one round trip.
+   * With a pool of one connection (the embedded database), they share Prisma's pool and get the
+   * same limits from a read-only transaction with SET LOCAL statement_timeout instead.
    */
-  async execute(sql: Prisma.Sql, timeoutMs: number): Promise<unknown[][]> {
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new Error(`bad timeout ${timeoutMs}`);
+  async execute(sql: Prisma.Sql): Promise<unknown[][]> {
+    const query = { text: sql.text, values: sql.values, rowMode: 'array' as const, types: REPORT_TYPES };
+    try {
+      return this.pool ? (await this.pool.query<unknown[]>(query)).rows : await this.inTransaction(query);
+    } catch (e) {
+      const state = sqlState(e);
+      if (state?.code === '57014') throw new ReportTimeoutError();
+      if (state?.code.startsWith('22')) throw new ReportDataError(state.message);
+      throw e;
+    }
+  }
+
+  private async inTransaction(query: pg.QueryConfig & { rowMode: 'array' }): Promise<unknown[][]> {
     const client = await this.prisma.pgPool.connect();
     let rows: unknown[][];
     try {
-      await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${timeoutMs}`);
-      rows = (
-        await client.query<unknown[]>({ text: sql.text, values: sql.values, rowMode: 'array', types: REPORT_TYPES })
-      ).rows;
+      await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${this.config.reportTimeoutMs}`);
+      rows = (await client.query<unknown[]>(query)).rows;
     } catch (e) {
       await client.query('ROLLBACK').then(
         () => client.release(),
         (rollback: Error) => client.release(rollback),
       );
-      const state = sqlState(e);
-      if (state?.code === '57014') throw new ReportTimeoutError();
-      if (state?.code.startsWith('22')) throw new ReportDataError(state.message);
       throw e;
     }
     // The rows are complete: the answer need not wait for the end of a read-only transaction.
@@ -138,6 +168,10 @@ export class ReportsRepository {
       (e: Error) => client.release(e),
     );
     return rows;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.end();
   }
 }
 

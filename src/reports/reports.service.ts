@@ -222,7 +222,7 @@ export class ReportsService {
     }
     let rows: unknown[][];
     try {
-      rows = await this.repo.execute(query.sql, this.config.reportTimeoutMs);
+      rows = await this.repo.execute(query.sql);
     } catch (e) {
       if (e instanceof ReportTimeoutError) {
         throw new GatewayTimeoutException(

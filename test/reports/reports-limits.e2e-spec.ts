@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { PrismaService } from '../../src/prisma/prisma.service.js';
+import { ReportsRepository } from '../../src/reports/reports.repository.js';
 import { demoQml } from './report-fixtures.js';
 
 /** Seven iteration tables in a cross product: hundreds of millions of rows to count, seconds of work. */
@@ -84,5 +87,50 @@ describe('report limits', () => {
       .set('Content-Type', 'text/xml')
       .send(demoQml('Files per state'));
     expect(after.status).toBe(200);
+  });
+
+  it('runs report statements on read-only connections', async () => {
+    const repo = t.app.get(ReportsRepository);
+    await expect(repo.execute(Prisma.sql`UPDATE users SET name = name WHERE false`)).rejects.toMatchObject({
+      code: '25006',
+    });
+    expect(await repo.execute(Prisma.sql`SELECT 1::int`)).toEqual([[1]]);
+  });
+});
+
+/** With a pool of one connection (the embedded database), reports share it in a read-only transaction. */
+describe('report limits on a single shared connection', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ DB_POOL_MAX: '1', REPORT_MAX_ROWS: '2', REPORT_TIMEOUT_MS: '200' });
+  });
+  afterAll(() => t.close());
+
+  it('cancels a query past REPORT_TIMEOUT_MS with 504 and goes on serving', async () => {
+    const res = await request(t.http)
+      .post('/reports')
+      .auth(...USERS.admin)
+      .set('Content-Type', 'text/xml')
+      .send(SLOW);
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({
+      statusCode: 504,
+      message: 'the report query ran longer than REPORT_TIMEOUT_MS (200 ms) and was cancelled',
+    });
+    const after = await request(t.http)
+      .get('/reports/Part%20structure?format=json')
+      .auth(...USERS.alice);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ count: 2, truncated: true });
+  });
+
+  it('runs report statements read-only', async () => {
+    const repo = t.app.get(ReportsRepository);
+    await expect(repo.execute(Prisma.sql`UPDATE users SET name = name WHERE false`)).rejects.toMatchObject({
+      code: '25006',
+    });
+    // The timeout was local to the report's transaction: the shared connection keeps its own.
+    const timeout = await t.app.get(PrismaService).pgPool.query('SHOW statement_timeout');
+    expect(timeout.rows).toEqual([{ statement_timeout: '2min' }]);
   });
 });
