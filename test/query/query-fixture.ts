@@ -73,7 +73,7 @@ export async function createQueryFixture(
       const users = [...userIds.values()];
       const containers = [...containerIds.values()];
       await pool.query(
-        `DELETE FROM query_session_items WHERE session_id IN (SELECT id FROM query_sessions WHERE user_id = ANY($1))`,
+        `DELETE FROM query_session_chunks WHERE session_id IN (SELECT id FROM query_sessions WHERE user_id = ANY($1))`,
         [users],
       );
       await pool.query('DELETE FROM query_sessions WHERE user_id = ANY($1)', [users]);

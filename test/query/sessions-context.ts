@@ -70,7 +70,7 @@ export async function createSessionsContext(): Promise<SessionsContext> {
     async stored(id) {
       const s = await pool.query('SELECT closed_at, close_reason FROM query_sessions WHERE id = $1', [id]);
       const items = await pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM query_session_items WHERE session_id = $1',
+        'SELECT coalesce(sum(cardinality(ids)), 0)::int AS n FROM query_session_chunks WHERE session_id = $1',
         [id],
       );
       return { row: s.rows[0], items: items.rows[0].n };

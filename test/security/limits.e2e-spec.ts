@@ -36,8 +36,8 @@ describe('limits on sizes, counts and numbers', () => {
   });
   afterEach(async () => {
     // Opening a query session is not a change of data; the sessions are checked where they matter.
-    const { query_sessions: _s, query_session_items: _i, ...now } = await fingerprint(db);
-    const { query_sessions: _bs, query_session_items: _bi, ...then } = before;
+    const { query_sessions: _s, query_session_chunks: _i, ...now } = await fingerprint(db);
+    const { query_sessions: _bs, query_session_chunks: _bi, ...then } = before;
     expect(now).toEqual(then);
   });
   const openSessions = async () =>

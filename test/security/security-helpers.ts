@@ -22,7 +22,7 @@ const TABLES: Record<string, string> = {
   content_blobs: 't::text',
   report_templates: 't::text',
   query_sessions: '(t.id, t.user_id, t.query, t.total, t.created_at, t.closed_at)::text',
-  query_session_items: 't::text',
+  query_session_chunks: 't::text',
 };
 
 /** Row count and a hash of every row of each table: equal fingerprints mean nothing changed. */
