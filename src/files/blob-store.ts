@@ -166,24 +166,26 @@ async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: Blo
     seq = first[0];
   }
   let position = offset;
-  let pending: Promise<[number, Buffer][]> | null = fetchBatch(pool, sha256, seq);
+  let pending: Promise<ChunkRow[]> | null = fetchBatch(pool, sha256, seq);
   while (pending) {
-    const rows: [number, Buffer][] = await pending;
+    const rows: ChunkRow[] = await pending;
     pending = null;
     if (!rows.length) throw new Error(`blob ${sha256} is shorter than its size ${size}`);
-    if (position + rows.reduce((n, [, data]) => n + data.length, 0) <= range.end) {
+    if (position + rows.reduce((n, row) => n + row.length, 0) <= range.end) {
       // The next batch is read from the database while this one goes out to the client:
       // one batch ahead at most, so memory stays bounded.
-      pending = fetchBatch(pool, sha256, rows[rows.length - 1][0] + 1);
+      pending = fetchBatch(pool, sha256, rows[rows.length - 1].seq + 1);
       // Awaited in the next turn; should the client go away first, its failure reaches no one.
       pending.catch(() => undefined);
     }
-    for (const [, data] of rows) {
-      const from = Math.max(range.start - position, 0);
-      const to = Math.min(range.end + 1 - position, data.length);
-      if (to > from) yield data.subarray(from, to);
-      position += data.length;
-      if (position > range.end) break;
+    for (const row of rows) {
+      for (const part of row.parts) {
+        const from = Math.max(range.start - position, 0);
+        const to = Math.min(range.end + 1 - position, part.length);
+        if (to > from) yield from === 0 && to === part.length ? part : part.subarray(from, to);
+        position += part.length;
+        if (position > range.end) return;
+      }
     }
   }
 }
@@ -203,33 +205,87 @@ const COPY_BATCH = `COPY (${BATCH_SELECT}) TO STDOUT (FORMAT binary)`;
  * Up to CHUNKS_PER_BATCH chunks from `fromSeq` on, read whole before the connection goes back
  * to the pool: a slow client never holds a database connection.
  */
-async function fetchBatch(pool: pg.Pool, sha256: string, fromSeq: number): Promise<[number, Buffer][]> {
+async function fetchBatch(pool: pg.Pool, sha256: string, fromSeq: number): Promise<ChunkRow[]> {
   return withClient(pool, async (client) => {
     await client.query(SET_BATCH, [sha256, String(fromSeq)]);
     const parts: Buffer[] = [];
     for await (const part of client.query(copyTo(COPY_BATCH))) parts.push(part as Buffer);
-    return parseCopyRows(Buffer.concat(parts));
+    return parseCopyRows(parts);
   });
+}
+
+/** A chunk as read: its bytes are slices of the pieces the COPY stream arrived in, not a copy. */
+export interface ChunkRow {
+  seq: number;
+  parts: Buffer[];
+  length: number;
 }
 
 const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
-/** The (seq int4, data bytea) rows of a binary COPY: signature, flags, header extension, rows, -1. */
-function parseCopyRows(buf: Buffer): [number, Buffer][] {
-  if (!buf.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) throw new Error('not a binary COPY stream');
-  let o = COPY_SIGNATURE.length + 4;
-  o += 4 + buf.readInt32BE(o);
-  const rows: [number, Buffer][] = [];
-  while (buf.readInt16BE(o) !== -1) {
-    o += 2 + 4;
-    const seq = buf.readInt32BE(o);
-    o += 4;
-    const length = buf.readInt32BE(o);
-    o += 4;
-    rows.push([seq, buf.subarray(o, o + length)]);
-    o += length;
+/**
+ * The (seq int4, data bytea) rows of a binary COPY (signature, flags, header extension, rows,
+ * -1), read across the pieces the stream arrived in without joining them: a batch is megabytes,
+ * and copying it once more costs time and garbage.
+ */
+export function parseCopyRows(pieces: Buffer[]): ChunkRow[] {
+  const input = new PieceReader(pieces);
+  if (!input.bytes(COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) throw new Error('not a binary COPY stream');
+  input.int32(); // flags
+  input.skip(input.int32()); // header extension
+  const rows: ChunkRow[] = [];
+  for (let fields = input.int16(); fields !== -1; fields = input.int16()) {
+    if (fields !== 2) throw new Error(`a COPY row of ${fields} fields, expected 2`);
+    input.int32(); // length of seq
+    const seq = input.int32();
+    const length = input.int32();
+    rows.push({ seq, parts: input.slices(length), length });
   }
   return rows;
+}
+
+/** Reads big-endian integers and byte runs from a list of buffers as if they were one. */
+class PieceReader {
+  private index = 0;
+  private offset = 0;
+
+  constructor(private readonly pieces: Buffer[]) {}
+
+  int16(): number {
+    return this.bytes(2).readInt16BE(0);
+  }
+
+  int32(): number {
+    return this.bytes(4).readInt32BE(0);
+  }
+
+  skip(n: number): void {
+    this.slices(n);
+  }
+
+  /** n bytes in one buffer: a slice when they lie in one piece, else a (small) copy. */
+  bytes(n: number): Buffer {
+    const parts = this.slices(n);
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts, n);
+  }
+
+  /** The next n bytes as slices of the pieces. */
+  slices(n: number): Buffer[] {
+    const out: Buffer[] = [];
+    while (n > 0) {
+      const piece = this.pieces[this.index];
+      if (!piece) throw new Error('the COPY stream ended inside a row');
+      const take = Math.min(n, piece.length - this.offset);
+      if (take > 0) out.push(piece.subarray(this.offset, this.offset + take));
+      n -= take;
+      this.offset += take;
+      if (this.offset === piece.length) {
+        this.index++;
+        this.offset = 0;
+      }
+    }
+    return out;
+  }
 }
 
 /**
