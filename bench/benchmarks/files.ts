@@ -9,6 +9,7 @@
  * with the blobs the uploads left. Targets: downloads at least 0.7 × the baseline, memory
  * growth under 64 MiB while serving the 100 MiB file.
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -144,6 +145,7 @@ async function measure(side: Side, ctx: BenchContext, run: RunSpec): Promise<Sam
     if (r.status !== 200 && r.status !== 201) throw new Error(`${side} POST upload-large.bin: ${r.status}`);
     return FILES.large.size / MiB / ((performance.now() - start) / 1000);
   });
+  await settleWrites(ctx);
   return {
     download_1mib_mb_s: small,
     download_100mib_mb_s: large,
@@ -152,6 +154,20 @@ async function measure(side: Side, ctx: BenchContext, run: RunSpec): Promise<Sam
     upload_100mib_mb_s: largeUp,
     upload_100mib_rss_growth_mib: uploadGrowth,
   };
+}
+
+/**
+ * The uploads leave hundreds of megabytes for PostgreSQL (WAL, dirty pages, autovacuum) and the
+ * page cache (the baseline's files) to write back. Without waiting for that, the next round's
+ * downloads, whichever side is next, compete with it for the 2 cores: 20-40% less in later rounds.
+ */
+async function settleWrites(ctx: BenchContext): Promise<void> {
+  await withClient(ctx.databaseUrl, async (c) => {
+    await c.query('VACUUM (ANALYZE) blob_chunks, content_blobs, content_items');
+    // CHECKPOINT needs a superuser or pg_checkpoint: without, the write-back is left to run.
+    await c.query('CHECKPOINT').catch(() => undefined);
+  });
+  await new Promise<void>((resolve, reject) => execFile('sync', (e) => (e ? reject(e) : resolve())));
 }
 
 /** The benchmark's container (alice author) and document, with both files uploaded through the service. */
