@@ -194,7 +194,7 @@ export class QueryRepository {
     });
   }
 
-  /** Expires idle sessions (deleting their items) and forgets old tombstones. */
+  /** Expires idle sessions (deleting their snapshots), forgets old tombstones and orphaned snapshots. */
   async sweep(ttlMs: number): Promise<number> {
     return this.prisma.$transaction(
       async (tx) => {
@@ -206,6 +206,10 @@ export class QueryRepository {
           await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ANY(${ids}::bigint[])`;
         }
         await tx.$executeRaw`DELETE FROM query_sessions WHERE closed_at < ${idle(TOMBSTONE_RETENTION_MS)}`;
+        // Snapshots whose session went with its user (sessions cascade, chunks have no key to follow).
+        await tx.$executeRaw`
+          DELETE FROM query_session_chunks c
+          WHERE NOT EXISTS (SELECT 1 FROM query_sessions s WHERE s.id = c.session_id)`;
         return expired.length;
       },
       { timeout: SNAPSHOT_TIMEOUT_MS },

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type pg from 'pg';
+import { QueryService } from '../../src/query/query.service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { createQueryFixture, type QueryFixture } from './query-fixture.js';
@@ -16,7 +17,7 @@ describe('query sessions over more than one snapshot chunk', () => {
   beforeAll(async () => {
     t = await createTestApp();
     pool = testPool();
-    fx = await createQueryFixture(pool, ['dora'], { Big: { dora: 'reader' } });
+    fx = await createQueryFixture(pool, ['dora', 'eve'], { Big: { dora: 'reader', eve: 'reader' } });
     expected = Array.from({ length: 2050 }, (_, i) => `${fx.tag}-B${pad(i + 1)}`);
     await fx.addObjects(
       'Big',
@@ -67,5 +68,26 @@ describe('query sessions over more than one snapshot chunk', () => {
       { chunk: 1, n: 1000 },
       { chunk: 2, n: 50 },
     ]);
+  });
+
+  it('drops the snapshot of a session whose user was deleted at the next sweep', async () => {
+    const opened = await request(t.http)
+      .get('/query/1.0/query')
+      .query({ q: JSON.stringify({ container: `${fx.tag} Big` }), limit: 25 })
+      .auth(...fx.user('eve'));
+    expect(opened.status).toBe(200);
+    const session = opened.body.session_id as number;
+    const chunks = () =>
+      pool.query<{ n: number }>('SELECT count(*)::int AS n FROM query_session_chunks WHERE session_id = $1', [session]);
+    expect((await chunks()).rows).toEqual([{ n: 3 }]);
+    await pool.query('DELETE FROM users WHERE name = $1', [`${fx.tag}-eve`]);
+    await t.app.get(QueryService).sweep();
+    expect((await chunks()).rows).toEqual([{ n: 0 }]);
+    // Other sessions keep theirs.
+    const kept = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM query_session_chunks WHERE session_id = $1',
+      [id],
+    );
+    expect(kept.rows).toEqual([{ n: 3 }]);
   });
 });
