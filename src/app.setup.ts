@@ -37,20 +37,17 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
  * for them is measurable on the cheapest endpoints.
  */
 function bodyParsers(config: AppConfig): RequestHandler {
-  const chain: RequestHandler[] = [
-    express.json({ limit: config.jsonBodyLimit }),
-    rejectDeepJson,
-    express.urlencoded({ extended: false, limit: config.jsonBodyLimit }),
-    express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }),
-  ];
+  const parsers = express
+    .Router()
+    .use(
+      express.json({ limit: config.jsonBodyLimit }),
+      rejectDeepJson,
+      express.urlencoded({ extended: false, limit: config.jsonBodyLimit }),
+      express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }),
+    );
   return (req, res, next) => {
     if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined || i === chain.length) return next(err);
-      void chain[i++](req, res, step);
-    };
-    step();
+    void parsers(req, res, next);
   };
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { Prisma } from '../generated/prisma/client.js';
+import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 /** An iteration that holds files, with what addressing and permissions need of its master. */
@@ -47,8 +47,6 @@ export interface HolderLookup {
 export interface HolderForUser extends HolderLookup {
   memberRole: MemberRole | null;
 }
-
-export type MemberRole = 'reader' | 'author' | 'manager';
 
 interface HolderRow {
   iteration_id: number;

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { createPgAdapter } from './pg-adapter.js';
+import { createPgPool } from './pg-pool.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 @Injectable()
@@ -14,13 +15,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   readonly pgPool: pg.Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      max: config.dbPoolMax,
-      connectionTimeoutMillis: config.dbConnectTimeoutMs,
-      idleTimeoutMillis: 30_000,
-      ...(config.dbStatementTimeoutMs > 0 && { statement_timeout: config.dbStatementTimeoutMs }),
-    });
+    const pool = createPgPool(config, { statementTimeoutMs: config.dbStatementTimeoutMs });
     super({ adapter: createPgAdapter(pool) });
     this.pgPool = pool;
   }

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
+import { createPgPool } from '../prisma/pg-pool.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 const pgTypes = pg.types;
@@ -61,17 +62,8 @@ export class ReportsRepository implements OnModuleDestroy {
   ) {
     this.pool =
       config.dbPoolMax > 1
-        ? new pg.Pool({
-            connectionString: config.databaseUrl,
-            max: config.dbPoolMax,
-            connectionTimeoutMillis: config.dbConnectTimeoutMs,
-            idleTimeoutMillis: 30_000,
-            statement_timeout: config.reportTimeoutMs,
-            options: '-c default_transaction_read_only=on',
-          })
+        ? createPgPool(config, { statementTimeoutMs: config.reportTimeoutMs, readOnly: true })
         : null;
-    // An idle connection the server dropped must not crash the process; the next query reconnects.
-    this.pool?.on('error', () => undefined);
   }
 
   async list(f: TemplateFilter): Promise<{ id: number; name: string }[]> {

@@ -12,6 +12,27 @@ const SLOW = `<qml><statement><query>
   <from>${['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((a) => `<table alias="${a}">wt.enterprise.RevisionControlled</table>`).join('')}</from>
 </query></statement></qml>`;
 
+/** Posts SLOW as admin and expects the 504 that names REPORT_TIMEOUT_MS (200 ms in these apps). */
+async function expectTimeout(t: TestApp): Promise<void> {
+  const res = await request(t.http)
+    .post('/reports')
+    .auth(...USERS.admin)
+    .set('Content-Type', 'text/xml')
+    .send(SLOW);
+  expect(res.status).toBe(504);
+  expect(res.body).toMatchObject({
+    statusCode: 504,
+    message: 'the report query ran longer than REPORT_TIMEOUT_MS (200 ms) and was cancelled',
+  });
+}
+
+/** A statement that would write is refused by PostgreSQL as in a read-only transaction. */
+async function expectReadOnly(t: TestApp): Promise<void> {
+  await expect(
+    t.app.get(ReportsRepository).execute(Prisma.sql`UPDATE users SET name = name WHERE false`),
+  ).rejects.toMatchObject({ code: '25006' });
+}
+
 describe('report limits', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -60,16 +81,7 @@ describe('report limits', () => {
 
   it('cancels a query past REPORT_TIMEOUT_MS with 504', async () => {
     const started = Date.now();
-    const res = await request(t.http)
-      .post('/reports')
-      .auth(...USERS.admin)
-      .set('Content-Type', 'text/xml')
-      .send(SLOW);
-    expect(res.status).toBe(504);
-    expect(res.body).toMatchObject({
-      statusCode: 504,
-      message: 'the report query ran longer than REPORT_TIMEOUT_MS (200 ms) and was cancelled',
-    });
+    await expectTimeout(t);
     expect(Date.now() - started).toBeLessThan(5000);
     // Cancelled in PostgreSQL, not abandoned: the statement no longer runs there.
     const db = testPool();
@@ -90,11 +102,8 @@ describe('report limits', () => {
   });
 
   it('runs report statements on read-only connections', async () => {
-    const repo = t.app.get(ReportsRepository);
-    await expect(repo.execute(Prisma.sql`UPDATE users SET name = name WHERE false`)).rejects.toMatchObject({
-      code: '25006',
-    });
-    expect(await repo.execute(Prisma.sql`SELECT 1::int`)).toEqual([[1]]);
+    await expectReadOnly(t);
+    expect(await t.app.get(ReportsRepository).execute(Prisma.sql`SELECT 1::int`)).toEqual([[1]]);
   });
 });
 
@@ -107,16 +116,7 @@ describe('report limits on a single shared connection', () => {
   afterAll(() => t.close());
 
   it('cancels a query past REPORT_TIMEOUT_MS with 504 and goes on serving', async () => {
-    const res = await request(t.http)
-      .post('/reports')
-      .auth(...USERS.admin)
-      .set('Content-Type', 'text/xml')
-      .send(SLOW);
-    expect(res.status).toBe(504);
-    expect(res.body).toMatchObject({
-      statusCode: 504,
-      message: 'the report query ran longer than REPORT_TIMEOUT_MS (200 ms) and was cancelled',
-    });
+    await expectTimeout(t);
     const after = await request(t.http)
       .get('/reports/Part%20structure?format=json')
       .auth(...USERS.alice);
@@ -125,10 +125,7 @@ describe('report limits on a single shared connection', () => {
   });
 
   it('runs report statements read-only', async () => {
-    const repo = t.app.get(ReportsRepository);
-    await expect(repo.execute(Prisma.sql`UPDATE users SET name = name WHERE false`)).rejects.toMatchObject({
-      code: '25006',
-    });
+    await expectReadOnly(t);
     // The timeout was local to the report's transaction: the shared connection keeps its own.
     const timeout = await t.app.get(PrismaService).pgPool.query('SHOW statement_timeout');
     expect(timeout.rows).toEqual([{ statement_timeout: '2min' }]);
