@@ -22,6 +22,17 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('https://pdm.example.com');
   });
 
+  it('takes 0 for the file cache (off), but not for the largest file it keeps', () => {
+    expect(loadConfig({})).toMatchObject({ filesCacheSize: 64 * 1024 ** 2, filesCacheMaxFile: 4 * 1024 ** 2 });
+    expect(loadConfig({ FILES_CACHE_SIZE: '0' }).filesCacheSize).toBe(0);
+    expect(loadConfig({ FILES_CACHE_SIZE: '0mb', FILES_CACHE_MAX_FILE: '512kb' })).toMatchObject({
+      filesCacheSize: 0,
+      filesCacheMaxFile: 512 * 1024,
+    });
+    expect(() => loadConfig({ FILES_CACHE_MAX_FILE: '0' })).toThrow('FILES_CACHE_MAX_FILE: "0" is not a positive size');
+    expect(() => loadConfig({ FILES_CACHE_SIZE: '-1' })).toThrow('FILES_CACHE_SIZE: "-1" is not a size');
+  });
+
   it('lists every bad variable at once', () => {
     let err: unknown;
     try {

@@ -47,6 +47,10 @@ export interface AppConfig {
   filesMaxSize: number;
   /** How often file bytes no file uses any more are deleted (after an hour's grace); 0 = never. */
   filesSweepIntervalMs: number;
+  /** Bytes of recently downloaded small files kept in memory; 0 = none. */
+  filesCacheSize: number;
+  /** Largest file kept in that cache. */
+  filesCacheMaxFile: number;
 }
 
 type Parser<T> = (raw: string) => T;
@@ -60,6 +64,11 @@ export function parseSize(raw: string): number {
   const n = Number(m[1]) * SIZE_UNITS[(m[2] ?? 'b').toLowerCase()];
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`"${raw}" is not a positive size`);
   return n;
+}
+
+/** Like parseSize, but 0 is allowed (it turns the feature off). */
+function sizeOrZero(raw: string): number {
+  return /^0+\s*(b|kb|mb|gb)?$/i.test(raw.trim()) ? 0 : parseSize(raw);
 }
 
 function intIn(min: number, max: number): Parser<number> {
@@ -150,6 +159,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
+  filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],
+  filesCacheMaxFile: ['FILES_CACHE_MAX_FILE', '4mb', parseSize],
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
   querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
   queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],

@@ -190,6 +190,27 @@ async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: Blo
   }
 }
 
+/**
+ * All bytes of a small blob in one buffer, read in as few batches as its chunks need (one for
+ * blobs up to CHUNKS_PER_BATCH chunks). Fails when the chunks do not add up to the size.
+ */
+export async function readWholeBlob(pool: pg.Pool, sha256: string, size: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  let rows: ChunkRow[];
+  let seq = 0;
+  do {
+    rows = await fetchBatch(pool, sha256, seq);
+    for (const row of rows) {
+      parts.push(...row.parts);
+      length += row.length;
+    }
+    if (rows.length) seq = rows[rows.length - 1].seq + 1;
+  } while (rows.length === CHUNKS_PER_BATCH && length < size);
+  if (length !== size) throw new Error(`blob ${sha256} holds ${length} bytes, not its size ${size}`);
+  return Buffer.concat(parts, length);
+}
+
 // COPY takes no parameters: the values travel as bound parameters into session settings,
 // which the statement reads back. Binary COPY sends bytea as raw bytes, where a query result
 // would hex-encode it on the server and decode it again in Node (about 3 times slower).

@@ -43,7 +43,7 @@ export async function sendFile(
   req: Request,
   res: Response,
   file: DownloadableFile,
-  open: (range?: ByteRange) => Readable,
+  open: (range?: ByteRange) => Readable | Promise<Readable>,
 ): Promise<void> {
   const etag = `"${file.sha256}"`;
   const ifMatch = conditionHeader(req, 'if-match');
@@ -52,10 +52,10 @@ export async function sendFile(
       ETag: etag,
     });
   }
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'private, no-cache');
   const ifNoneMatch = conditionHeader(req, 'if-none-match');
   if (ifNoneMatch && matchesWeak(ifNoneMatch, file.sha256)) {
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'private, no-cache');
     res.status(HttpStatus.NOT_MODIFIED).end();
     return;
   }
@@ -74,7 +74,12 @@ export async function sendFile(
     if (parsed) range = parsed;
   }
 
+  // The body is opened before the file's headers are set: a file that cannot be read is
+  // answered with an error of its own, not with the file's headers and a cut-off body.
+  const body = req.method === 'HEAD' || file.size === 0 ? null : await open(range);
   const inline = SHOWN_INLINE.test(file.mimeType.toLowerCase());
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'private, no-cache');
   res.setHeader('Content-Type', file.mimeType);
   res.setHeader('Content-Disposition', disposition(file.fileName, inline ? 'inline' : 'attachment'));
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -88,12 +93,12 @@ export async function sendFile(
     res.status(HttpStatus.OK);
     res.setHeader('Content-Length', file.size);
   }
-  if (req.method === 'HEAD' || file.size === 0) {
+  if (!body) {
     res.end();
     return;
   }
   try {
-    await pipeline(open(range), res);
+    await pipeline(body, res);
   } catch (e) {
     // A client that disconnects mid-download is not an error of the service.
     if ((e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;

@@ -11,7 +11,7 @@ import {
   PayloadTooLargeException,
 } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
@@ -19,7 +19,8 @@ import { formatOid, OidClass } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { Base64Error, decodeBase64Strict, decodedLength } from './base64.js';
-import { readBlob, storeBlob, type BlobRange, type BlobSource } from './blob-store.js';
+import { BlobCache } from './blob-cache.js';
+import { readBlob, readWholeBlob, storeBlob, type BlobRange, type BlobSource } from './blob-store.js';
 import type { FileListDto } from './dto/files-response.dto.js';
 import { guessMimeType } from './file-name.js';
 import { defaultMessage, pathSegment, type HolderRef, type WriteOptions } from './files.params.js';
@@ -84,10 +85,17 @@ type ChangeOp =
  */
 @Injectable()
 export class FilesService implements OnModuleInit {
+  /** Small files read lately; every request still passes the permission check first. */
+  private readonly cache: BlobCache;
+  /** Small blobs being read from the database: simultaneous downloads share one read. */
+  private readonly loading = new Map<string, Promise<Buffer>>();
+
   constructor(
     private readonly repository: FilesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
+  }
 
   onModuleInit(): void {
     const json = largestJsonUpload(this.config.jsonBodyLimit);
@@ -125,8 +133,32 @@ export class FilesService implements OnModuleInit {
     return { fileName: item.fileName, mimeType: item.mimeType, size: item.size, sha256: item.sha256 };
   }
 
-  read(file: StoredFile, range?: BlobRange): Readable {
-    return readBlob(this.repository.blobPool, file.sha256, file.size, range);
+  /**
+   * The file's bytes (or a range of them): small files from memory once read, larger ones
+   * streamed from the database a few chunks at a time.
+   */
+  async read(file: StoredFile, range?: BlobRange): Promise<Readable> {
+    if (!this.cache.takes(file.size)) return readBlob(this.repository.blobPool, file.sha256, file.size, range);
+    const whole = await this.smallBlob(file);
+    return Readable.from([range ? whole.subarray(range.start, range.end + 1) : whole], { objectMode: false });
+  }
+
+  private smallBlob(file: StoredFile): Buffer | Promise<Buffer> {
+    const hit = this.cache.get(file.sha256);
+    if (hit) return hit;
+    let pending = this.loading.get(file.sha256);
+    if (!pending) {
+      pending = readWholeBlob(this.repository.blobPool, file.sha256, file.size)
+        .then((bytes) => {
+          this.cache.set(file.sha256, bytes);
+          return bytes;
+        })
+        .finally(() => this.loading.delete(file.sha256));
+      // A download abandoned before the read ends must not leave an unhandled rejection.
+      pending.catch(() => undefined);
+      this.loading.set(file.sha256, pending);
+    }
+    return pending;
   }
 
   async save(
