@@ -53,7 +53,8 @@ describe('files: raw uploads, large files, limits and concurrency', () => {
   const big = randomBytes(3 * CHUNK + 1234);
   beforeAll(async () => {
     await importFilesFixture('FS');
-    t = await createTestApp();
+    // Nothing is kept in memory: every download here streams from the database.
+    t = await createTestApp({ FILES_CACHE_SIZE: '0' });
     db = testPool();
   });
   afterAll(async () => {
@@ -137,6 +138,57 @@ describe('files: raw uploads, large files, limits and concurrency', () => {
     const part = await download('/files/FS-3/odd.bin', { Range: 'bytes=299-302' });
     expect(part.status).toBe(206);
     expect(part.body.equals(bytes.subarray(299, 303))).toBe(true);
+  });
+
+  /** A blob stored directly as chunks of the given sizes (as a bulk loader might), attached to FS-3 as `name`. */
+  async function storeChunked(name: string, sizes: number[], seqs = sizes.map((_, i) => i)): Promise<Buffer> {
+    const bytes = randomBytes(sizes.reduce((a, b) => a + b, 0));
+    const hash = sha(bytes);
+    const holder = Number((await oidOf(db, DOC, 'FS-3')).split(':')[2]);
+    await db.query('INSERT INTO content_blobs (sha256, size) VALUES ($1, $2)', [hash, bytes.length]);
+    let from = 0;
+    for (const [i, n] of sizes.entries()) {
+      await db.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, $2, $3)', [
+        hash,
+        seqs[i],
+        bytes.subarray(from, from + n),
+      ]);
+      from += n;
+    }
+    await db.query(
+      `INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256)
+       VALUES ($1, 'SECONDARY', $2, 'application/octet-stream', $3, $4)`,
+      [holder, name, bytes.length, hash],
+    );
+    return bytes;
+  }
+
+  it('streams files of many batches, with batches read ahead, whole and in ranges', async () => {
+    // 16 chunks per batch: 50 chunks are four batches; the later ones smaller than the first.
+    const sizes = [...Array<number>(16).fill(1000), ...Array<number>(34).fill(10)];
+    const bytes = await storeChunked('many.bin', sizes);
+    const whole = await download('/files/FS-3/many.bin');
+    expect(whole.status).toBe(200);
+    expect(whole.body.equals(bytes)).toBe(true);
+    for (const [start, end] of [
+      [15_990, 16_200],
+      [16_100, 16_339],
+      [0, 16_339],
+      [20, 16_001],
+    ]) {
+      const part = await download('/files/FS-3/many.bin', { Range: `bytes=${start}-${end}` });
+      expect(part.status).toBe(206);
+      expect(part.body.equals(bytes.subarray(start, end + 1))).toBe(true);
+    }
+  });
+
+  it('breaks a download off rather than send bytes from chunks with a gap in their numbers', async () => {
+    await storeChunked('gap.bin', [100, 100, 100], [0, 1, 3]);
+    await expect(download('/files/FS-3/gap.bin')).rejects.toThrow(/socket hang up|aborted|ECONNRESET/);
+    // The service goes on serving.
+    const ok = await download('/files/FS-1/big.bin');
+    expect(ok.status).toBe(200);
+    expect(ok.body.equals(big)).toBe(true);
   });
 
   it('reads a batch of chunks through the primary key, never by scanning blob_chunks', async () => {
