@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../common/logger.js';
 
 /**
@@ -51,6 +53,10 @@ export interface AppConfig {
   filesCacheSize: number;
   /** Largest file kept in that cache. */
   filesCacheMaxFile: number;
+  /** Where larger files read lately are kept on local disk. */
+  filesDiskCacheDir: string;
+  /** Bytes of files kept there; 0 = none. */
+  filesDiskCacheSize: number;
 }
 
 type Parser<T> = (raw: string) => T;
@@ -161,6 +167,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],
   filesCacheMaxFile: ['FILES_CACHE_MAX_FILE', '4mb', parseSize],
+  filesDiskCacheDir: ['FILES_DISK_CACHE_DIR', join(tmpdir(), 'pdm-file-cache'), text],
+  filesDiskCacheSize: ['FILES_DISK_CACHE_SIZE', '1gb', sizeOrZero],
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
   querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
   queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],

@@ -1,9 +1,10 @@
 import { BadRequestException, HttpStatus } from '@nestjs/common';
 import contentDisposition from 'content-disposition';
 import type { Request, Response } from 'express';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import type { KeptFile } from './disk-cache.js';
 import {
   HeaderError,
   matchesStrong,
@@ -43,7 +44,7 @@ export async function sendFile(
   req: Request,
   res: Response,
   file: DownloadableFile,
-  open: (range?: ByteRange) => Readable | Promise<Readable>,
+  open: (range?: ByteRange) => Readable | KeptFile | Promise<Readable | KeptFile>,
 ): Promise<void> {
   const etag = `"${file.sha256}"`;
   const ifMatch = conditionHeader(req, 'if-match');
@@ -97,6 +98,7 @@ export async function sendFile(
     res.end();
     return;
   }
+  if (!(body instanceof Readable)) return body.send(res);
   try {
     await pipeline(body, res);
   } catch (e) {

@@ -20,6 +20,7 @@ import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { Base64Error, decodeBase64Strict, decodedLength } from './base64.js';
 import { BlobCache } from './blob-cache.js';
+import { DiskCache, type KeptFile } from './disk-cache.js';
 import { readBlob, readWholeBlob, storeBlob, type BlobRange, type BlobSource } from './blob-store.js';
 import type { FileListDto } from './dto/files-response.dto.js';
 import { guessMimeType } from './file-name.js';
@@ -89,15 +90,20 @@ export class FilesService implements OnModuleInit {
   private readonly cache: BlobCache;
   /** Small blobs being read from the database: simultaneous downloads share one read. */
   private readonly loading = new Map<string, Promise<Buffer>>();
+  /** Larger files read lately, kept on local disk. */
+  private readonly disk: DiskCache;
 
   constructor(
     private readonly repository: FilesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
+    const logger = new Logger('Files');
+    this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => logger.warn(m));
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    await this.disk.start();
     const json = largestJsonUpload(this.config.jsonBodyLimit);
     if (json < this.config.filesMaxSize) {
       new Logger('Files').warn(
@@ -134,13 +140,21 @@ export class FilesService implements OnModuleInit {
   }
 
   /**
-   * The file's bytes (or a range of them): small files from memory once read, larger ones
-   * streamed from the database a few chunks at a time.
+   * The file's bytes (or a range of them): small files from memory once read, larger ones from
+   * their copy on local disk once downloaded whole, else streamed from the database a few
+   * chunks at a time.
    */
-  async read(file: StoredFile, range?: BlobRange): Promise<Readable> {
-    if (!this.cache.takes(file.size)) return readBlob(this.repository.blobPool, file.sha256, file.size, range);
-    const whole = await this.smallBlob(file);
-    return Readable.from([range ? whole.subarray(range.start, range.end + 1) : whole], { objectMode: false });
+  async read(file: StoredFile, range?: BlobRange): Promise<Readable | KeptFile> {
+    if (this.cache.takes(file.size)) {
+      const whole = await this.smallBlob(file);
+      return Readable.from([range ? whole.subarray(range.start, range.end + 1) : whole], { objectMode: false });
+    }
+    if (!this.disk.takes(file.size)) return readBlob(this.repository.blobPool, file.sha256, file.size, range);
+    const kept = await this.disk.read(file.sha256, file.size, range);
+    if (kept) return kept;
+    const stream = readBlob(this.repository.blobPool, file.sha256, file.size, range);
+    const whole = !range || (range.start === 0 && range.end === file.size - 1);
+    return whole ? this.disk.keep(file.sha256, file.size, stream) : stream;
   }
 
   private smallBlob(file: StoredFile): Buffer | Promise<Buffer> {

@@ -111,7 +111,11 @@ describe('files: the cache of small files', () => {
   it('streams files over FILES_CACHE_MAX_FILE, and everything with FILES_CACHE_SIZE=0, from the database', async () => {
     const bigger = randomBytes(2048);
     const biggerSha = createHash('sha256').update(bigger).digest('hex');
-    const settings: Record<string, string>[] = [{ FILES_CACHE_MAX_FILE: '1kb' }, { FILES_CACHE_SIZE: '0' }];
+    // The disk cache (files-disk-cache.e2e-spec.ts) is off here.
+    const settings: Record<string, string>[] = [
+      { FILES_CACHE_MAX_FILE: '1kb', FILES_DISK_CACHE_SIZE: '0' },
+      { FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' },
+    ];
     for (const env of settings) {
       const t = await app(env);
       await upload(t, 'streamed.bin', bigger);

@@ -53,8 +53,8 @@ describe('files: raw uploads, large files, limits and concurrency', () => {
   const big = randomBytes(3 * CHUNK + 1234);
   beforeAll(async () => {
     await importFilesFixture('FS');
-    // Nothing is kept in memory: every download here streams from the database.
-    t = await createTestApp({ FILES_CACHE_SIZE: '0' });
+    // Nothing is kept in memory or on disk: every download here streams from the database.
+    t = await createTestApp({ FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' });
     db = testPool();
   });
   afterAll(async () => {

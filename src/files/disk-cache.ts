@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { close, closeSync, createWriteStream, fstatSync, open, read } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline, Transform, type Readable, type Writable } from 'node:stream';
+import { promisify } from 'node:util';
+
+const openFd = promisify(open);
+const readFd = promisify(read);
+const closeFd = promisify(close);
+
+const CACHED_NAME = /^[0-9a-f]{64}$/;
+const TEMP_PREFIX = '.tmp-';
+/** A copy whose writing falls this far behind the download is given up, not waited for. */
+const MAX_PENDING_WRITE = 16 * 1024 * 1024;
+/** Bytes read from a kept copy and written to the client at a time, in two buffers taking turns. */
+const SEND_CHUNK = 256 * 1024;
+
+/**
+ * Files read lately, kept on local disk under their SHA-256 in a directory of their own, up to a
+ * byte budget (the least recently used go first); downloads of them are then sent from there
+ * instead of the database. Stored bytes never change, so a kept copy is never out of date.
+ *
+ * A copy is written under a temporary name while a whole-file download streams from the
+ * database, and takes its real name only when every byte arrived: an aborted download, a
+ * failing or full disk, or a disk slower than the client leaves nothing behind and never
+ * disturbs the download. At start, the directory is emptied of what an earlier process kept
+ * (only names this cache writes are removed).
+ */
+export class DiskCache {
+  private readonly entries = new Map<string, number>();
+  private held = 0;
+  private enabled = false;
+  private warned = false;
+
+  constructor(
+    readonly dir: string,
+    readonly budget: number,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.budget === 0) return;
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      for (const name of await readdir(this.dir)) {
+        if (CACHED_NAME.test(name) || name.startsWith(TEMP_PREFIX)) await rm(join(this.dir, name), { force: true });
+      }
+      this.enabled = true;
+    } catch (e) {
+      this.warn(`file cache directory ${this.dir} is not usable, files are not cached on disk: ${String(e)}`);
+    }
+  }
+
+  /** Whether a file of this size is kept once downloaded whole. */
+  takes(size: number): boolean {
+    return this.enabled && size <= this.budget;
+  }
+
+  /** The kept copy (or a range of it), opened, or null when there is none. */
+  async read(sha256: string, size: number, range?: { start: number; end: number }): Promise<KeptFile | null> {
+    if (!this.entries.has(sha256)) return null;
+    const fd = await openFd(join(this.dir, sha256), 'r').catch(() => null);
+    if (fd === null || fstatSync(fd).size !== size) {
+      if (fd !== null) closeSync(fd);
+      this.forget(sha256);
+      return null;
+    }
+    // The map's order is the eviction order: a hit moves to the end.
+    this.entries.delete(sha256);
+    this.entries.set(sha256, size);
+    return new KeptFile(fd, range?.start ?? 0, range?.end ?? size - 1);
+  }
+
+  /** `source` (the whole file, read from the database) passed through, keeping a copy on the way. */
+  keep(sha256: string, size: number, source: Readable): Readable {
+    const temp = join(this.dir, `${TEMP_PREFIX}${randomUUID()}`);
+    const copy = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
+    let written = 0;
+    let abandoned = false;
+    const abandon = () => {
+      if (abandoned) return;
+      abandoned = true;
+      copy.destroy();
+      void rm(temp, { force: true });
+    };
+    copy.on('error', (e) => {
+      this.warnOnce(`a file could not be kept in ${this.dir}: ${e.message}`);
+      abandon();
+    });
+    const tee = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (!abandoned) {
+          if (copy.writableLength > MAX_PENDING_WRITE) abandon();
+          else {
+            copy.write(chunk);
+            written += chunk.length;
+          }
+        }
+        done(null, chunk);
+      },
+      flush: (done) => {
+        done();
+        if (abandoned || written !== size) return abandon();
+        copy.end(() => {
+          if (abandoned) return;
+          rename(temp, join(this.dir, sha256)).then(
+            () => this.add(sha256, size),
+            () => abandon(),
+          );
+        });
+      },
+    });
+    // Either side failing or going away ends both, and the copy with them.
+    return pipeline(source, tee, (e) => {
+      if (e) abandon();
+    });
+  }
+
+  /** Bytes of kept copies. */
+  get size(): number {
+    return this.held;
+  }
+
+  private add(sha256: string, size: number): void {
+    if (this.entries.has(sha256)) return;
+    this.entries.set(sha256, size);
+    this.held += size;
+    for (const key of this.entries.keys()) {
+      if (this.held <= this.budget) break;
+      this.forget(key);
+    }
+  }
+
+  private forget(sha256: string): void {
+    const size = this.entries.get(sha256);
+    if (size === undefined) return;
+    this.entries.delete(sha256);
+    this.held -= size;
+    // A download reading the copy keeps its open file; the name goes at once.
+    void rm(join(this.dir, sha256), { force: true });
+  }
+
+  private warnOnce(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(message);
+  }
+}
+
+/** An open kept copy and the bytes of it to send (inclusive). */
+export class KeptFile {
+  constructor(
+    readonly fd: number,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  /**
+   * Writes the bytes to `out` and ends it; closes the file in any case. Two buffers take turns,
+   * each reused once its last write has gone to the socket: sending creates no garbage per
+   * chunk. (A stream allocates a buffer per read, and on a large heap V8 then answers the
+   * external memory with full collections, every few megabytes: half the throughput.)
+   */
+  async send(out: Writable): Promise<void> {
+    const gone = new Promise<'gone'>((resolve) => out.once('close', () => resolve('gone')));
+    const buffers = [Buffer.allocUnsafeSlow(SEND_CHUNK), Buffer.allocUnsafeSlow(SEND_CHUNK)];
+    const written: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+    try {
+      for (let position = this.start, turn = 0; position <= this.end; turn ^= 1) {
+        if ((await Promise.race([written[turn], gone])) === 'gone') return;
+        const length = Math.min(SEND_CHUNK, this.end + 1 - position);
+        const { bytesRead } = await readFd(this.fd, buffers[turn], 0, length, position);
+        if (bytesRead !== length) throw new Error(`a kept file ended before byte ${this.end}`);
+        const chunk = length === SEND_CHUNK ? buffers[turn] : buffers[turn].subarray(0, length);
+        written[turn] = new Promise<void>((resolve, reject) => out.write(chunk, (e) => (e ? reject(e) : resolve())));
+        written[turn].catch(() => undefined);
+        position += length;
+      }
+      if ((await Promise.race([Promise.all(written), gone])) === 'gone') return;
+      await new Promise<void>((resolve) => out.end(resolve));
+    } finally {
+      await closeFd(this.fd).catch(() => undefined);
+    }
+  }
+}

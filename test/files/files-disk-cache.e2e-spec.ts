@@ -1,0 +1,226 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
+import request from 'supertest';
+import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { testPool } from '../helpers/test-database.js';
+import { binaryParser, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Files over FILES_CACHE_MAX_FILE are kept on local disk once downloaded whole
+ * (FILES_DISK_CACHE_DIR, FILES_DISK_CACHE_SIZE). As in files-cache.e2e-spec.ts, the stored bytes
+ * are changed behind the service's back to see where a download's bytes come from.
+ */
+describe('files: the disk cache of larger files', () => {
+  let db: pg.Pool;
+  const apps: TestApp[] = [];
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    await importFilesFixture('FD');
+    db = testPool();
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    await removeFilesFixture(db, 'FD');
+    await db.end();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function cacheDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'pdm-disk-cache-test-'));
+    dirs.push(dir);
+    return dir;
+  }
+
+  /** An app whose memory cache takes nothing over 1 KiB, with a disk cache in `dir`. */
+  async function app(dir: string, env: Record<string, string> = {}): Promise<TestApp> {
+    const t = await createTestApp({ FILES_CACHE_MAX_FILE: '1kb', FILES_DISK_CACHE_DIR: dir, ...env });
+    apps.push(t);
+    return t;
+  }
+
+  const download = (t: TestApp, name: string, headers: Record<string, string> = {}) =>
+    request(t.http)
+      .get(`/files/FD-1/${name}`)
+      .auth(...USERS.bob)
+      .set(headers)
+      .buffer(true)
+      .parse(binaryParser);
+
+  async function upload(t: TestApp, name: string, bytes: Buffer): Promise<void> {
+    const res = await request(t.http)
+      .post(`/files/FD-1/${name}`)
+      .auth(...USERS.alice)
+      .set('Content-Type', 'application/octet-stream')
+      .send(bytes);
+    expect([200, 201]).toContain(res.status);
+  }
+
+  async function scribble(hash: string): Promise<void> {
+    await db.query("UPDATE blob_chunks SET data = decode(repeat('00', octet_length(data)), 'hex') WHERE sha256 = $1", [
+      hash,
+    ]);
+  }
+
+  async function restore(hash: string, bytes: Buffer, chunk = 256 * 1024): Promise<void> {
+    for (let seq = 0; seq * chunk < bytes.length; seq++) {
+      await db.query('UPDATE blob_chunks SET data = $3 WHERE sha256 = $1 AND seq = $2', [
+        hash,
+        seq,
+        bytes.subarray(seq * chunk, (seq + 1) * chunk),
+      ]);
+    }
+  }
+
+  /** The copy is renamed into place just after the download ends. */
+  async function kept(dir: string, expected: string[]): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      if (JSON.stringify(readdirSync(dir).sort()) === JSON.stringify([...expected].sort())) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(readdirSync(dir).sort()).toEqual([...expected].sort());
+  }
+
+  it('keeps a file downloaded whole under its SHA-256 and sends it from there, whole and in ranges', async () => {
+    const dir = cacheDir();
+    const t = await app(dir);
+    const bytes = randomBytes(600 * 1024 + 3);
+    const hash = sha(bytes);
+    await upload(t, 'kept.bin', bytes);
+    expect(readdirSync(dir)).toEqual([]); // uploads keep nothing
+    const first = await download(t, 'kept.bin');
+    expect(first.status).toBe(200);
+    expect((first.body as Buffer).equals(bytes)).toBe(true);
+    await kept(dir, [hash]);
+
+    await scribble(hash);
+    try {
+      const again = await download(t, 'kept.bin');
+      expect(again.status).toBe(200);
+      expect(again.headers['content-length']).toBe(String(bytes.length));
+      expect(again.headers.etag).toBe(`"${hash}"`);
+      expect((again.body as Buffer).equals(bytes)).toBe(true);
+      const part = await download(t, 'kept.bin', { Range: 'bytes=262140-262150' });
+      expect(part.status).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 262140-262150/${bytes.length}`);
+      expect((part.body as Buffer).equals(bytes.subarray(262140, 262151))).toBe(true);
+      // Permissions are checked before the copy is looked at.
+      const outsider = await request(t.http)
+        .get('/files/FD-1/kept.bin')
+        .auth(...USERS.carol);
+      expect(outsider.status).toBe(404);
+      // An instance with a cache of its own reads the database.
+      const other = await app(cacheDir());
+      const fresh = await download(other, 'kept.bin');
+      expect((fresh.body as Buffer).equals(Buffer.alloc(bytes.length))).toBe(true);
+    } finally {
+      await restore(hash, bytes);
+    }
+  });
+
+  it('keeps nothing for a partial range, but does for a range of the whole file', async () => {
+    const dir = cacheDir();
+    const t = await app(dir);
+    const bytes = randomBytes(300 * 1024);
+    await upload(t, 'ranged.bin', bytes);
+    const part = await download(t, 'ranged.bin', { Range: 'bytes=10-20' });
+    expect(part.status).toBe(206);
+    expect((part.body as Buffer).equals(bytes.subarray(10, 21))).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readdirSync(dir)).toEqual([]);
+    const all = await download(t, 'ranged.bin', { Range: 'bytes=0-' });
+    expect(all.status).toBe(206);
+    expect((all.body as Buffer).equals(bytes)).toBe(true);
+    await kept(dir, [sha(bytes)]);
+  });
+
+  it('keeps the most recently used files within FILES_DISK_CACHE_SIZE', async () => {
+    const dir = cacheDir();
+    const t = await app(dir, { FILES_DISK_CACHE_SIZE: '700kb' });
+    const a = randomBytes(400 * 1024);
+    const b = randomBytes(400 * 1024);
+    await upload(t, 'a.bin', a);
+    await upload(t, 'b.bin', b);
+    expect((await download(t, 'a.bin')).status).toBe(200);
+    await kept(dir, [sha(a)]);
+    expect((await download(t, 'b.bin')).status).toBe(200);
+    await kept(dir, [sha(b)]);
+    // a was dropped: it is read from the database (and kept) again.
+    const again = await download(t, 'a.bin');
+    expect((again.body as Buffer).equals(a)).toBe(true);
+    await kept(dir, [sha(a)]);
+  });
+
+  it('keeps nothing of a download the client abandons', async () => {
+    const dir = cacheDir();
+    const t = await app(dir);
+    const bytes = randomBytes(12 * 1024 * 1024);
+    await upload(t, 'abandoned.bin', bytes);
+    const server = (t.app.getHttpServer() as http.Server).listen(0);
+    const abandon = () =>
+      new Promise<void>((resolve, reject) => {
+        const port = (server.address() as AddressInfo).port;
+        const req = http.get({ port, path: '/files/FD-1/abandoned.bin', auth: USERS.bob.join(':') }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
+      });
+    try {
+      await abandon();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(readdirSync(dir)).toEqual([]);
+      // The next whole download is kept; abandoning one sent from the copy harms nothing.
+      const whole = await download(t, 'abandoned.bin');
+      expect((whole.body as Buffer).equals(bytes)).toBe(true);
+      await kept(dir, [sha(bytes)]);
+      await abandon();
+      const again = await download(t, 'abandoned.bin');
+      expect(again.status).toBe(200);
+      expect((again.body as Buffer).equals(bytes)).toBe(true);
+      await kept(dir, [sha(bytes)]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('empties its directory of earlier copies at start, and leaves other files alone', async () => {
+    const dir = cacheDir();
+    const stale = 'a'.repeat(64);
+    writeFileSync(join(dir, stale), 'old copy');
+    writeFileSync(join(dir, '.tmp-1234'), 'half a copy');
+    writeFileSync(join(dir, 'notes.txt'), 'not the cache’s');
+    await app(dir);
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+  });
+
+  it('serves from the database when its directory cannot be used, or with FILES_DISK_CACHE_SIZE=0', async () => {
+    const blocker = join(cacheDir(), 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    const bytes = randomBytes(300 * 1024);
+    const settings: Record<string, string>[] = [
+      { FILES_DISK_CACHE_DIR: join(blocker, 'cache') },
+      { FILES_DISK_CACHE_SIZE: '0' },
+    ];
+    for (const env of settings) {
+      const dir = cacheDir();
+      const t = await app(dir, env);
+      await upload(t, 'plain.bin', bytes);
+      const res = await download(t, 'plain.bin');
+      expect(res.status).toBe(200);
+      expect((res.body as Buffer).equals(bytes)).toBe(true);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+});
