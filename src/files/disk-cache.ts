@@ -168,7 +168,7 @@ export class KeptFile {
     const written: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
     try {
       for (let position = this.start, turn = 0; position <= this.end; turn ^= 1) {
-        if ((await Promise.race([written[turn], gone])) === 'gone') return;
+        if (out.destroyed || (await Promise.race([written[turn], gone])) === 'gone') return;
         const length = Math.min(SEND_CHUNK, this.end + 1 - position);
         const { bytesRead } = await readFd(this.fd, buffers[turn], 0, length, position);
         if (bytesRead !== length) throw new Error(`a kept file ended before byte ${this.end}`);
@@ -178,7 +178,10 @@ export class KeptFile {
         position += length;
       }
       if ((await Promise.race([Promise.all(written), gone])) === 'gone') return;
-      await new Promise<void>((resolve) => out.end(resolve));
+      await Promise.race([new Promise<void>((resolve) => out.end(resolve)), gone]);
+    } catch (e) {
+      // A client that went away is not an error of the service (its writes fail with it).
+      if (!out.destroyed) throw e;
     } finally {
       await closeFd(this.fd).catch(() => undefined);
     }
