@@ -3,7 +3,14 @@ import type pg from 'pg';
 import request from 'supertest';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
-import { binaryParser, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
+import {
+  binaryParser,
+  importFilesFixture,
+  removeFilesFixture,
+  restoreBlob,
+  scribbleBlob,
+  uploadRaw,
+} from './files-fixtures.js';
 
 /**
  * Small files are kept in memory once downloaded (FILES_CACHE_SIZE, FILES_CACHE_MAX_FILE).
@@ -39,41 +46,14 @@ describe('files: the cache of small files', () => {
       .buffer(true)
       .parse(binaryParser);
 
-  /** Uploads `bytes` as FC-1/<name> and returns what the database holds for them afterwards. */
-  async function upload(t: TestApp, name: string, bytes: Buffer): Promise<void> {
-    const res = await request(t.http)
-      .post(`/files/FC-1/${name}`)
-      .auth(...USERS.alice)
-      .set('Content-Type', 'application/octet-stream')
-      .send(bytes);
-    expect([200, 201]).toContain(res.status);
-  }
-
-  /** Overwrites the stored bytes of a blob (same length) with zeros. */
-  async function scribble(hash: string): Promise<void> {
-    await db.query("UPDATE blob_chunks SET data = decode(repeat('00', octet_length(data)), 'hex') WHERE sha256 = $1", [
-      hash,
-    ]);
-  }
-
-  async function restore(hash: string, bytes: Buffer, chunk = 256 * 1024): Promise<void> {
-    for (let seq = 0; seq * chunk < bytes.length; seq++) {
-      await db.query('UPDATE blob_chunks SET data = $3 WHERE sha256 = $1 AND seq = $2', [
-        hash,
-        seq,
-        bytes.subarray(seq * chunk, (seq + 1) * chunk),
-      ]);
-    }
-  }
-
   it('sends a small file from memory once it was read, whole and in ranges', async () => {
     const t = await app();
-    await upload(t, 'cached.bin', small);
+    await uploadRaw(t.http, 'FC-1', 'cached.bin', small);
     const first = await download(t, '/files/FC-1/cached.bin');
     expect(first.status).toBe(200);
     expect(Buffer.compare(first.body as Buffer, small)).toBe(0);
 
-    await scribble(sha);
+    await scribbleBlob(db, sha);
     try {
       const again = await download(t, '/files/FC-1/cached.bin');
       expect(again.status).toBe(200);
@@ -92,13 +72,13 @@ describe('files: the cache of small files', () => {
       expect(fresh.status).toBe(200);
       expect(Buffer.compare(fresh.body as Buffer, Buffer.alloc(small.length))).toBe(0);
     } finally {
-      await restore(sha, small);
+      await restoreBlob(db, sha, small);
     }
   });
 
   it('still checks permissions for cached files', async () => {
     const t = await app();
-    await upload(t, 'members-only.bin', small);
+    await uploadRaw(t.http, 'FC-1', 'members-only.bin', small);
     expect((await download(t, '/files/FC-1/members-only.bin')).status).toBe(200);
     const outsider = await download(t, '/files/FC-1/members-only.bin', USERS.carol);
     expect(outsider.status).toBe(404);
@@ -118,15 +98,15 @@ describe('files: the cache of small files', () => {
     ];
     for (const env of settings) {
       const t = await app(env);
-      await upload(t, 'streamed.bin', bigger);
+      await uploadRaw(t.http, 'FC-1', 'streamed.bin', bigger);
       expect(Buffer.compare((await download(t, '/files/FC-1/streamed.bin')).body as Buffer, bigger)).toBe(0);
-      await scribble(biggerSha);
+      await scribbleBlob(db, biggerSha);
       try {
         const again = await download(t, '/files/FC-1/streamed.bin');
         expect(again.status).toBe(200);
         expect(Buffer.compare(again.body as Buffer, Buffer.alloc(bigger.length))).toBe(0);
       } finally {
-        await restore(biggerSha, bigger);
+        await restoreBlob(db, biggerSha, bigger);
       }
     }
   });
@@ -134,7 +114,7 @@ describe('files: the cache of small files', () => {
   it('gives simultaneous first downloads the same bytes', async () => {
     const t = await app();
     const bytes = randomBytes(600 * 1024);
-    await upload(t, 'together.bin', bytes);
+    await uploadRaw(t.http, 'FC-1', 'together.bin', bytes);
     const all = await Promise.all(Array.from({ length: 8 }, () => download(t, '/files/FC-1/together.bin')));
     for (const res of all) {
       expect(res.status).toBe(200);
@@ -146,7 +126,7 @@ describe('files: the cache of small files', () => {
     const t = await app();
     const bytes = randomBytes(260 * 1024); // two chunks
     const hash = createHash('sha256').update(bytes).digest('hex');
-    await upload(t, 'damaged.bin', bytes);
+    await uploadRaw(t.http, 'FC-1', 'damaged.bin', bytes);
     const last = await db.query<{ data: Buffer }>(
       'DELETE FROM blob_chunks WHERE sha256 = $1 AND seq = 1 RETURNING data',
       [hash],

@@ -8,7 +8,14 @@ import type pg from 'pg';
 import request from 'supertest';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
-import { binaryParser, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
+import {
+  binaryParser,
+  importFilesFixture,
+  removeFilesFixture,
+  restoreBlob,
+  scribbleBlob,
+  uploadRaw,
+} from './files-fixtures.js';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -54,31 +61,6 @@ describe('files: the disk cache of larger files', () => {
       .buffer(true)
       .parse(binaryParser);
 
-  async function upload(t: TestApp, name: string, bytes: Buffer): Promise<void> {
-    const res = await request(t.http)
-      .post(`/files/FD-1/${name}`)
-      .auth(...USERS.alice)
-      .set('Content-Type', 'application/octet-stream')
-      .send(bytes);
-    expect([200, 201]).toContain(res.status);
-  }
-
-  async function scribble(hash: string): Promise<void> {
-    await db.query("UPDATE blob_chunks SET data = decode(repeat('00', octet_length(data)), 'hex') WHERE sha256 = $1", [
-      hash,
-    ]);
-  }
-
-  async function restore(hash: string, bytes: Buffer, chunk = 256 * 1024): Promise<void> {
-    for (let seq = 0; seq * chunk < bytes.length; seq++) {
-      await db.query('UPDATE blob_chunks SET data = $3 WHERE sha256 = $1 AND seq = $2', [
-        hash,
-        seq,
-        bytes.subarray(seq * chunk, (seq + 1) * chunk),
-      ]);
-    }
-  }
-
   /** The copy is renamed into place just after the download ends. */
   async function kept(dir: string, expected: string[]): Promise<void> {
     for (let i = 0; i < 50; i++) {
@@ -93,14 +75,14 @@ describe('files: the disk cache of larger files', () => {
     const t = await app(dir);
     const bytes = randomBytes(600 * 1024 + 3);
     const hash = sha(bytes);
-    await upload(t, 'kept.bin', bytes);
+    await uploadRaw(t.http, 'FD-1', 'kept.bin', bytes);
     expect(readdirSync(dir)).toEqual([]); // uploads keep nothing
     const first = await download(t, 'kept.bin');
     expect(first.status).toBe(200);
     expect((first.body as Buffer).equals(bytes)).toBe(true);
     await kept(dir, [hash]);
 
-    await scribble(hash);
+    await scribbleBlob(db, hash);
     try {
       const again = await download(t, 'kept.bin');
       expect(again.status).toBe(200);
@@ -121,7 +103,7 @@ describe('files: the disk cache of larger files', () => {
       const fresh = await download(other, 'kept.bin');
       expect((fresh.body as Buffer).equals(Buffer.alloc(bytes.length))).toBe(true);
     } finally {
-      await restore(hash, bytes);
+      await restoreBlob(db, hash, bytes);
     }
   });
 
@@ -129,7 +111,7 @@ describe('files: the disk cache of larger files', () => {
     const dir = cacheDir();
     const t = await app(dir);
     const bytes = randomBytes(300 * 1024);
-    await upload(t, 'ranged.bin', bytes);
+    await uploadRaw(t.http, 'FD-1', 'ranged.bin', bytes);
     const part = await download(t, 'ranged.bin', { Range: 'bytes=10-20' });
     expect(part.status).toBe(206);
     expect((part.body as Buffer).equals(bytes.subarray(10, 21))).toBe(true);
@@ -146,8 +128,8 @@ describe('files: the disk cache of larger files', () => {
     const t = await app(dir, { FILES_DISK_CACHE_SIZE: '700kb' });
     const a = randomBytes(400 * 1024);
     const b = randomBytes(400 * 1024);
-    await upload(t, 'a.bin', a);
-    await upload(t, 'b.bin', b);
+    await uploadRaw(t.http, 'FD-1', 'a.bin', a);
+    await uploadRaw(t.http, 'FD-1', 'b.bin', b);
     expect((await download(t, 'a.bin')).status).toBe(200);
     await kept(dir, [sha(a)]);
     expect((await download(t, 'b.bin')).status).toBe(200);
@@ -162,7 +144,7 @@ describe('files: the disk cache of larger files', () => {
     const dir = cacheDir();
     const t = await app(dir);
     const bytes = randomBytes(12 * 1024 * 1024);
-    await upload(t, 'abandoned.bin', bytes);
+    await uploadRaw(t.http, 'FD-1', 'abandoned.bin', bytes);
     const server = (t.app.getHttpServer() as http.Server).listen(0);
     const abandon = () =>
       new Promise<void>((resolve, reject) => {
@@ -215,7 +197,7 @@ describe('files: the disk cache of larger files', () => {
     for (const env of settings) {
       const dir = cacheDir();
       const t = await app(dir, env);
-      await upload(t, 'plain.bin', bytes);
+      await uploadRaw(t.http, 'FD-1', 'plain.bin', bytes);
       const res = await download(t, 'plain.bin');
       expect(res.status).toBe(200);
       expect((res.body as Buffer).equals(bytes)).toBe(true);

@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type request from 'supertest';
+import supertest from 'supertest';
+import type { App } from 'supertest/types.js';
 import { validateDataset } from '../../src/import/dataset.js';
 import { importDataset } from '../../src/import/importer.js';
 import { createPrismaClient } from '../../src/prisma/client.js';
@@ -127,3 +129,34 @@ export const binaryParser: Parameters<request.Test['parse']>[0] = (res, done) =>
   stream.on('end', () => done(null, Buffer.concat(parts)));
   stream.on('error', (e: Error) => done(e, Buffer.alloc(0)));
 };
+
+/** Uploads raw bytes as `<number>/<name>` as alice (an author of the fixture container). */
+export async function uploadRaw(http: App, number: string, name: string, bytes: Buffer): Promise<void> {
+  const res = await supertest(http)
+    .post(`/files/${number}/${name}`)
+    .auth('alice', 'alice-pw')
+    .set('Content-Type', 'application/octet-stream')
+    .send(bytes);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`uploading ${name}: ${res.status}`);
+}
+
+/**
+ * Overwrites the stored bytes of a blob with zeros of the same length: stored bytes never
+ * change, so a download that still gets the old bytes was served from a cache.
+ */
+export async function scribbleBlob(db: pg.Pool, sha256: string): Promise<void> {
+  await db.query("UPDATE blob_chunks SET data = decode(repeat('00', octet_length(data)), 'hex') WHERE sha256 = $1", [
+    sha256,
+  ]);
+}
+
+/** Puts back what scribbleBlob overwrote (chunks of 256 KiB, as the service stores them). */
+export async function restoreBlob(db: pg.Pool, sha256: string, bytes: Buffer, chunk = 256 * 1024): Promise<void> {
+  for (let seq = 0; seq * chunk < bytes.length; seq++) {
+    await db.query('UPDATE blob_chunks SET data = $3 WHERE sha256 = $1 AND seq = $2', [
+      sha256,
+      seq,
+      bytes.subarray(seq * chunk, (seq + 1) * chunk),
+    ]);
+  }
+}
