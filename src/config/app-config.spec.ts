@@ -31,6 +31,9 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ FILES_CACHE_MAX_FILE: '0' })).toThrow('FILES_CACHE_MAX_FILE: "0" is not a positive size');
     expect(() => loadConfig({ FILES_CACHE_SIZE: '-1' })).toThrow('FILES_CACHE_SIZE: "-1" is not a size');
+    expect(() => loadConfig({ FILES_CACHE_MAX_FILE: '65mb' })).toThrow(
+      'FILES_CACHE_MAX_FILE: "65mb" is more than 64 MiB',
+    );
     expect(loadConfig({}).filesDiskCacheSize).toBe(1024 ** 3);
     expect(loadConfig({}).filesDiskCacheDir).toMatch(/pdm-file-cache$/);
     expect(loadConfig({ FILES_DISK_CACHE_SIZE: '0' }).filesDiskCacheSize).toBe(0);

@@ -51,7 +51,7 @@ export interface AppConfig {
   filesSweepIntervalMs: number;
   /** Bytes of recently downloaded small files kept in memory; 0 = none. */
   filesCacheSize: number;
-  /** Largest file kept in that cache. */
+  /** Largest file kept in that cache (at most 64 MiB). */
   filesCacheMaxFile: number;
   /** Where larger files read lately are kept on local disk. */
   filesDiskCacheDir: string;
@@ -70,6 +70,15 @@ export function parseSize(raw: string): number {
   const n = Number(m[1]) * SIZE_UNITS[(m[2] ?? 'b').toLowerCase()];
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`"${raw}" is not a positive size`);
   return n;
+}
+
+/** A size of at most `max` bytes. */
+function sizeUpTo(max: number): Parser<number> {
+  return (raw) => {
+    const n = parseSize(raw);
+    if (n > max) throw new Error(`"${raw}" is more than ${max / 1024 ** 2} MiB`);
+    return n;
+  };
 }
 
 /** Like parseSize, but 0 is allowed (it turns the feature off). */
@@ -166,7 +175,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],
-  filesCacheMaxFile: ['FILES_CACHE_MAX_FILE', '4mb', parseSize],
+  // Such a file is read whole into memory before it is sent: kept small.
+  filesCacheMaxFile: ['FILES_CACHE_MAX_FILE', '4mb', sizeUpTo(64 * 1024 ** 2)],
   filesDiskCacheDir: ['FILES_DISK_CACHE_DIR', join(tmpdir(), 'pdm-file-cache'), text],
   filesDiskCacheSize: ['FILES_DISK_CACHE_SIZE', '1gb', sizeOrZero],
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],

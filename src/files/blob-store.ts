@@ -216,24 +216,13 @@ async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: Blo
 }
 
 /**
- * All bytes of a small blob in one buffer, read in as few batches as its chunks need (one for
- * blobs up to CHUNKS_PER_BATCH chunks). Fails when the chunks do not add up to the size.
+ * All bytes of a small blob in one buffer, read as a download reads them (one batch for blobs
+ * up to CHUNKS_PER_BATCH chunks, the same checks of their numbering and size).
  */
 export async function readWholeBlob(pool: pg.Pool, sha256: string, size: number): Promise<Buffer> {
   const parts: Buffer[] = [];
-  let length = 0;
-  let rows: ChunkRow[];
-  let seq = 0;
-  do {
-    rows = await fetchBatch(pool, sha256, seq);
-    for (const row of rows) {
-      parts.push(...row.parts);
-      length += row.length;
-    }
-    if (rows.length) seq = rows[rows.length - 1].seq + 1;
-  } while (rows.length === CHUNKS_PER_BATCH && length < size);
-  if (length !== size) throw new Error(`blob ${sha256} holds ${length} bytes, not its size ${size}`);
-  return Buffer.concat(parts, length);
+  for await (const part of chunksOf(pool, sha256, size, { start: 0, end: size - 1 })) parts.push(part);
+  return Buffer.concat(parts, size);
 }
 
 // COPY takes no parameters: the values travel as bound parameters into session settings,

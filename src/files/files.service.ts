@@ -92,21 +92,21 @@ export class FilesService implements OnModuleInit {
   private readonly loading = new Map<string, Promise<Buffer>>();
   /** Larger files read lately, kept on local disk. */
   private readonly disk: DiskCache;
+  private readonly logger = new Logger('Files');
 
   constructor(
     private readonly repository: FilesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
-    const logger = new Logger('Files');
-    this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => logger.warn(m));
+    this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
   }
 
   async onModuleInit(): Promise<void> {
     await this.disk.start();
     const json = largestJsonUpload(this.config.jsonBodyLimit);
     if (json < this.config.filesMaxSize) {
-      new Logger('Files').warn(
+      this.logger.warn(
         `JSON_BODY_LIMIT (${this.config.jsonBodyLimit} bytes) carries files of at most ${json} bytes as base64, ` +
           `less than FILES_MAX_SIZE (${this.config.filesMaxSize}); larger files must be sent as application/octet-stream`,
       );
