@@ -57,6 +57,26 @@ export interface AppConfig {
   filesDiskCacheDir: string;
   /** Bytes of files kept there; 0 = none. */
   filesDiskCacheSize: number;
+  /** Bytes of request bodies held in memory at once, across all requests (503 past it). */
+  bodyMemoryBudget: number;
+  /** Longest wait for a request's headers. */
+  httpHeadersTimeoutMs: number;
+  /** Longest time to receive a whole request, body included. */
+  httpRequestTimeoutMs: number;
+  /** A connection that sends or receives nothing for this long is closed. */
+  httpIdleTimeoutMs: number;
+  /** Reports one user may run at once (429 past it). */
+  reportMaxConcurrentPerUser: number;
+  /** Most tables (aliases) one QML template may name. */
+  reportMaxTables: number;
+  /** Most select items one QML template may have. */
+  reportMaxSelectItems: number;
+  /** Most values in all the lists (inOperator, IN lists) of one template together. */
+  reportMaxListValues: number;
+  /** Deepest nesting of conditions (and/or/not) in one template. */
+  reportMaxNesting: number;
+  /** CSV cells starting with = + - @ (or tab, CR) are prefixed with ' so spreadsheets do not run them. */
+  csvNeutralizeFormulas: boolean;
 }
 
 type Parser<T> = (raw: string) => T;
@@ -182,6 +202,16 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
   querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
   queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],
+  bodyMemoryBudget: ['BODY_MEMORY_BUDGET', '64mb', parseSize],
+  httpHeadersTimeoutMs: ['HTTP_HEADERS_TIMEOUT_MS', '10000', intIn(1000, 600_000)],
+  httpRequestTimeoutMs: ['HTTP_REQUEST_TIMEOUT_MS', '300000', intIn(1000, 86_400_000)],
+  httpIdleTimeoutMs: ['HTTP_IDLE_TIMEOUT_MS', '30000', intIn(1000, 3_600_000)],
+  reportMaxConcurrentPerUser: ['REPORT_MAX_CONCURRENT_PER_USER', '3', intIn(1, 1000)],
+  reportMaxTables: ['REPORT_MAX_TABLES', '100', intIn(1, 1000)],
+  reportMaxSelectItems: ['REPORT_MAX_SELECT_ITEMS', '1000', intIn(1, 1600)],
+  reportMaxListValues: ['REPORT_MAX_LIST_VALUES', '10000', intIn(1, 60_000)],
+  reportMaxNesting: ['REPORT_MAX_NESTING', '32', intIn(1, 200)],
+  csvNeutralizeFormulas: ['CSV_NEUTRALIZE_FORMULAS', 'true', bool],
 };
 
 export class ConfigError extends Error {
