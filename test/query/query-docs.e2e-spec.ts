@@ -11,7 +11,10 @@ const exampleQs = [...EXAMPLES.matchAll(/--data-urlencode 'q=([^']*)'/g)].map((m
 const exampleBodies = [...EXAMPLES.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]) as object);
 
 /** The reply shown in docs/query.md, with its "…" (more items) left out. */
-function documentedReply(): { items: Record<string, unknown>[] } & Record<string, unknown> {
+function documentedReply(): { query: object[]; limit: number; items: Record<string, unknown>[] } & Record<
+  string,
+  unknown
+> {
   const block = /## Replies\s+```json\n([\s\S]*?)```/.exec(DOC)![1];
   return JSON.parse(block.replace(/, … \]/, ' ]'));
 }
