@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { Prisma } from '../generated/prisma/client.js';
 import { badValueMessage, isDatabaseUnavailable } from './database-errors.js';
 import { errorEnvelope } from './error-envelope.js';
+import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
 
 /**
@@ -42,15 +43,16 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (exception.code === 'P2025') return { status: 404, message: 'the object does not exist', headers: {} };
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`${req.method} ${req.path}: database unavailable [${requestIdOf(req)}]`);
+      this.logger.warn(`${req.method} ${pathOf(req)}: database unavailable [${requestIdOf(req)}]`);
       return { status: 503, message: 'the database is unavailable; retry shortly', headers: { 'Retry-After': '5' } };
     }
     const badValue = badValueMessage(exception);
     if (badValue) return { status: 400, message: badValue, headers: {} };
     const bodyError = bodyParserError(exception);
     if (bodyError) return { ...bodyError, headers: {} };
+    // The path only: the query string may carry secrets, and logs never hold it (README).
     this.logger.error(
-      `${req.method} ${req.originalUrl} failed [${requestIdOf(req)}]`,
+      `${req.method} ${pathOf(req)} failed [${requestIdOf(req)}]`,
       exception instanceof Error ? exception.stack : String(exception),
     );
     return { status: 500, message: 'internal error', headers: {} };

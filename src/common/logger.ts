@@ -39,6 +39,11 @@ export class PinoNestLogger implements LoggerService {
   }
 }
 
+/** The request's path as the client sent it, without the query string (which may carry secrets). */
+export function pathOf(req: Request): string {
+  return req.originalUrl.split('?')[0];
+}
+
 /**
  * Gives every request its id (see request-id.ts) and one log line: method, path (never the query
  * string or credentials), status, duration, user and request id, written when the response is
@@ -53,7 +58,7 @@ export function requestContext(logger: Logger) {
       const line = {
         requestId: requestIdOf(req),
         method: req.method,
-        path: req.originalUrl.split('?')[0],
+        path: pathOf(req),
         status: res.writableFinished ? res.statusCode : 499,
         durationMs,
         user: req.user?.name ?? null,

@@ -4,6 +4,14 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, Transform, type Readable, type Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import {
+  claimInstanceDir,
+  HEARTBEAT_MS,
+  heartbeat,
+  release,
+  removeDeadInstances,
+  writeOwner,
+} from './cache-instances.js';
 
 const openFd = promisify(open);
 const readFd = promisify(read);
@@ -24,31 +32,71 @@ const SEND_CHUNK = 256 * 1024;
  * A copy is written under a temporary name while a whole-file download streams from the
  * database, and takes its real name only when every byte arrived: an aborted download, a
  * failing or full disk, or a disk slower than the client leaves nothing behind and never
- * disturbs the download. At start, the directory is emptied of what an earlier process kept
- * (only names this cache writes are removed).
+ * disturbs the download.
+ *
+ * Copies go to a folder of this instance's own under the configured directory, which other
+ * instances on the host may share: at start (and every minute) only the folders of instances
+ * that are gone are removed, never a running one's (see cache-instances.ts).
  */
 export class DiskCache {
   private readonly entries = new Map<string, number>();
   private held = 0;
   private enabled = false;
   private warned = false;
+  /** This instance's folder under root (set by start). */
+  private dir = '';
+  private timer?: NodeJS.Timeout;
 
   constructor(
-    readonly dir: string,
+    /** The configured directory, shared with other instances. */
+    readonly root: string,
     readonly budget: number,
     private readonly warn: (message: string) => void,
   ) {}
 
+  /** This instance's folder, or null when the disk cache is off. */
+  get folder(): string | null {
+    return this.enabled ? this.dir : null;
+  }
+
   async start(): Promise<void> {
     if (this.budget === 0) return;
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      for (const name of await readdir(this.dir)) {
-        if (CACHED_NAME.test(name) || name.startsWith(TEMP_PREFIX)) await rm(join(this.dir, name), { force: true });
+      await mkdir(this.root, { recursive: true, mode: 0o700 });
+      // Copies kept directly in the directory by versions before instance folders.
+      for (const name of await readdir(this.root)) {
+        if (CACHED_NAME.test(name) || name.startsWith(TEMP_PREFIX)) await rm(join(this.root, name), { force: true });
       }
+      this.dir = await claimInstanceDir(this.root);
+      await removeDeadInstances(this.root);
       this.enabled = true;
+      this.timer = setInterval(() => void this.beat(), HEARTBEAT_MS);
+      this.timer.unref();
     } catch (e) {
-      this.warn(`file cache directory ${this.dir} is not usable, files are not cached on disk: ${String(e)}`);
+      this.warn(`file cache directory ${this.root} is not usable, files are not cached on disk: ${String(e)}`);
+    }
+  }
+
+  /** Stops the heartbeat and removes this instance's copies. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    if (!this.enabled) return;
+    this.enabled = false;
+    release(this.dir);
+    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** Keeps this folder alive, and takes it up again if another instance removed it meanwhile. */
+  private async beat(): Promise<void> {
+    try {
+      if (!(await heartbeat(this.dir))) {
+        this.entries.clear();
+        this.held = 0;
+        await writeOwner(this.dir);
+      }
+      await removeDeadInstances(this.root);
+    } catch (e) {
+      this.warnOnce(`the file cache directory ${this.root} could not be kept up: ${String(e)}`);
     }
   }
 

@@ -7,6 +7,7 @@ import {
   Injectable,
   Logger,
   NotFoundException,
+  type OnModuleDestroy,
   type OnModuleInit,
   PayloadTooLargeException,
 } from '@nestjs/common';
@@ -85,7 +86,7 @@ type ChangeOp =
  * is committed then, and applies everything (new iteration included) in one transaction.
  */
 @Injectable()
-export class FilesService implements OnModuleInit {
+export class FilesService implements OnModuleInit, OnModuleDestroy {
   /** Small files read lately; every request still passes the permission check first. */
   private readonly cache: BlobCache;
   /** Small blobs being read from the database: simultaneous downloads share one read. */
@@ -111,6 +112,10 @@ export class FilesService implements OnModuleInit {
           `less than FILES_MAX_SIZE (${this.config.filesMaxSize}); larger files must be sent as application/octet-stream`,
       );
     }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.disk.stop();
   }
 
   async list(user: AuthUser, ref: HolderRef, role: string, link: LinkContext): Promise<FileListDto> {

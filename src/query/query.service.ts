@@ -19,6 +19,7 @@ import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-r
 import { compileOrder, compileWhere } from './q/q-compile.js';
 import { QError, type ParsedQuery } from './q/q-model.js';
 import { parseQuery } from './q/q-parse.js';
+import { refuseNul } from './q/q-text.js';
 import { QueryRepository, type ItemRow, type PosRange } from './query.repository.js';
 
 export interface Paging {
@@ -27,9 +28,14 @@ export interface Paging {
   limit: number;
 }
 
+/** The largest snapshot position (PostgreSQL integer). */
+const MAX_POSITION = 2_147_483_647;
+
 function parseOrRefuse(q: unknown[]): ParsedQuery {
   try {
-    return parseQuery(q);
+    const parsed = parseQuery(q);
+    refuseNul(parsed);
+    return parsed;
   } catch (e) {
     if (e instanceof QError) throw new BadRequestException(e.message);
     throw e;
@@ -150,8 +156,9 @@ export class QueryService implements OnModuleInit, OnModuleDestroy {
       throw new BadRequestException(`limit must not be greater than ${this.config.queryMaxLimit}`);
     }
     const first = start + page * limit;
-    if (!Number.isSafeInteger(first + limit) || first >= 2_147_483_647) return null;
-    return { from: first + 1, to: first + limit };
+    if (!Number.isSafeInteger(first + limit) || first >= MAX_POSITION) return null;
+    // Positions are integer columns: a page reaching past the last possible one ends there.
+    return { from: first + 1, to: Math.min(first + limit, MAX_POSITION) };
   }
 
   private reply(

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import request from 'supertest';
+import { INSTANCE_PREFIX, OWNER_FILE } from '../../src/files/cache-instances.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import {
@@ -61,13 +62,29 @@ describe('files: the disk cache of larger files', () => {
       .buffer(true)
       .parse(binaryParser);
 
+  /** The instance folders under a cache directory, each with the copies in it. */
+  function folders(dir: string): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const name of readdirSync(dir).filter((n) => n.startsWith(INSTANCE_PREFIX))) {
+      out[name] = readdirSync(join(dir, name))
+        .filter((n) => n !== OWNER_FILE)
+        .sort();
+    }
+    return out;
+  }
+
+  /** The copies an app keeps in a directory it has to itself. */
+  function copies(dir: string): string[] {
+    return Object.values(folders(dir)).flat().sort();
+  }
+
   /** The copy is renamed into place just after the download ends. */
   async function kept(dir: string, expected: string[]): Promise<void> {
     for (let i = 0; i < 50; i++) {
-      if (JSON.stringify(readdirSync(dir).sort()) === JSON.stringify([...expected].sort())) return;
+      if (JSON.stringify(copies(dir)) === JSON.stringify([...expected].sort())) return;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(readdirSync(dir).sort()).toEqual([...expected].sort());
+    expect(copies(dir)).toEqual([...expected].sort());
   }
 
   it('keeps a file downloaded whole under its SHA-256 and sends it from there, whole and in ranges', async () => {
@@ -76,7 +93,7 @@ describe('files: the disk cache of larger files', () => {
     const bytes = randomBytes(600 * 1024 + 3);
     const hash = sha(bytes);
     await uploadRaw(t.http, 'FD-1', 'kept.bin', bytes);
-    expect(readdirSync(dir)).toEqual([]); // uploads keep nothing
+    expect(copies(dir)).toEqual([]); // uploads keep nothing
     const first = await download(t, 'kept.bin');
     expect(first.status).toBe(200);
     expect((first.body as Buffer).equals(bytes)).toBe(true);
@@ -116,7 +133,7 @@ describe('files: the disk cache of larger files', () => {
     expect(part.status).toBe(206);
     expect((part.body as Buffer).equals(bytes.subarray(10, 21))).toBe(true);
     await new Promise((r) => setTimeout(r, 100));
-    expect(readdirSync(dir)).toEqual([]);
+    expect(copies(dir)).toEqual([]);
     const all = await download(t, 'ranged.bin', { Range: 'bytes=0-' });
     expect(all.status).toBe(206);
     expect((all.body as Buffer).equals(bytes)).toBe(true);
@@ -161,7 +178,7 @@ describe('files: the disk cache of larger files', () => {
     try {
       await abandon();
       await new Promise((r) => setTimeout(r, 300));
-      expect(readdirSync(dir)).toEqual([]);
+      expect(copies(dir)).toEqual([]);
       // The next whole download is kept; abandoning one sent from the copy harms nothing.
       const whole = await download(t, 'abandoned.bin');
       expect((whole.body as Buffer).equals(bytes)).toBe(true);
@@ -176,14 +193,45 @@ describe('files: the disk cache of larger files', () => {
     }
   });
 
-  it('empties its directory of earlier copies at start, and leaves other files alone', async () => {
+  it('removes copies an earlier version kept in the directory itself at start, and leaves other files alone', async () => {
     const dir = cacheDir();
     const stale = 'a'.repeat(64);
     writeFileSync(join(dir, stale), 'old copy');
     writeFileSync(join(dir, '.tmp-1234'), 'half a copy');
     writeFileSync(join(dir, 'notes.txt'), 'not the cache’s');
     await app(dir);
-    expect(readdirSync(dir)).toEqual(['notes.txt']);
+    const names = readdirSync(dir);
+    expect(names).toHaveLength(2);
+    expect(names).toContain('notes.txt');
+    expect(names.find((n) => n !== 'notes.txt')).toMatch(new RegExp(`^${INSTANCE_PREFIX}${process.pid}-[0-9a-f]{8}$`));
+  });
+
+  it('shares a directory with another running instance without deleting its copies', async () => {
+    const dir = cacheDir();
+    const first = await app(dir);
+    const bytes = randomBytes(300 * 1024);
+    const hash = sha(bytes);
+    await uploadRaw(first.http, 'FD-1', 'shared.bin', bytes);
+    expect((await download(first, 'shared.bin')).status).toBe(200);
+    await kept(dir, [hash]);
+    const [firstFolder] = Object.keys(folders(dir));
+
+    const second = await app(dir);
+    const both = folders(dir);
+    expect(Object.keys(both)).toHaveLength(2);
+    expect(both[firstFolder]).toEqual([hash]);
+    await scribbleBlob(db, hash);
+    try {
+      // The first still sends its copy; the second, with none of its own, reads the database.
+      expect(((await download(first, 'shared.bin')).body as Buffer).equals(bytes)).toBe(true);
+      expect(((await download(second, 'shared.bin')).body as Buffer).equals(Buffer.alloc(bytes.length))).toBe(true);
+    } finally {
+      await restoreBlob(db, hash, bytes);
+    }
+    // Closing an instance removes its own folder only.
+    await second.close();
+    apps.splice(apps.indexOf(second), 1);
+    expect(folders(dir)).toEqual({ [firstFolder]: [hash] });
   });
 
   it('serves from the database when its directory cannot be used, or with FILES_DISK_CACHE_SIZE=0', async () => {

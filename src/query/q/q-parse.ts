@@ -223,9 +223,9 @@ function scalar(kind: FieldKind, v: unknown, at: string): Scalar {
       if (Math.abs(v) > 2_147_483_647) throw new QError(`${at}: ${show(v)} is out of range`);
       return v;
     case 'timestamp': {
-      const ts = typeof v === 'string' ? parseIsoTimestamp(v) : null;
-      if (ts === null) throw new QError(`${at}: ${show(v)} is not an ISO-8601 timestamp`);
-      return ts;
+      const ts = typeof v === 'string' ? parseIsoTimestamp(v) : { problem: 'is not an ISO-8601 timestamp' };
+      if ('problem' in ts) throw new QError(`${at}: ${show(v)} ${ts.problem}`);
+      return ts.iso;
     }
     case 'type':
       if (typeof v !== 'string') throw new QError(`${at}: ${show(v)} is not a class name`);
