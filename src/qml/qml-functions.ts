@@ -69,3 +69,8 @@ export const COMPARISON_OPERATORS: readonly ComparisonOperator[] = [
 export function isComparisonOperator(type: string): type is ComparisonOperator {
   return (COMPARISON_OPERATORS as readonly string[]).includes(type);
 }
+
+/** Every function, in registry order: for the generated reference (docs/qml-reference.md). */
+export function listFunctions(): readonly FunctionDef[] {
+  return [...FUNCTIONS.values()];
+}

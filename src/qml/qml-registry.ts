@@ -223,3 +223,28 @@ const LINKS: Record<string, LinkDef> = {
 export function findLink(name: string): LinkDef | undefined {
   return LINKS[name];
 }
+
+/** Every class, in registry order: for the generated reference (docs/qml-reference.md). */
+export function listClasses(): readonly ClassDef[] {
+  return CLASSES;
+}
+
+/** The property paths of a source kind and their definitions, in registry order. */
+export function listProperties(kind: SourceKind): readonly [string, PropertyDef][] {
+  return Object.entries(PROPERTIES[kind]);
+}
+
+/** The derived properties of iterations (`object`), in registry order. */
+export function listDerived(): readonly [string, PropertyDef][] {
+  return Object.entries(DERIVED);
+}
+
+/** The references of a source kind (`referenceJoin`), in registry order. */
+export function listReferences(kind: SourceKind): readonly [string, ReferenceDef][] {
+  return Object.entries(REFERENCES[kind] ?? {});
+}
+
+/** The link classes (`linkJoin`), in registry order. */
+export function listLinks(): readonly [string, LinkDef][] {
+  return Object.entries(LINKS);
+}

@@ -55,3 +55,8 @@ export function javaTypeName(type: ValueType): string {
 export function isNumeric(type: ValueType): boolean {
   return type === 'long' || type === 'double';
 }
+
+/** The `type` attribute values that carry a value type, and the type each names. */
+export function listTypeHints(): readonly [string, ValueType][] {
+  return Object.entries(HINTS);
+}
