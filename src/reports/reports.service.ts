@@ -11,7 +11,16 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { formatOid, OidClass, parseOid } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { buildQuery, compileTemplate, QmlError, templateColumns, type QmlTemplate } from '../qml/qml-compiler.js';
+import {
+  buildQuery,
+  compileTemplate,
+  QmlError,
+  QmlLimitError,
+  templateColumns,
+  type QmlLimitName,
+  type QmlLimits,
+  type QmlTemplate,
+} from '../qml/qml-compiler.js';
 import { wildcardPattern } from '../qml/qml-values.js';
 import type { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { cell, headingTags, type ReportResult } from './report-format.js';
@@ -29,6 +38,15 @@ export interface Execution {
 }
 
 const NAME_MAX = 200;
+
+/** The setting that raises each compiler limit, named in the 400 past it. */
+const LIMIT_SETTINGS: Record<QmlLimitName, string> = {
+  maxTables: 'REPORT_MAX_TABLES',
+  maxSelectItems: 'REPORT_MAX_SELECT_ITEMS',
+  maxListValues: 'REPORT_MAX_LIST_VALUES',
+  maxNesting: 'REPORT_MAX_NESTING',
+  boundValues: 'REPORT_MAX_LIST_VALUES',
+};
 const INLINE_CACHE_SIZE = 200;
 const INLINE_CACHE_MAX_CHARS = 64 * 1024;
 
@@ -39,12 +57,20 @@ export class ReportsService {
   private readonly compiled = new Map<number, { qml: string; template: QmlTemplate }>();
   /** Inline documents compiled lately, by their text: scripts send the same QML again and again. */
   private readonly inline = new Map<string, QmlTemplate>();
+  private readonly limits: QmlLimits;
 
   constructor(
     private readonly repo: ReportsRepository,
     private readonly permissions: PermissionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.limits = {
+      maxTables: config.reportMaxTables,
+      maxSelectItems: config.reportMaxSelectItems,
+      maxListValues: config.reportMaxListValues,
+      maxNesting: config.reportMaxNesting,
+    };
+  }
 
   async list(user: AuthUser, q: ListQuery): Promise<{ oid: string; name: string }[]> {
     let limit: number | null = null;
@@ -166,10 +192,9 @@ export class ReportsService {
 
   private compile(qml: string): QmlTemplate {
     try {
-      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit });
+      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit, limits: this.limits });
     } catch (e) {
-      if (e instanceof QmlError) throw new BadRequestException(e.message);
-      throw e;
+      throw compileError(e);
     }
   }
 
@@ -207,18 +232,21 @@ export class ReportsService {
     const max = this.config.reportMaxRows;
     let query: ReturnType<typeof buildQuery>;
     try {
-      query = buildQuery(template, {
-        values,
-        user,
-        // What PermissionsService.readableContainerIds returns, resolved inside the report query
-        // instead of by a query of its own before it (half the cost of a small report).
-        readable: user.admin ? null : { memberOf: user.id },
-        now: new Date(),
-        limit: max + 1,
-      });
+      query = buildQuery(
+        template,
+        {
+          values,
+          user,
+          // What PermissionsService.readableContainerIds returns, resolved inside the report query
+          // instead of by a query of its own before it (half the cost of a small report).
+          readable: user.admin ? null : { memberOf: user.id },
+          now: new Date(),
+          limit: max + 1,
+        },
+        this.limits,
+      );
     } catch (e) {
-      if (e instanceof QmlError) throw new BadRequestException(e.message);
-      throw e;
+      throw compileError(e);
     }
     let rows: unknown[][];
     try {
@@ -245,6 +273,13 @@ export class ReportsService {
       parameters: query.parameters,
     };
   }
+}
+
+/** A compiler error as the 400 it is; a limit's message names the setting that raises it. */
+function compileError(e: unknown): unknown {
+  if (e instanceof QmlLimitError) return new BadRequestException(`${e.message} (${LIMIT_SETTINGS[e.limit]})`);
+  if (e instanceof QmlError) return new BadRequestException(e.message);
+  return e;
 }
 
 /** Request parameters as report parameter values: one string each. */
