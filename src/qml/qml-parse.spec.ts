@@ -84,7 +84,7 @@ describe('parseQml', () => {
   it.each([
     // Before, an unclosed tag was reported at line 1, column 1 whatever its place.
     ['an unclosed tag', '<qml>\n  <statement>\n    <query>\n</qml>', 4, 6, 'unexpected close tag'],
-    ['an unclosed tag at the end', '<?xml version="1.0"?>\r\n<qml>\r\n  <statement\r\n', 4, 0, 'unclosed tag: qml'],
+    ['an unclosed tag at the end', '<?xml version="1.0"?>\r\n<qml>\r\n  <statement\r\n', 4, 1, 'unclosed tag: qml'],
     ['a bare &', '<qml>\n  <c>a & b</c></qml>', 2, 8, 'a bare "&" (write &amp;)'],
     ['a bare & in an attribute', '<qml>\n\n <c h="R&D"/></qml>', 3, 9, 'a bare "&" (write &amp;)'],
     ['a C0 control character', '<qml>\n <c>x\u0001</c></qml>', 2, 6, 'character U+0001 is not allowed in XML 1.0'],

@@ -83,7 +83,9 @@ export function checkWellFormed(text: string, maxDepth: number, depthReason: str
   const parser = new SaxesParser({ position: true, defaultXMLVersion: '1.0', forceXMLVersion: true });
   let depth = 0;
   parser.on('error', (e) => {
-    throw malformed(parser.line, parser.column, e.message.replace(/^\d+:\d+: /, '').replace(/\.$/, ''));
+    // saxes counts the characters read on the line: 0 at the end of a document after a line break.
+    const column = Math.max(1, parser.column);
+    throw malformed(parser.line, column, e.message.replace(/^\d+:\d+: /, '').replace(/\.$/, ''));
   });
   parser.on('opentag', () => {
     if (++depth > maxDepth) throw new QmlLimitError('', depthReason, 'maxNesting');

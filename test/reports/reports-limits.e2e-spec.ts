@@ -5,6 +5,7 @@ import { Prisma } from '../../src/generated/prisma/client.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
 import { ReportsRepository } from '../../src/reports/reports.repository.js';
 import { demoQml } from './report-fixtures.js';
+import { parseStrictXml } from './xml-well-formed.js';
 
 /** Seven iteration tables in a cross product: hundreds of millions of rows to count, seconds of work. */
 const SLOW = `<qml><statement><query>
@@ -67,6 +68,7 @@ describe('report limits', () => {
       .get('/reports/Part%20structure')
       .auth(...USERS.alice);
     expect(res.status).toBe(200);
+    expect(parseStrictXml(res.text).root).toBe('queryResult');
     expect(res.text).toContain('<auxData><dataItem name="truncated">true</dataItem></auxData>');
     expect(res.text.match(/<row /g)).toHaveLength(2);
   });
