@@ -24,7 +24,14 @@ import {
 import { wildcardPattern } from '../qml/qml-values.js';
 import type { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { cell, headingTags, type ReportResult } from './report-format.js';
-import { ReportDataError, ReportsRepository, ReportTimeoutError, type TemplateRow } from './reports.repository.js';
+import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import {
+  ReportDataError,
+  ReportSlotsTakenError,
+  ReportsRepository,
+  ReportTimeoutError,
+  type TemplateRow,
+} from './reports.repository.js';
 
 export interface ListQuery {
   name?: string;
@@ -38,6 +45,8 @@ export interface Execution {
 }
 
 const NAME_MAX = 200;
+/** Retry-After of a report refused for the per-user limit: most reports take well under this. */
+const RETRY_AFTER_S = 1;
 
 /** The setting that raises each compiler limit, named in the 400 past it. */
 const LIMIT_SETTINGS: Record<QmlLimitName, string> = {
@@ -58,6 +67,8 @@ export class ReportsService {
   /** Inline documents compiled lately, by their text: scripts send the same QML again and again. */
   private readonly inline = new Map<string, QmlTemplate>();
   private readonly limits: QmlLimits;
+  /** Reports one user may run at once: see perUserReports. */
+  private readonly perUser: number;
 
   constructor(
     private readonly repo: ReportsRepository,
@@ -70,6 +81,7 @@ export class ReportsService {
       maxListValues: config.reportMaxListValues,
       maxNesting: config.reportMaxNesting,
     };
+    this.perUser = perUserReports(config);
   }
 
   async list(user: AuthUser, q: ListQuery): Promise<{ oid: string; name: string }[]> {
@@ -250,8 +262,15 @@ export class ReportsService {
     }
     let rows: unknown[][];
     try {
-      rows = await this.repo.execute(query.sql);
+      rows = await this.repo.execute(query.sql, { userId: user.id, max: this.perUser });
     } catch (e) {
+      if (e instanceof ReportSlotsTakenError) {
+        throw new HttpErrorWithHeaders(
+          429,
+          `you already run ${this.perUser} report(s), as many as one user may run at the same time (REPORT_MAX_CONCURRENT_PER_USER); retry when one has finished`,
+          { 'Retry-After': String(RETRY_AFTER_S) },
+        );
+      }
       if (e instanceof ReportTimeoutError) {
         throw new GatewayTimeoutException(
           `the report query ran longer than REPORT_TIMEOUT_MS (${this.config.reportTimeoutMs} ms) and was cancelled`,
@@ -273,6 +292,15 @@ export class ReportsService {
       parameters: query.parameters,
     };
   }
+}
+
+/**
+ * Reports one user may run at once, on all instances together: REPORT_MAX_CONCURRENT_PER_USER,
+ * but fewer than the report pool's DB_POOL_MAX connections, so one user never takes the whole
+ * pool of an instance (except with a pool of one, the embedded database, where reports queue).
+ */
+export function perUserReports(config: Pick<AppConfig, 'reportMaxConcurrentPerUser' | 'dbPoolMax'>): number {
+  return Math.max(1, Math.min(config.reportMaxConcurrentPerUser, config.dbPoolMax - 1));
 }
 
 /** A compiler error as the 400 it is; a limit's message names the setting that raises it. */
