@@ -33,6 +33,9 @@ export class ReportTimeoutError extends Error {}
 /** A value PostgreSQL refused while running a report (SQLSTATE class 22, data exception). */
 export class ReportDataError extends Error {}
 
+/** Thrown when a template of that name was created meanwhile (the unique name index refused it). */
+export class TemplateNameTakenError extends Error {}
+
 /** Thrown when the caller already runs as many reports as one user may. */
 export class ReportSlotsTakenError extends Error {}
 
@@ -130,7 +133,12 @@ export class ReportsRepository implements OnModuleDestroy {
     description: string | null;
     qml: string;
   }): Promise<TemplateRow> {
-    return toRow(await this.prisma.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
+    try {
+      return toRow(await this.prisma.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
+    } catch (e) {
+      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw new TemplateNameTakenError();
+      throw e;
+    }
   }
 
   async update(

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  ConflictException,
   ForbiddenException,
   GatewayTimeoutException,
   Inject,
@@ -30,6 +31,7 @@ import {
   ReportSlotsTakenError,
   ReportsRepository,
   ReportTimeoutError,
+  TemplateNameTakenError,
   type TemplateRow,
 } from './reports.repository.js';
 
@@ -176,7 +178,16 @@ export class ReportsService {
     if (!container)
       throw new BadRequestException('parameter "container" (a container name) is required to create a report template');
     await this.requireManage(user, container.id, container.name);
-    const row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
+    let row: TemplateRow;
+    try {
+      row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
+    } catch (e) {
+      // Another request created it between the look-up above and this insert.
+      if (e instanceof TemplateNameTakenError) {
+        throw new ConflictException(`a report template named "${name}" exists already; nothing was stored`);
+      }
+      throw e;
+    }
     return { created: true, details: this.describe(row) };
   }
 

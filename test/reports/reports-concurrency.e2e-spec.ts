@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { expectError } from '../security/security-helpers.js';
-import { docQuery, NUMBER } from './report-fixtures.js';
+import { docQuery, NUMBER, until } from './report-fixtures.js';
 
 /** A report over report_templates: it waits while the test holds that table locked. */
 const TEMPLATES = `<qml><statement><query><select><column alias="T" heading="Name">name</column></select>
@@ -18,15 +18,6 @@ const inline = (t: TestApp, user: readonly [string, string], qml: string) =>
     .auth(...user)
     .set('Content-Type', 'text/xml')
     .send(qml);
-
-/** Polls (briefly) until the condition holds; fails after 10 s. */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
 describe('REPORT_MAX_CONCURRENT_PER_USER', () => {
   /** Advisory locks held for report slots of a user (first key 74 600 000 + k, second the user id). */

@@ -4,7 +4,7 @@ import { testPool } from '../helpers/test-database.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
 import { ReportsRepository } from '../../src/reports/reports.repository.js';
-import { demoQml } from './report-fixtures.js';
+import { demoQml, docQuery, LATEST, NUMBER } from './report-fixtures.js';
 import { parseStrictXml } from './xml-well-formed.js';
 
 /** Seven iteration tables in a cross product: hundreds of millions of rows to count, seconds of work. */
@@ -82,6 +82,38 @@ describe('report limits', () => {
       .auth(...USERS.alice);
     expect(res.body.count).toBe(1);
     expect(res.body).not.toHaveProperty('truncated');
+  });
+
+  it('marks a result truncated exactly when it has more than REPORT_MAX_ROWS rows', async () => {
+    // Latest documents by number: N rows for N numbers (REPORT_MAX_ROWS is 2 here).
+    const numbers = (list: string) =>
+      docQuery(
+        NUMBER,
+        `<compositeCondition>${LATEST}<condition><operand>${NUMBER}</operand><inOperator type="in"/><inOperand><delimitedList><constant>${list}</constant></delimitedList></inOperand></condition></compositeCondition>`,
+        '<orderBy><orderByItem><columnTarget heading="Number"/></orderByItem></orderBy>',
+      );
+    const run = (list: string) =>
+      request(t.http)
+        .post('/reports')
+        .auth(...USERS.alice)
+        .set('Content-Type', 'text/xml')
+        .send(numbers(list));
+    expect((await run('0000000001')).body).toEqual({ count: 1, items: [['0000000001']], _runtime: expect.any(Number) });
+    const exactly = await run('0000000001,0000000002');
+    expect(exactly.status).toBe(200);
+    expect(exactly.body).toEqual({
+      count: 2,
+      items: [['0000000001'], ['0000000002']],
+      _runtime: expect.any(Number),
+    });
+    const oneMore = await run('0000000001,0000000002,0000000003');
+    expect(oneMore.status).toBe(200);
+    expect(oneMore.body).toEqual({
+      count: 2,
+      items: [['0000000001'], ['0000000002']],
+      truncated: true,
+      _runtime: expect.any(Number),
+    });
   });
 
   it('cancels a query past REPORT_TIMEOUT_MS with 504', async () => {
