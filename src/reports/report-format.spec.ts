@@ -49,7 +49,53 @@ describe('report formats', () => {
   });
 
   it('writes RFC 4180 CSV', () => {
-    expect(toCsv(result)).toBe('Name,n\r\n"a,""b""",1\r\n"line\nbreak",\r\n');
+    expect(toCsv(result, { neutralizeFormulas: true })).toBe('Name,n\r\n"a,""b""",1\r\n"line\nbreak",\r\n');
+  });
+
+  const formulas: ReportResult = {
+    columns: [
+      { heading: '=Heading', type: 'string', typeName: 'java.lang.String' },
+      { heading: 'n', type: 'long', typeName: 'java.lang.Long' },
+      { heading: 'x', type: 'double', typeName: 'java.lang.Double' },
+    ],
+    rows: [
+      ['=HYPERLINK("http://x","y")', -5, -0.5],
+      ['+1', '-9223372036854775808', 1],
+      ['-5', 2, 3],
+      ['@SUM(A1)', 3, 4],
+      ['\tx', 4, 5],
+      ['\rx', 5, 6],
+      ['a=b', 6, 7],
+    ],
+    truncated: false,
+  };
+
+  it('neutralises cells a spreadsheet would run as formulas, but not the values of numeric columns', () => {
+    expect(toCsv(formulas, { neutralizeFormulas: true }).split('\r\n')).toEqual([
+      "'=Heading,n,x",
+      `"'=HYPERLINK(""http://x"",""y"")",-5,-0.5`,
+      "'+1,-9223372036854775808,1",
+      "'-5,2,3",
+      "'@SUM(A1),3,4",
+      "'\tx,4,5",
+      `"'\rx",5,6`,
+      'a=b,6,7',
+      '',
+    ]);
+  });
+
+  it('leaves cells as they are when told not to neutralise formulas', () => {
+    expect(toCsv(formulas, { neutralizeFormulas: false }).split('\r\n')).toEqual([
+      '=Heading,n,x',
+      '"=HYPERLINK(""http://x"",""y"")",-5,-0.5',
+      '+1,-9223372036854775808,1',
+      '-5,2,3',
+      '@SUM(A1),3,4',
+      '\tx,4,5',
+      '"\rx",5,6',
+      'a=b,6,7',
+      '',
+    ]);
   });
 
   it('escapes XML text and replaces characters XML cannot carry', () => {

@@ -1,4 +1,5 @@
 import type { ResultColumn } from '../qml/qml-compiler.js';
+import { isNumeric } from '../qml/qml-types.js';
 import { checkWellFormed, NOT_XML_CHARS } from '../qml/qml-xml.js';
 
 /** A result value as it leaves the service: JSON scalars, timestamps as ISO-8601 text. */
@@ -147,15 +148,29 @@ function embeddedQml(qml: string, replaced: Replacements): string {
   }
 }
 
+/** What spreadsheets may take for a formula at the start of a cell (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export interface CsvOptions {
+  /**
+   * Prefix `'` to every text cell (and heading) starting with `=`, `+`, `-`, `@`, tab or CR, so
+   * spreadsheets show it instead of running it. Values of numeric columns (long, double) stay
+   * as they are: they are numbers, never formulas, and `-5` must stay a number.
+   */
+  neutralizeFormulas: boolean;
+}
+
 /** RFC 4180: a header line, CRLF line ends, fields quoted when they need it. */
-export function toCsv(result: ReportResult): string {
-  const field = (v: CellValue): string => {
+export function toCsv(result: ReportResult, options: CsvOptions): string {
+  const field = (v: CellValue, numeric = false): string => {
     if (v === null) return '';
-    const s = String(v);
+    let s = String(v);
+    if (options.neutralizeFormulas && !numeric && FORMULA_START.test(s)) s = `'${s}`;
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
+  const numeric = result.columns.map((c) => isNumeric(c.type));
   const lines = [result.columns.map((c) => field(c.heading)).join(',')];
-  for (const row of result.rows) lines.push(row.map(field).join(','));
+  for (const row of result.rows) lines.push(row.map((v, i) => field(v, numeric[i])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
