@@ -162,33 +162,41 @@ export class ReportsService {
     this.compile(qml);
     const container = opts.container ? await this.container(user, opts.container) : null;
     const existing = await this.repo.findByName(name);
-    if (existing) {
-      if (!(await this.permissions.canRead(user, existing.containerId))) {
-        throw new NotFoundException(`no report template named "${name}" that you can change`);
-      }
-      await this.requireManage(user, existing.containerId, existing.containerName);
-      if (container) await this.requireManage(user, container.id, container.name);
-      const row = await this.repo.update(existing.id, {
-        containerId: container?.id ?? existing.containerId,
-        description: opts.description ?? existing.description,
-        qml,
-      });
-      return { created: false, details: this.describe(row) };
+    if (existing && (await this.permissions.canRead(user, existing.containerId))) {
+      return { created: false, details: await this.replace(user, existing, container, opts.description, qml) };
     }
+    // A name taken in a container the caller cannot read is free in their view: they get the
+    // answers of a create, up to the conflict that create would meet (never the container).
     if (!container)
       throw new BadRequestException('parameter "container" (a container name) is required to create a report template');
     await this.requireManage(user, container.id, container.name);
+    if (existing) throw nameTaken(name);
     let row: TemplateRow;
     try {
       row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
     } catch (e) {
       // Another request created it between the look-up above and this insert.
-      if (e instanceof TemplateNameTakenError) {
-        throw new ConflictException(`a report template named "${name}" exists already; nothing was stored`);
-      }
+      if (e instanceof TemplateNameTakenError) throw nameTaken(name);
       throw e;
     }
     return { created: true, details: this.describe(row) };
+  }
+
+  private async replace(
+    user: AuthUser,
+    existing: TemplateRow,
+    container: { id: number; name: string } | null,
+    description: string | undefined,
+    qml: string,
+  ): Promise<TemplateDetailsDto> {
+    await this.requireManage(user, existing.containerId, existing.containerName);
+    if (container) await this.requireManage(user, container.id, container.name);
+    const row = await this.repo.update(existing.id, {
+      containerId: container?.id ?? existing.containerId,
+      description: description ?? existing.description,
+      qml,
+    });
+    return this.describe(row);
   }
 
   async remove(user: AuthUser, name: string): Promise<void> {
@@ -312,6 +320,11 @@ export class ReportsService {
  */
 export function perUserReports(config: Pick<AppConfig, 'reportMaxConcurrentPerUser' | 'dbPoolMax'>): number {
   return Math.max(1, Math.min(config.reportMaxConcurrentPerUser, config.dbPoolMax - 1));
+}
+
+/** The 409 of a create whose name is taken (in any container: which one is not said). */
+function nameTaken(name: string): ConflictException {
+  return new ConflictException(`a report template named "${name}" exists already; nothing was stored`);
 }
 
 /** A compiler error as the 400 it is; a limit's message names the setting that raises it. */
