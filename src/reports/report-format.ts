@@ -27,7 +27,7 @@ export function cell(v: unknown): CellValue {
 const TAG_CHAR = /[\p{L}\p{M}\p{N}._\-\u00B7]/u;
 /** NameChar of XML 1.0 (fifth edition): some letters and digits of Unicode are not among them. */
 const NAME_CHAR =
-  /[-.0-9A-Z_a-z\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C\u200D\u203F\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}]/u;
+  /[-.0-9A-Z_a-z\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}]/u;
 
 /**
  * XML element names for headings: every character that is not a letter, mark, digit or

@@ -8,6 +8,10 @@ describe('reports one user may run at once', () => {
     expect(perUserReports({ reportMaxConcurrentPerUser: 3, dbPoolMax: 2 })).toBe(1);
   });
 
+  it('is 0, no limit, when the setting is 0', () => {
+    expect(perUserReports({ reportMaxConcurrentPerUser: 0, dbPoolMax: 10 })).toBe(0);
+  });
+
   it('is one on a pool of one connection (the embedded database), where reports queue anyway', () => {
     expect(perUserReports({ reportMaxConcurrentPerUser: 3, dbPoolMax: 1 })).toBe(1);
   });

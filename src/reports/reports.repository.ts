@@ -58,9 +58,10 @@ const REPORT_SLOT_LOCK = 74_600_000;
  */
 async function takeSlot(
   client: pg.PoolClient,
-  slot: ReportSlot,
+  slot: ReportSlot | null,
   lock: 'pg_try_advisory_lock' | 'pg_try_advisory_xact_lock',
-): Promise<number> {
+): Promise<number | null> {
+  if (!slot) return null;
   const { rows } = await client.query<{ k: number }>(
     `SELECT k FROM generate_series(1, $2::int4) k WHERE ${lock}($1::int4 + k, $3::int4) LIMIT 1`,
     [REPORT_SLOT_LOCK, slot.max, slot.userId],
@@ -85,6 +86,23 @@ type TemplateRecord = Prisma.ReportTemplateGetPayload<{ select: typeof TEMPLATE_
 function toRow(r: TemplateRecord): TemplateRow {
   const { container, ...rest } = r;
   return { ...rest, containerName: container.name };
+}
+
+/**
+ * Gives a slot back and the connection to its pool. A connection that fails to unlock is
+ * dropped (its locks go with it), so a slot never stays taken by a connection in the pool.
+ */
+async function giveBack(client: pg.PoolClient, held: number | null, slot: ReportSlot | null): Promise<void> {
+  if (held === null || !slot) {
+    client.release();
+    return;
+  }
+  try {
+    await client.query('SELECT pg_advisory_unlock($1::int4, $2::int4)', [REPORT_SLOT_LOCK + held, slot.userId]);
+    client.release();
+  } catch (e) {
+    client.release(e as Error);
+  }
 }
 
 /** report_templates, and the execution of compiled report queries. */
@@ -171,8 +189,9 @@ export class ReportsRepository implements OnModuleDestroy {
    *
    * Before the query, the report takes one of the caller's `slot.max` slots on its connection
    * (ReportSlotsTakenError when none is free); it is given back when the report has ended.
+   * A null slot: no per-user limit.
    */
-  async execute(sql: Prisma.Sql, slot: ReportSlot): Promise<unknown[][]> {
+  async execute(sql: Prisma.Sql, slot: ReportSlot | null): Promise<unknown[][]> {
     const query = { text: sql.text, values: sql.values, rowMode: 'array' as const, types: REPORT_TYPES };
     try {
       return this.pool ? await this.onPool(this.pool, query, slot) : await this.inTransaction(query, slot);
@@ -187,27 +206,27 @@ export class ReportsRepository implements OnModuleDestroy {
   private async onPool(
     pool: pg.Pool,
     query: pg.QueryConfig & { rowMode: 'array' },
-    slot: ReportSlot,
+    slot: ReportSlot | null,
   ): Promise<unknown[][]> {
     const client = await pool.connect();
     let held: number | null = null;
+    let rows: unknown[][];
     try {
       held = await takeSlot(client, slot, 'pg_try_advisory_lock');
-      return (await client.query<unknown[]>(query)).rows;
-    } finally {
-      if (held === null) client.release();
-      else {
-        // The answer need not wait for the unlock. A connection that fails to unlock is dropped
-        // (its locks go with it), so a slot never stays taken by a connection back in the pool.
-        void client.query('SELECT pg_advisory_unlock($1::int4, $2::int4)', [REPORT_SLOT_LOCK + held, slot.userId]).then(
-          () => client.release(),
-          (e: Error) => client.release(e),
-        );
-      }
+      rows = (await client.query<unknown[]>(query)).rows;
+    } catch (e) {
+      await giveBack(client, held, slot);
+      throw e;
     }
+    // Given back before the answer, so that the user's next report finds the slot free.
+    await giveBack(client, held, slot);
+    return rows;
   }
 
-  private async inTransaction(query: pg.QueryConfig & { rowMode: 'array' }, slot: ReportSlot): Promise<unknown[][]> {
+  private async inTransaction(
+    query: pg.QueryConfig & { rowMode: 'array' },
+    slot: ReportSlot | null,
+  ): Promise<unknown[][]> {
     const client = await this.prisma.pgPool.connect();
     let rows: unknown[][];
     try {

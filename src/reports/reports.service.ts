@@ -281,7 +281,7 @@ export class ReportsService {
     }
     let rows: unknown[][];
     try {
-      rows = await this.repo.execute(query.sql, { userId: user.id, max: this.perUser });
+      rows = await this.repo.execute(query.sql, this.perUser > 0 ? { userId: user.id, max: this.perUser } : null);
     } catch (e) {
       if (e instanceof ReportSlotsTakenError) {
         throw new HttpErrorWithHeaders(
@@ -317,8 +317,10 @@ export class ReportsService {
  * Reports one user may run at once, on all instances together: REPORT_MAX_CONCURRENT_PER_USER,
  * but fewer than the report pool's DB_POOL_MAX connections, so one user never takes the whole
  * pool of an instance (except with a pool of one, the embedded database, where reports queue).
+ * 0 (the setting 0): no limit, no slots taken (load tests of one user, single-user deployments).
  */
 export function perUserReports(config: Pick<AppConfig, 'reportMaxConcurrentPerUser' | 'dbPoolMax'>): number {
+  if (config.reportMaxConcurrentPerUser === 0) return 0;
   return Math.max(1, Math.min(config.reportMaxConcurrentPerUser, config.dbPoolMax - 1));
 }
 
