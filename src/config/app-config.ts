@@ -65,7 +65,7 @@ export interface AppConfig {
   httpRequestTimeoutMs: number;
   /** A connection that sends or receives nothing for this long is closed. */
   httpIdleTimeoutMs: number;
-  /** Reports one user may run at once (429 past it). */
+  /** Reports one user may run at once (429 past it); 0: no limit. */
   reportMaxConcurrentPerUser: number;
   /** Most tables (aliases) one QML template may name. */
   reportMaxTables: number;
@@ -206,7 +206,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   httpHeadersTimeoutMs: ['HTTP_HEADERS_TIMEOUT_MS', '10000', intIn(1000, 600_000)],
   httpRequestTimeoutMs: ['HTTP_REQUEST_TIMEOUT_MS', '300000', intIn(1000, 86_400_000)],
   httpIdleTimeoutMs: ['HTTP_IDLE_TIMEOUT_MS', '30000', intIn(1000, 3_600_000)],
-  reportMaxConcurrentPerUser: ['REPORT_MAX_CONCURRENT_PER_USER', '3', intIn(1, 1000)],
+  reportMaxConcurrentPerUser: ['REPORT_MAX_CONCURRENT_PER_USER', '3', intIn(0, 1000)],
   reportMaxTables: ['REPORT_MAX_TABLES', '100', intIn(1, 1000)],
   reportMaxSelectItems: ['REPORT_MAX_SELECT_ITEMS', '1000', intIn(1, 1600)],
   reportMaxListValues: ['REPORT_MAX_LIST_VALUES', '10000', intIn(1, 60_000)],

@@ -1,13 +1,16 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import type { QmlTemplate } from './qml-ast.js';
 import { operandType } from './qml-ast.js';
-import { parseQml, type ParseOptions } from './qml-parse.js';
+import { QmlLimitError } from './qml-error.js';
+import { DEFAULT_LIMITS, PG_MAX_BOUND_VALUES, type QmlLimits } from './qml-limits.js';
+import { parseQml } from './qml-parse.js';
 import { planQuery, type PlanRequest } from './qml-plan.js';
 import { renderSql } from './qml-sql.js';
 import { javaTypeName, type ValueType } from './qml-types.js';
 import { validateQml } from './qml-validate.js';
 
-export { QmlError } from './qml-error.js';
+export { QmlError, QmlLimitError, type QmlLimitName } from './qml-error.js';
+export { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 export type { QmlTemplate } from './qml-ast.js';
 export type { PlanRequest } from './qml-plan.js';
 export type { ValueType } from './qml-types.js';
@@ -26,16 +29,36 @@ export interface CompiledQuery {
   parameters: { name: string; value: string | null }[];
 }
 
-/** Parse and validate: the request-independent part, worth caching per template text. */
-export function compileTemplate(input: string | Uint8Array, options?: ParseOptions): QmlTemplate {
-  return validateQml(parseQml(input, options));
+export interface CompileOptions {
+  /** Largest accepted document in bytes (UTF-8); 1 MiB by default. */
+  maxBytes?: number;
+  /** Size limits; DEFAULT_LIMITS for those not given. */
+  limits?: Partial<QmlLimits>;
 }
 
-/** Plan and render one execution of a compiled template. */
-export function buildQuery(template: QmlTemplate, request: PlanRequest): CompiledQuery {
-  const { plan, parameters } = planQuery(template, request);
+/** Parse and validate: the request-independent part, worth caching per template text. */
+export function compileTemplate(input: string | Uint8Array, options: CompileOptions = {}): QmlTemplate {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  return validateQml(parseQml(input, { maxBytes: options.maxBytes, maxNesting: limits.maxNesting }), limits);
+}
+
+/** Plan and render one execution of a compiled template (limits: those of the execution). */
+export function buildQuery(
+  template: QmlTemplate,
+  request: PlanRequest,
+  limits: Partial<Pick<QmlLimits, 'maxListValues'>> = {},
+): CompiledQuery {
+  const { plan, parameters } = planQuery(template, request, limits);
+  const sql = renderSql(plan);
+  if (sql.values.length > PG_MAX_BOUND_VALUES) {
+    throw new QmlLimitError(
+      '',
+      `the query needs ${sql.values.length} bound values, more than the ${PG_MAX_BOUND_VALUES} PostgreSQL takes: use fewer constants or list values`,
+      'boundValues',
+    );
+  }
   return {
-    sql: renderSql(plan),
+    sql,
     columns: plan.select.map((s) => ({
       heading: s.heading,
       type: s.type,

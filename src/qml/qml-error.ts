@@ -12,3 +12,21 @@ export class QmlError extends Error {
     this.name = 'QmlError';
   }
 }
+
+/** The limits a caller can set (see QmlLimits); `boundValues` is PostgreSQL's own. */
+export type QmlLimitName = 'maxTables' | 'maxSelectItems' | 'maxListValues' | 'maxNesting' | 'boundValues';
+
+/**
+ * A document (or one execution of it) past a size limit: a QmlError that also says which
+ * limit, so the service can name the setting that raises it.
+ */
+export class QmlLimitError extends QmlError {
+  constructor(
+    path: string,
+    reason: string,
+    readonly limit: QmlLimitName,
+  ) {
+    super(path, reason);
+    this.name = 'QmlLimitError';
+  }
+}

@@ -1,5 +1,7 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser } from 'fast-xml-parser';
 import { QmlError } from './qml-error.js';
+import { DEFAULT_LIMITS, ELEMENT_DEPTH_MARGIN } from './qml-limits.js';
+import { checkWellFormed } from './qml-xml.js';
 
 /** One element of a parsed QML document: attributes and text as written, children in order. */
 export interface QmlElement {
@@ -15,6 +17,11 @@ export interface QmlElement {
 export interface ParseOptions {
   /** Largest accepted document in bytes (UTF-8). */
   maxBytes?: number;
+  /**
+   * The deepest nesting of conditions and functions (QmlLimits.maxNesting): elements may nest
+   * ELEMENT_DEPTH_MARGIN levels deeper, for the elements around them.
+   */
+  maxNesting?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -55,13 +62,14 @@ const parser = new XMLParser({
   // Declarations are refused before parsing; the predefined entities and character references
   // are decoded below in one pass (cheaper than the parser's entity machinery, and never twice).
   processEntities: false,
-  maxNestedTags: 64,
+  // The depth was checked before (checkWellFormed); this only has to stay out of the way.
+  maxNestedTags: 100_000,
 });
 
 /**
  * Parses a QML document safely: strict UTF-8 (bytes), size cap, no entity declarations (so no
  * entity expansion attacks and no external entities), a DOCTYPE accepted but never fetched,
- * well-formedness checked before parsing, exactly one root element named `qml`.
+ * well-formedness (XML 1.0) and depth checked before parsing, one root element named `qml`.
  */
 export function parseQml(input: string | Uint8Array, options: ParseOptions = {}): QmlElement {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -71,10 +79,13 @@ export function parseQml(input: string | Uint8Array, options: ParseOptions = {})
   }
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') throw new QmlError('', 'the QML document is empty');
-  const valid = XMLValidator.validate(body, { allowBooleanAttributes: false });
-  if (valid !== true) {
-    throw new QmlError('', `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-  }
+  const maxNesting = options.maxNesting ?? DEFAULT_LIMITS.maxNesting;
+  const maxDepth = maxNesting + ELEMENT_DEPTH_MARGIN;
+  checkWellFormed(
+    body,
+    maxDepth,
+    `elements nest more than ${maxDepth} levels deep: conditions and functions may nest ${maxNesting} levels`,
+  );
   let nodes: unknown[];
   try {
     nodes = parser.parse(body) as unknown[];

@@ -1,7 +1,8 @@
 import type { Condition, Operand, QmlTemplate } from './qml-ast.js';
 import { operandType } from './qml-ast.js';
-import { QmlError } from './qml-error.js';
+import { QmlError, QmlLimitError } from './qml-error.js';
 import type { ComparisonOperator } from './qml-functions.js';
+import { DEFAULT_LIMITS, PG_MAX_RESULT_COLUMNS, type QmlLimits } from './qml-limits.js';
 import type { CmpOp, InternalFunction, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { Aux, PropertyDef } from './qml-registry.js';
 import { isNumeric, type ValueType } from './qml-types.js';
@@ -41,8 +42,8 @@ const CMP: Record<Exclude<ComparisonOperator, 'like' | 'notLike'>, CmpOp> = {
 };
 
 /** Turns a validated template and one request into a Plan of generated aliases and bound values. */
-export function planQuery(t: QmlTemplate, req: PlanRequest): PlanResult {
-  return new Planner(t, req).run();
+export function planQuery(t: QmlTemplate, req: PlanRequest, limits: Partial<QmlLimits> = {}): PlanResult {
+  return new Planner(t, req, limits.maxListValues ?? DEFAULT_LIMITS.maxListValues).run();
 }
 
 interface Typed {
@@ -54,10 +55,13 @@ class Planner {
   private readonly tables: PlannedTable[];
   private readonly macro: MacroContext;
   private readonly used = new Map<string, string>();
+  /** Values in the in-lists planned so far. */
+  private listValues = 0;
 
   constructor(
     private readonly t: QmlTemplate,
     private readonly req: PlanRequest,
+    private readonly maxListValues: number,
   ) {
     this.macro = { userId: req.user.id, userName: req.user.name, now: req.now };
     this.tables = t.tables.map((_, i) => ({
@@ -104,6 +108,15 @@ class Planner {
     } else {
       for (const tb of this.tables)
         orderBy.push({ by: { expr: { k: 'col', alias: tb.alias, column: 'id' } }, desc: false });
+    }
+    // Order keys that are not selected are result columns too, for PostgreSQL.
+    const columns = select.length + orderBy.filter((o) => 'expr' in o.by).length;
+    if (columns > PG_MAX_RESULT_COLUMNS) {
+      throw new QmlLimitError(
+        t.select[0].path.replace(/\/[^/]*$/, ''),
+        `${select.length} items and the ids of ${t.tables.length} tables (the row order) make ${columns} result columns, more than the ${PG_MAX_RESULT_COLUMNS} PostgreSQL allows`,
+        'maxSelectItems',
+      );
     }
 
     const plan: Plan = {
@@ -350,9 +363,19 @@ class Planner {
                 ? expandMacro(src.text, this.macro, src.path)
                 : src.text;
           const what = src.k === 'param' ? `parameter "${src.name}" value` : 'value';
-          for (const part of text.split(item.delimiter).map((s) => s.trim())) {
-            if (part !== '') values.push(this.value(part, expected, what, src.path).e);
+          const parts = text
+            .split(item.delimiter)
+            .map((s) => s.trim())
+            .filter((s) => s !== '');
+          this.listValues += parts.length;
+          if (this.listValues > this.maxListValues) {
+            throw new QmlLimitError(
+              c.path,
+              `the in-lists hold more than ${this.maxListValues} values in all (the limit)`,
+              'maxListValues',
+            );
           }
+          for (const part of parts) values.push(this.value(part, expected, what, src.path).e);
         }
         return { k: 'in', not: c.not, e: left.e, values };
       }

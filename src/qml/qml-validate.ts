@@ -10,8 +10,9 @@ import type {
   TableDecl,
 } from './qml-ast.js';
 import { operandType } from './qml-ast.js';
-import { QmlError } from './qml-error.js';
+import { QmlError, QmlLimitError } from './qml-error.js';
 import { findFunction, isComparisonOperator } from './qml-functions.js';
+import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 import type { QmlElement } from './qml-parse.js';
 import { OBJECT_ITSELF, findClass, findLink, findReference, resolveDerived, resolveProperty } from './qml-registry.js';
 import { isNumeric, typeFromHint, type ValueType } from './qml-types.js';
@@ -21,8 +22,8 @@ import { isNumeric, typeFromHint, type ValueType } from './qml-types.js';
  * element, attribute value, class, property path, operator, function, alias and parameter
  * reference is checked here; the first problem is thrown as a QmlError naming the element.
  */
-export function validateQml(root: QmlElement): QmlTemplate {
-  return new Validator().template(root);
+export function validateQml(root: QmlElement, limits: Partial<QmlLimits> = {}): QmlTemplate {
+  return new Validator({ ...DEFAULT_LIMITS, ...limits }).template(root);
 }
 
 const fail = (path: string, reason: string): never => {
@@ -66,6 +67,10 @@ class Validator {
   private tables: TableDecl[] = [];
   private aliases = new Map<string, number>();
   private params = new Map<string, ParameterDecl>();
+  /** Values of the constant in-lists so far (parameters add theirs when the query is planned). */
+  private listValues = 0;
+
+  constructor(private readonly limits: QmlLimits) {}
 
   template(root: QmlElement): QmlTemplate {
     only(root, ['parameter', 'statement']);
@@ -122,6 +127,10 @@ class Validator {
   private from(el: QmlElement): void {
     only(el, ['table']);
     if (el.children.length === 0) fail(el.path, 'from needs at least one table');
+    const max = this.limits.maxTables;
+    if (el.children.length > max) {
+      throw new QmlLimitError(el.path, `${el.children.length} tables, more than the limit of ${max}`, 'maxTables');
+    }
     const outer: [number, string, string][] = [];
     for (const t of el.children) {
       only(t, []);
@@ -152,8 +161,12 @@ class Validator {
   private select(el: QmlElement): SelectItem[] {
     only(el, ['column', 'object', 'function', 'constant']);
     if (el.children.length === 0) fail(el.path, 'select needs at least one item');
+    const max = this.limits.maxSelectItems;
+    if (el.children.length > max) {
+      throw new QmlLimitError(el.path, `${el.children.length} items, more than the limit of ${max}`, 'maxSelectItems');
+    }
     return el.children.map((c) => {
-      const expr = this.operand(c);
+      const expr = this.operand(c, 0);
       const heading = c.attrs.heading?.trim() || defaultHeading(c);
       const objectClass = expr.k === 'prop' && expr.prop === OBJECT_ITSELF ? this.tables[expr.table].cls.name : null;
       return { heading, expr, objectClass, path: c.path };
@@ -168,8 +181,17 @@ class Validator {
     }
   }
 
-  /** column, object, function, constant or parameterTarget. */
-  private operand(el: QmlElement): Operand {
+  /** Fails when an element one level deeper than `depth` would be past maxNesting. */
+  private nest(el: QmlElement, depth: number): number {
+    const max = this.limits.maxNesting;
+    if (depth + 1 > max) {
+      throw new QmlLimitError(el.path, `conditions and functions nest more than ${max} levels deep`, 'maxNesting');
+    }
+    return depth + 1;
+  }
+
+  /** column, object, function, constant or parameterTarget; `depth`: functions and composites around it. */
+  private operand(el: QmlElement, depth: number): Operand {
     switch (el.name) {
       case 'column': {
         only(el, []);
@@ -205,13 +227,13 @@ class Validator {
         return { k: 'param', name, path: el.path };
       }
       case 'function':
-        return this.func(el);
+        return this.func(el, this.nest(el, depth));
       default:
         return fail(el.path, `unexpected element "${el.name}"`);
     }
   }
 
-  private func(el: QmlElement): Operand {
+  private func(el: QmlElement, depth: number): Operand {
     only(el, ['column', 'object', 'function', 'constant', 'parameterTarget']);
     const name = requiredAttr(el, 'name');
     const fn = findFunction(name);
@@ -222,7 +244,7 @@ class Validator {
       const want = def.minArgs === def.maxArgs ? `${def.minArgs}` : `${def.minArgs} to ${def.maxArgs}`;
       fail(el.path, `${def.name} takes ${want} argument(s), found ${n}`);
     }
-    const args = el.children.map((c) => this.operand(c));
+    const args = el.children.map((c) => this.operand(c, depth));
     for (const a of args) {
       if (def.aggregate && a.k === 'fn' && a.fn.aggregate) fail(a.path, 'aggregate functions cannot be nested');
     }
@@ -232,27 +254,28 @@ class Validator {
   private where(el: QmlElement): Condition {
     only(el, ['compositeCondition', 'condition']);
     if (el.children.length !== 1) fail(el.path, 'where needs exactly one condition or compositeCondition');
-    return this.condition(el.children[0]);
+    return this.condition(el.children[0], 0);
   }
 
-  private condition(el: QmlElement): Condition {
+  private condition(el: QmlElement, depth: number): Condition {
     if (el.name === 'compositeCondition') {
+      const inner = this.nest(el, depth);
       only(el, ['compositeCondition', 'condition']);
       const type = (el.attrs.type ?? 'and').trim();
       if (type !== 'and' && type !== 'or') fail(`${el.path}/@type`, `unknown type "${type}" (and, or)`);
       if (el.children.length === 0) fail(el.path, 'compositeCondition needs at least one condition');
-      return { k: type as 'and' | 'or', parts: el.children.map((c) => this.condition(c)), path: el.path };
+      return { k: type as 'and' | 'or', parts: el.children.map((c) => this.condition(c, inner)), path: el.path };
     }
     only(el, ['operand', 'operator', 'nullOperator', 'inOperator', 'inOperand']);
     const kinds = el.children.map((c) => c.name).join(',');
-    const left = () => this.operandEl(el.children[0]);
+    const left = () => this.operandEl(el.children[0], depth);
     if (kinds === 'operand,operator,operand') {
       const opEl = el.children[1];
       only(opEl, []);
       const type = (opEl.attrs.type ?? '').trim();
       if (!isComparisonOperator(type)) return fail(opEl.path, `unknown type "${type}"`);
       const l = left();
-      const r = this.operandEl(el.children[2]);
+      const r = this.operandEl(el.children[2], depth);
       checkComparable(l, r, el.path);
       return { k: 'cmp', op: type, left: l, right: r, path: el.path };
     }
@@ -268,7 +291,13 @@ class Validator {
       only(opEl, []);
       const type = (opEl.attrs.type ?? '').trim();
       if (type !== 'in' && type !== 'notIn') fail(opEl.path, `unknown type "${type}" (in, notIn)`);
-      return { k: 'in', not: type === 'notIn', operand: left(), items: this.inOperand(el.children[2]), path: el.path };
+      return {
+        k: 'in',
+        not: type === 'notIn',
+        operand: left(),
+        items: this.inOperand(el.children[2], depth),
+        path: el.path,
+      };
     }
     return fail(
       el.path,
@@ -276,22 +305,33 @@ class Validator {
     );
   }
 
-  private operandEl(el: QmlElement): Operand {
+  private operandEl(el: QmlElement, depth: number): Operand {
     only(el, ['column', 'object', 'function', 'constant', 'parameterTarget']);
     if (el.children.length !== 1) fail(el.path, `an operand holds exactly one item, found ${el.children.length}`);
-    const o = this.operand(el.children[0]);
+    const o = this.operand(el.children[0], depth);
     if (o.k === 'fn' && o.fn.aggregate) fail(o.path, 'aggregate functions are not allowed in conditions');
     return o;
   }
 
-  private inOperand(el: QmlElement): InItem[] {
+  private inOperand(el: QmlElement, depth: number): InItem[] {
     only(el, ['delimitedList']);
     const list = one(el, 'delimitedList');
     only(list, ['constant', 'parameterTarget']);
     if (list.children.length === 0) fail(list.path, 'delimitedList needs at least one constant or parameterTarget');
     const delimiter = list.attrs.delimiter ?? ',';
     if (delimiter === '') fail(`${list.path}/@delimiter`, 'the delimiter cannot be empty');
-    return list.children.map((c) => ({ source: this.operand(c) as InItem['source'], delimiter }));
+    const items = list.children.map((c) => ({ source: this.operand(c, depth) as InItem['source'], delimiter }));
+    for (const { source } of items) {
+      if (source.k === 'const') this.listValues += source.text.split(delimiter).filter((v) => v.trim() !== '').length;
+    }
+    if (this.listValues > this.limits.maxListValues) {
+      throw new QmlLimitError(
+        el.path,
+        `the in-lists hold more than ${this.limits.maxListValues} values in all (the limit)`,
+        'maxListValues',
+      );
+    }
+    return items;
   }
 
   private orderBy(el: QmlElement, select: SelectItem[]): OrderItem[] {

@@ -1,4 +1,17 @@
-import { cell, headingTags, negotiateFormat, toCsv, toXml, xmlText, type ReportResult } from './report-format.js';
+import fc from 'fast-check';
+import { parseStrictXml } from '../../test/reports/xml-well-formed.js';
+import {
+  cell,
+  headingTags,
+  negotiateFormat,
+  REPLACED_COMMENT,
+  toCsv,
+  toXml,
+  xmlText,
+  type CellValue,
+  type ReportResult,
+  type XmlReportMeta,
+} from './report-format.js';
 
 const result: ReportResult = {
   columns: [
@@ -14,6 +27,7 @@ const result: ReportResult = {
 
 describe('report formats', () => {
   it('makes XML tags from headings', () => {
+    expect(headingTags(['❶ Nr', '\u{1F600}', 'x\uD800', '\u0301a'])).toEqual(['__Nr', '_', 'x_', '_\u0301a']);
     expect(headingTags(['Last Modified', 'Name', 'Name', '1st', 'Größe (kg)', 'a:b', '', 'Name_2'])).toEqual([
       'Last_Modified',
       'Name',
@@ -35,11 +49,167 @@ describe('report formats', () => {
   });
 
   it('writes RFC 4180 CSV', () => {
-    expect(toCsv(result)).toBe('Name,n\r\n"a,""b""",1\r\n"line\nbreak",\r\n');
+    expect(toCsv(result, { neutralizeFormulas: true })).toBe('Name,n\r\n"a,""b""",1\r\n"line\nbreak",\r\n');
+  });
+
+  const formulas: ReportResult = {
+    columns: [
+      { heading: '=Heading', type: 'string', typeName: 'java.lang.String' },
+      { heading: 'n', type: 'long', typeName: 'java.lang.Long' },
+      { heading: 'x', type: 'double', typeName: 'java.lang.Double' },
+    ],
+    rows: [
+      ['=HYPERLINK("http://x","y")', -5, -0.5],
+      ['+1', '-9223372036854775808', 1],
+      ['-5', 2, 3],
+      ['@SUM(A1)', 3, 4],
+      ['\tx', 4, 5],
+      ['\rx', 5, 6],
+      ['a=b', 6, 7],
+    ],
+    truncated: false,
+  };
+
+  it('neutralises cells a spreadsheet would run as formulas, but not the values of numeric columns', () => {
+    expect(toCsv(formulas, { neutralizeFormulas: true }).split('\r\n')).toEqual([
+      "'=Heading,n,x",
+      `"'=HYPERLINK(""http://x"",""y"")",-5,-0.5`,
+      "'+1,-9223372036854775808,1",
+      "'-5,2,3",
+      "'@SUM(A1),3,4",
+      "'\tx,4,5",
+      `"'\rx",5,6`,
+      'a=b,6,7',
+      '',
+    ]);
+  });
+
+  it('leaves cells as they are when told not to neutralise formulas', () => {
+    expect(toCsv(formulas, { neutralizeFormulas: false }).split('\r\n')).toEqual([
+      '=Heading,n,x',
+      '"=HYPERLINK(""http://x"",""y"")",-5,-0.5',
+      '+1,-9223372036854775808,1',
+      '-5,2,3',
+      '@SUM(A1),3,4',
+      '\tx,4,5',
+      '"\rx",5,6',
+      'a=b,6,7',
+      '',
+    ]);
   });
 
   it('escapes XML text and replaces characters XML cannot carry', () => {
     expect(xmlText('<a & "b">\u0001')).toBe('&lt;a &amp; &quot;b&quot;&gt;\uFFFD');
+    expect(xmlText('a\uD800b\uDC00c\uD83D\uDE00\uFFFE\uFFFF\t\n\r\u0000')).toBe(
+      'a\uFFFDb\uFFFDc\uD83D\uDE00\uFFFD\uFFFD\t\n\r\uFFFD',
+    );
+  });
+
+  it('never writes an ill-formed document, and says when it replaced characters', () => {
+    const meta = (over: Partial<XmlReportMeta> = {}): XmlReportMeta => ({
+      name: 'R',
+      description: null,
+      oid: 'OR:wt.query.template.ReportTemplate:3',
+      principal: { fullName: 'Bob', oid: 'OR:wt.org.WTUser:2' },
+      time: new Date('2026-01-01T00:00:00Z'),
+      requestParameters: [],
+      qml: '<qml><statement/></qml>',
+      actualParameters: [],
+      ...over,
+    });
+    const clean = toXml(meta(), result);
+    expect(parseStrictXml(clean).comments).toEqual([]);
+    const dirty = toXml(meta({ requestParameters: [['x\u0001', 'a\uD800']] }), {
+      ...result,
+      rows: [['bell\u0007', 1]],
+    });
+    expect(parseStrictXml(dirty)).toEqual({
+      root: 'queryResult',
+      comments: [' characters XML 1.0 cannot carry were replaced by U+FFFD '],
+    });
+    expect(dirty).toContain(`<?xml version="1.0" encoding="UTF-8"?>\n${REPLACED_COMMENT}\n<queryResult>`);
+    expect(dirty).toContain('<dataItem name="x\uFFFD">a\uFFFD</dataItem>');
+    expect(dirty).toContain('<Name>bell\uFFFD</Name>');
+  });
+
+  it.each([
+    ['a bare &', '<qml><c>R&D</c></qml>'],
+    ['a control character', '<qml><c>\u0001</c></qml>'],
+    ['a reference to a surrogate', '<qml><c>&#xD800;</c></qml>'],
+    ['an undeclared entity', '<qml><c>&nbsp;</c></qml>'],
+  ])('embeds a stored template with %s as escaped text, marked not well-formed', (_name, qml) => {
+    const xml = toXml(
+      {
+        name: 'R',
+        description: null,
+        oid: 'O',
+        principal: { fullName: 'B', oid: 'U' },
+        time: new Date(0),
+        requestParameters: [],
+        qml,
+        actualParameters: [],
+      },
+      result,
+    );
+    expect(parseStrictXml(xml).root).toBe('queryResult');
+    expect(xml).toContain(`<qml wellFormed="false">${xmlText(qml)}</qml>`);
+  });
+
+  it('writes well-formed XML 1.0 whatever the names, headings and values', () => {
+    const nasty = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(
+          '\u0000',
+          '\u0001',
+          '\u001F',
+          '\uD800',
+          '\uDFFF',
+          '\uFFFE',
+          '\uFFFF',
+          '&',
+          '<',
+          '>',
+          '"',
+          ']]>',
+          '--',
+          '\r',
+          ':',
+          '1',
+        ),
+        fc.string({ unit: 'binary', maxLength: 2 }),
+      ),
+      maxLength: 12,
+    });
+    const value: fc.Arbitrary<CellValue> = fc.oneof(nasty, fc.double(), fc.boolean(), fc.constant(null));
+    fc.assert(
+      fc.property(
+        nasty,
+        fc.array(nasty, { minLength: 1, maxLength: 4 }),
+        fc.array(value, { maxLength: 4 }),
+        nasty,
+        (name, headings, row, param) => {
+          const xml = toXml(
+            {
+              name,
+              description: name,
+              oid: name,
+              principal: { fullName: name, oid: name },
+              time: new Date(0),
+              requestParameters: [[param, param]],
+              qml: `<qml>${name}</qml>`,
+              actualParameters: [{ name: param, value: param }],
+            },
+            {
+              columns: headings.map((heading) => ({ heading, type: 'string', typeName: heading })),
+              rows: [headings.map((_, i) => row[i] ?? null)],
+              truncated: false,
+            },
+          );
+          expect(parseStrictXml(xml).root).toBe('queryResult');
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('writes the queryResult document', () => {

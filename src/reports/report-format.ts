@@ -1,4 +1,6 @@
 import type { ResultColumn } from '../qml/qml-compiler.js';
+import { isNumeric } from '../qml/qml-types.js';
+import { checkWellFormed, NOT_XML_CHARS } from '../qml/qml-xml.js';
 
 /** A result value as it leaves the service: JSON scalars, timestamps as ISO-8601 text. */
 export type CellValue = string | number | boolean | null;
@@ -21,14 +23,21 @@ export function cell(v: unknown): CellValue {
   return String(v);
 }
 
+/** Letters, marks, digits and `._-·`: the characters headings keep in their tags. */
+const TAG_CHAR = /[\p{L}\p{M}\p{N}._\-\u00B7]/u;
+/** NameChar of XML 1.0 (fifth edition): some letters and digits of Unicode are not among them. */
+const NAME_CHAR =
+  /[-.0-9A-Z_a-z\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}]/u;
+
 /**
- * XML element names for headings: every character that is not an XML name character becomes
- * `_`, a `_` is prefixed when the first is not a letter or `_`, repeats get `_2`, `_3` ….
+ * XML element names for headings: every character that is not a letter, mark, digit or
+ * `._-·` allowed in XML 1.0 names becomes `_`, a `_` is prefixed when the first is not a
+ * letter or `_`, repeats get `_2`, `_3` ….
  */
 export function headingTags(headings: string[]): string[] {
   const used = new Set<string>();
   return headings.map((h) => {
-    let tag = h.replace(/[^\p{L}\p{M}\p{N}._\-\u00B7]/gu, '_');
+    let tag = h.replace(/./gsu, (c) => (TAG_CHAR.test(c) && NAME_CHAR.test(c) ? c : '_'));
     if (!/^[\p{L}_]/u.test(tag)) tag = `_${tag}`;
     let unique = tag;
     for (let n = 2; used.has(unique); n++) unique = `${tag}_${n}`;
@@ -37,15 +46,30 @@ export function headingTags(headings: string[]): string[] {
   });
 }
 
-/** Text for XML: escaped, and characters XML 1.0 cannot carry replaced by U+FFFD. */
-export function xmlText(s: string): string {
-  return s
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/** Any character that needs escaping or may not be allowed: the common case has none. */
+const SPECIAL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/** What a document's writer replaced; said in the document when anything was. */
+interface Replacements {
+  characters: number;
 }
+
+/**
+ * Text for XML (content or a quoted attribute): escaped, and characters XML 1.0 cannot carry
+ * (C0 controls but tab, LF and CR, lone surrogates, U+FFFE, U+FFFF) replaced by U+FFFD.
+ */
+export function xmlText(s: string, replaced?: Replacements): string {
+  if (!SPECIAL.test(s)) return s;
+  return s
+    .replace(NOT_XML_CHARS, () => {
+      if (replaced) replaced.characters++;
+      return '\uFFFD';
+    })
+    .replace(/[&<>"]/g, (c) => ESCAPES[c]);
+}
+
+export const REPLACED_COMMENT = '<!-- characters XML 1.0 cannot carry were replaced by U+FFFD -->';
 
 export interface XmlReportMeta {
   name: string;
@@ -63,67 +87,90 @@ export interface XmlReportMeta {
 /** The `queryResult` document of a named report. */
 export function toXml(meta: XmlReportMeta, result: ReportResult): string {
   const tags = headingTags(result.columns.map((c) => c.heading));
+  const replaced: Replacements = { characters: 0 };
+  const text = (s: string) => xmlText(s, replaced);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<queryResult>\n'];
   out.push(
     '<metadata>',
-    `<name>${xmlText(meta.name)}</name>`,
-    meta.description === null
-      ? '<description isNull="true"/>'
-      : `<description>${xmlText(meta.description)}</description>`,
-    `<objectIdentifier>${xmlText(meta.oid)}</objectIdentifier>`,
+    `<name>${text(meta.name)}</name>`,
+    meta.description === null ? '<description isNull="true"/>' : `<description>${text(meta.description)}</description>`,
+    `<objectIdentifier>${text(meta.oid)}</objectIdentifier>`,
     '<executingPrincipal>',
-    `<fullName>${xmlText(meta.principal.fullName)}</fullName>`,
-    `<objectIdentifier>${xmlText(meta.principal.oid)}</objectIdentifier>`,
+    `<fullName>${text(meta.principal.fullName)}</fullName>`,
+    `<objectIdentifier>${text(meta.principal.oid)}</objectIdentifier>`,
     '</executingPrincipal>',
     `<timeOfExecution>${meta.time.toISOString()}</timeOfExecution>`,
     '</metadata>\n<auxData>',
   );
-  for (const [k, v] of meta.requestParameters) out.push(`<dataItem name="${xmlText(k)}">${xmlText(v)}</dataItem>`);
+  for (const [k, v] of meta.requestParameters) out.push(`<dataItem name="${text(k)}">${text(v)}</dataItem>`);
   if (result.truncated) out.push('<dataItem name="truncated">true</dataItem>');
-  out.push('</auxData>\n', embeddedQml(meta.qml), '\n');
+  out.push('</auxData>\n', embeddedQml(meta.qml, replaced), '\n');
   for (const p of meta.actualParameters) {
     out.push(
       p.value === null
-        ? `<actualParameter parameterId="${xmlText(p.name)}" isNull="true"/>`
-        : `<actualParameter parameterId="${xmlText(p.name)}">${xmlText(p.value)}</actualParameter>`,
+        ? `<actualParameter parameterId="${text(p.name)}" isNull="true"/>`
+        : `<actualParameter parameterId="${text(p.name)}">${text(p.value)}</actualParameter>`,
     );
   }
   out.push('\n<result>\n');
   result.columns.forEach((c, i) => {
-    out.push(`<heading type="${xmlText(c.typeName)}" tag="${tags[i]}">${xmlText(c.heading)}</heading>\n`);
+    out.push(`<heading type="${text(c.typeName)}" tag="${tags[i]}">${text(c.heading)}</heading>\n`);
   });
   result.rows.forEach((row, r) => {
     out.push(`<row idx="${r + 1}">`);
     row.forEach((v, i) => {
-      out.push(v === null ? `<${tags[i]} isNull="true"/>` : `<${tags[i]}>${xmlText(String(v))}</${tags[i]}>`);
+      out.push(v === null ? `<${tags[i]} isNull="true"/>` : `<${tags[i]}>${text(String(v))}</${tags[i]}>`);
     });
     out.push('</row>\n');
   });
   out.push('</result>\n</queryResult>\n');
+  if (replaced.characters > 0) out[0] = out[0].replace('\n', `\n${REPLACED_COMMENT}\n`);
   return out.join('');
 }
 
 /**
  * The template's document without its prolog (BOM, XML declaration, DOCTYPE), ready to be
- * embedded. The text was parsed and validated when stored, so it is well-formed.
+ * embedded. A template is checked when stored, but one stored before that check (or written
+ * to the table by other means) may not be well-formed XML 1.0: its text is then embedded as
+ * text, escaped, in `<qml wellFormed="false">`, so the result still parses.
  */
-function embeddedQml(qml: string): string {
-  return qml
+function embeddedQml(qml: string, replaced: Replacements): string {
+  const body = qml
     .replace(/^\uFEFF/, '')
     .replace(/^\s*<\?xml[^?]*\?>/, '')
     .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/, '')
     .trim();
+  try {
+    checkWellFormed(body, Number.MAX_SAFE_INTEGER, '');
+    return body;
+  } catch {
+    return `<qml wellFormed="false">${xmlText(qml, replaced)}</qml>`;
+  }
+}
+
+/** What spreadsheets may take for a formula at the start of a cell (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export interface CsvOptions {
+  /**
+   * Prefix `'` to every text cell (and heading) starting with `=`, `+`, `-`, `@`, tab or CR, so
+   * spreadsheets show it instead of running it. Values of numeric columns (long, double) stay
+   * as they are: they are numbers, never formulas, and `-5` must stay a number.
+   */
+  neutralizeFormulas: boolean;
 }
 
 /** RFC 4180: a header line, CRLF line ends, fields quoted when they need it. */
-export function toCsv(result: ReportResult): string {
-  const field = (v: CellValue): string => {
+export function toCsv(result: ReportResult, options: CsvOptions): string {
+  const field = (v: CellValue, numeric = false): string => {
     if (v === null) return '';
-    const s = String(v);
+    let s = String(v);
+    if (options.neutralizeFormulas && !numeric && FORMULA_START.test(s)) s = `'${s}`;
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
+  const numeric = result.columns.map((c) => isNumeric(c.type));
   const lines = [result.columns.map((c) => field(c.heading)).join(',')];
-  for (const row of result.rows) lines.push(row.map(field).join(','));
+  for (const row of result.rows) lines.push(row.map((v, i) => field(v, numeric[i])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 

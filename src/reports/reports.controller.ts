@@ -252,7 +252,7 @@ export class ReportsController {
     }
     if (format === 'csv') {
       res.type('text/csv; charset=utf-8');
-      return toCsv(result);
+      return toCsv(result, { neutralizeFormulas: this.config.csvNeutralizeFormulas });
     }
     res.type('application/xml; charset=utf-8');
     return toXml(

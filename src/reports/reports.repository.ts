@@ -33,6 +33,43 @@ export class ReportTimeoutError extends Error {}
 /** A value PostgreSQL refused while running a report (SQLSTATE class 22, data exception). */
 export class ReportDataError extends Error {}
 
+/** Thrown when a template of that name was created meanwhile (the unique name index refused it). */
+export class TemplateNameTakenError extends Error {}
+
+/** Thrown when the caller already runs as many reports as one user may. */
+export class ReportSlotsTakenError extends Error {}
+
+/** Whose report it is, and how many one user may run at once. */
+export interface ReportSlot {
+  userId: number;
+  max: number;
+}
+
+/**
+ * Advisory lock keys of report slots: (REPORT_SLOT_LOCK + k, user id) for k = 1 … max. The
+ * query service's locks use first keys below 100 000, so they never meet these.
+ */
+const REPORT_SLOT_LOCK = 74_600_000;
+
+/**
+ * Takes the first free slot of the user on this connection (one round trip: LIMIT 1 stops at the
+ * first lock taken), or throws ReportSlotsTakenError. Advisory locks are held by the database,
+ * so the limit holds across every instance of the service.
+ */
+async function takeSlot(
+  client: pg.PoolClient,
+  slot: ReportSlot | null,
+  lock: 'pg_try_advisory_lock' | 'pg_try_advisory_xact_lock',
+): Promise<number | null> {
+  if (!slot) return null;
+  const { rows } = await client.query<{ k: number }>(
+    `SELECT k FROM generate_series(1, $2::int4) k WHERE ${lock}($1::int4 + k, $3::int4) LIMIT 1`,
+    [REPORT_SLOT_LOCK, slot.max, slot.userId],
+  );
+  if (rows.length === 0) throw new ReportSlotsTakenError();
+  return rows[0].k;
+}
+
 const TEMPLATE_SELECT = {
   id: true,
   name: true,
@@ -49,6 +86,23 @@ type TemplateRecord = Prisma.ReportTemplateGetPayload<{ select: typeof TEMPLATE_
 function toRow(r: TemplateRecord): TemplateRow {
   const { container, ...rest } = r;
   return { ...rest, containerName: container.name };
+}
+
+/**
+ * Gives a slot back and the connection to its pool. A connection that fails to unlock is
+ * dropped (its locks go with it), so a slot never stays taken by a connection in the pool.
+ */
+async function giveBack(client: pg.PoolClient, held: number | null, slot: ReportSlot | null): Promise<void> {
+  if (held === null || !slot) {
+    client.release();
+    return;
+  }
+  try {
+    await client.query('SELECT pg_advisory_unlock($1::int4, $2::int4)', [REPORT_SLOT_LOCK + held, slot.userId]);
+    client.release();
+  } catch (e) {
+    client.release(e as Error);
+  }
 }
 
 /** report_templates, and the execution of compiled report queries. */
@@ -97,7 +151,12 @@ export class ReportsRepository implements OnModuleDestroy {
     description: string | null;
     qml: string;
   }): Promise<TemplateRow> {
-    return toRow(await this.prisma.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
+    try {
+      return toRow(await this.prisma.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
+    } catch (e) {
+      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw new TemplateNameTakenError();
+      throw e;
+    }
   }
 
   async update(
@@ -127,11 +186,15 @@ export class ReportsRepository implements OnModuleDestroy {
    * report timeout as their statement_timeout: a report is one statement, one round trip.
    * With a pool of one connection (the embedded database), they share Prisma's pool and get the
    * same limits from a read-only transaction with SET LOCAL statement_timeout instead.
+   *
+   * Before the query, the report takes one of the caller's `slot.max` slots on its connection
+   * (ReportSlotsTakenError when none is free); it is given back when the report has ended.
+   * A null slot: no per-user limit.
    */
-  async execute(sql: Prisma.Sql): Promise<unknown[][]> {
+  async execute(sql: Prisma.Sql, slot: ReportSlot | null): Promise<unknown[][]> {
     const query = { text: sql.text, values: sql.values, rowMode: 'array' as const, types: REPORT_TYPES };
     try {
-      return this.pool ? (await this.pool.query<unknown[]>(query)).rows : await this.inTransaction(query);
+      return this.pool ? await this.onPool(this.pool, query, slot) : await this.inTransaction(query, slot);
     } catch (e) {
       const state = sqlState(e);
       if (state?.code === '57014') throw new ReportTimeoutError();
@@ -140,11 +203,36 @@ export class ReportsRepository implements OnModuleDestroy {
     }
   }
 
-  private async inTransaction(query: pg.QueryConfig & { rowMode: 'array' }): Promise<unknown[][]> {
+  private async onPool(
+    pool: pg.Pool,
+    query: pg.QueryConfig & { rowMode: 'array' },
+    slot: ReportSlot | null,
+  ): Promise<unknown[][]> {
+    const client = await pool.connect();
+    let held: number | null = null;
+    let rows: unknown[][];
+    try {
+      held = await takeSlot(client, slot, 'pg_try_advisory_lock');
+      rows = (await client.query<unknown[]>(query)).rows;
+    } catch (e) {
+      await giveBack(client, held, slot);
+      throw e;
+    }
+    // Given back before the answer, so that the user's next report finds the slot free.
+    await giveBack(client, held, slot);
+    return rows;
+  }
+
+  private async inTransaction(
+    query: pg.QueryConfig & { rowMode: 'array' },
+    slot: ReportSlot | null,
+  ): Promise<unknown[][]> {
     const client = await this.prisma.pgPool.connect();
     let rows: unknown[][];
     try {
       await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${this.config.reportTimeoutMs}`);
+      // A transaction-level slot: the end of the transaction gives it back.
+      await takeSlot(client, slot, 'pg_try_advisory_xact_lock');
       rows = (await client.query<unknown[]>(query)).rows;
     } catch (e) {
       await client.query('ROLLBACK').then(

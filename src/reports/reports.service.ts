@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  ConflictException,
   ForbiddenException,
   GatewayTimeoutException,
   Inject,
@@ -11,11 +12,28 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { formatOid, OidClass, parseOid } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { buildQuery, compileTemplate, QmlError, templateColumns, type QmlTemplate } from '../qml/qml-compiler.js';
+import {
+  buildQuery,
+  compileTemplate,
+  QmlError,
+  QmlLimitError,
+  templateColumns,
+  type QmlLimitName,
+  type QmlLimits,
+  type QmlTemplate,
+} from '../qml/qml-compiler.js';
 import { wildcardPattern } from '../qml/qml-values.js';
 import type { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { cell, headingTags, type ReportResult } from './report-format.js';
-import { ReportDataError, ReportsRepository, ReportTimeoutError, type TemplateRow } from './reports.repository.js';
+import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import {
+  ReportDataError,
+  ReportSlotsTakenError,
+  ReportsRepository,
+  ReportTimeoutError,
+  TemplateNameTakenError,
+  type TemplateRow,
+} from './reports.repository.js';
 
 export interface ListQuery {
   name?: string;
@@ -29,6 +47,17 @@ export interface Execution {
 }
 
 const NAME_MAX = 200;
+/** Retry-After of a report refused for the per-user limit: most reports take well under this. */
+const RETRY_AFTER_S = 1;
+
+/** The setting that raises each compiler limit, named in the 400 past it. */
+const LIMIT_SETTINGS: Record<QmlLimitName, string> = {
+  maxTables: 'REPORT_MAX_TABLES',
+  maxSelectItems: 'REPORT_MAX_SELECT_ITEMS',
+  maxListValues: 'REPORT_MAX_LIST_VALUES',
+  maxNesting: 'REPORT_MAX_NESTING',
+  boundValues: 'REPORT_MAX_LIST_VALUES',
+};
 const INLINE_CACHE_SIZE = 200;
 const INLINE_CACHE_MAX_CHARS = 64 * 1024;
 
@@ -39,12 +68,23 @@ export class ReportsService {
   private readonly compiled = new Map<number, { qml: string; template: QmlTemplate }>();
   /** Inline documents compiled lately, by their text: scripts send the same QML again and again. */
   private readonly inline = new Map<string, QmlTemplate>();
+  private readonly limits: QmlLimits;
+  /** Reports one user may run at once: see perUserReports. */
+  private readonly perUser: number;
 
   constructor(
     private readonly repo: ReportsRepository,
     private readonly permissions: PermissionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.limits = {
+      maxTables: config.reportMaxTables,
+      maxSelectItems: config.reportMaxSelectItems,
+      maxListValues: config.reportMaxListValues,
+      maxNesting: config.reportMaxNesting,
+    };
+    this.perUser = perUserReports(config);
+  }
 
   async list(user: AuthUser, q: ListQuery): Promise<{ oid: string; name: string }[]> {
     let limit: number | null = null;
@@ -122,24 +162,41 @@ export class ReportsService {
     this.compile(qml);
     const container = opts.container ? await this.container(user, opts.container) : null;
     const existing = await this.repo.findByName(name);
-    if (existing) {
-      if (!(await this.permissions.canRead(user, existing.containerId))) {
-        throw new NotFoundException(`no report template named "${name}" that you can change`);
-      }
-      await this.requireManage(user, existing.containerId, existing.containerName);
-      if (container) await this.requireManage(user, container.id, container.name);
-      const row = await this.repo.update(existing.id, {
-        containerId: container?.id ?? existing.containerId,
-        description: opts.description ?? existing.description,
-        qml,
-      });
-      return { created: false, details: this.describe(row) };
+    if (existing && (await this.permissions.canRead(user, existing.containerId))) {
+      return { created: false, details: await this.replace(user, existing, container, opts.description, qml) };
     }
+    // A name taken in a container the caller cannot read is free in their view: they get the
+    // answers of a create, up to the conflict that create would meet (never the container).
     if (!container)
       throw new BadRequestException('parameter "container" (a container name) is required to create a report template');
     await this.requireManage(user, container.id, container.name);
-    const row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
+    if (existing) throw nameTaken(name);
+    let row: TemplateRow;
+    try {
+      row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
+    } catch (e) {
+      // Another request created it between the look-up above and this insert.
+      if (e instanceof TemplateNameTakenError) throw nameTaken(name);
+      throw e;
+    }
     return { created: true, details: this.describe(row) };
+  }
+
+  private async replace(
+    user: AuthUser,
+    existing: TemplateRow,
+    container: { id: number; name: string } | null,
+    description: string | undefined,
+    qml: string,
+  ): Promise<TemplateDetailsDto> {
+    await this.requireManage(user, existing.containerId, existing.containerName);
+    if (container) await this.requireManage(user, container.id, container.name);
+    const row = await this.repo.update(existing.id, {
+      containerId: container?.id ?? existing.containerId,
+      description: description ?? existing.description,
+      qml,
+    });
+    return this.describe(row);
   }
 
   async remove(user: AuthUser, name: string): Promise<void> {
@@ -166,10 +223,9 @@ export class ReportsService {
 
   private compile(qml: string): QmlTemplate {
     try {
-      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit });
+      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit, limits: this.limits });
     } catch (e) {
-      if (e instanceof QmlError) throw new BadRequestException(e.message);
-      throw e;
+      throw compileError(e);
     }
   }
 
@@ -207,23 +263,33 @@ export class ReportsService {
     const max = this.config.reportMaxRows;
     let query: ReturnType<typeof buildQuery>;
     try {
-      query = buildQuery(template, {
-        values,
-        user,
-        // What PermissionsService.readableContainerIds returns, resolved inside the report query
-        // instead of by a query of its own before it (half the cost of a small report).
-        readable: user.admin ? null : { memberOf: user.id },
-        now: new Date(),
-        limit: max + 1,
-      });
+      query = buildQuery(
+        template,
+        {
+          values,
+          user,
+          // What PermissionsService.readableContainerIds returns, resolved inside the report query
+          // instead of by a query of its own before it (half the cost of a small report).
+          readable: user.admin ? null : { memberOf: user.id },
+          now: new Date(),
+          limit: max + 1,
+        },
+        this.limits,
+      );
     } catch (e) {
-      if (e instanceof QmlError) throw new BadRequestException(e.message);
-      throw e;
+      throw compileError(e);
     }
     let rows: unknown[][];
     try {
-      rows = await this.repo.execute(query.sql);
+      rows = await this.repo.execute(query.sql, this.perUser > 0 ? { userId: user.id, max: this.perUser } : null);
     } catch (e) {
+      if (e instanceof ReportSlotsTakenError) {
+        throw new HttpErrorWithHeaders(
+          429,
+          `you already run ${this.perUser} report(s), as many as one user may run at the same time (REPORT_MAX_CONCURRENT_PER_USER); retry when one has finished`,
+          { 'Retry-After': String(RETRY_AFTER_S) },
+        );
+      }
       if (e instanceof ReportTimeoutError) {
         throw new GatewayTimeoutException(
           `the report query ran longer than REPORT_TIMEOUT_MS (${this.config.reportTimeoutMs} ms) and was cancelled`,
@@ -245,6 +311,29 @@ export class ReportsService {
       parameters: query.parameters,
     };
   }
+}
+
+/**
+ * Reports one user may run at once, on all instances together: REPORT_MAX_CONCURRENT_PER_USER,
+ * but fewer than the report pool's DB_POOL_MAX connections, so one user never takes the whole
+ * pool of an instance (except with a pool of one, the embedded database, where reports queue).
+ * 0 (the setting 0): no limit, no slots taken (load tests of one user, single-user deployments).
+ */
+export function perUserReports(config: Pick<AppConfig, 'reportMaxConcurrentPerUser' | 'dbPoolMax'>): number {
+  if (config.reportMaxConcurrentPerUser === 0) return 0;
+  return Math.max(1, Math.min(config.reportMaxConcurrentPerUser, config.dbPoolMax - 1));
+}
+
+/** The 409 of a create whose name is taken (in any container: which one is not said). */
+function nameTaken(name: string): ConflictException {
+  return new ConflictException(`a report template named "${name}" exists already; nothing was stored`);
+}
+
+/** A compiler error as the 400 it is; a limit's message names the setting that raises it. */
+function compileError(e: unknown): unknown {
+  if (e instanceof QmlLimitError) return new BadRequestException(`${e.message} (${LIMIT_SETTINGS[e.limit]})`);
+  if (e instanceof QmlError) return new BadRequestException(e.message);
+  return e;
 }
 
 /** Request parameters as report parameter values: one string each. */

@@ -38,3 +38,12 @@ export function cond(path: string, op: string, value: string): string {
 
 export const NUMBER = '<column alias="D" heading="Number">master&gt;number</column>';
 export const LATEST = cond('iterationInfo.latest', 'equal', '1');
+
+/** Polls every 10 ms until the condition holds (two connections forced to interleave); fails after 10 s. */
+export async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}

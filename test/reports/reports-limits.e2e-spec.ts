@@ -4,7 +4,8 @@ import { testPool } from '../helpers/test-database.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
 import { ReportsRepository } from '../../src/reports/reports.repository.js';
-import { demoQml } from './report-fixtures.js';
+import { demoQml, docQuery, LATEST, NUMBER } from './report-fixtures.js';
+import { parseStrictXml } from './xml-well-formed.js';
 
 /** Seven iteration tables in a cross product: hundreds of millions of rows to count, seconds of work. */
 const SLOW = `<qml><statement><query>
@@ -26,10 +27,13 @@ async function expectTimeout(t: TestApp): Promise<void> {
   });
 }
 
+/** A slot of a user id no demo user has. */
+const SLOT = { userId: 999_999, max: 1 };
+
 /** A statement that would write is refused by PostgreSQL as in a read-only transaction. */
 async function expectReadOnly(t: TestApp): Promise<void> {
   await expect(
-    t.app.get(ReportsRepository).execute(Prisma.sql`UPDATE users SET name = name WHERE false`),
+    t.app.get(ReportsRepository).execute(Prisma.sql`UPDATE users SET name = name WHERE false`, SLOT),
   ).rejects.toMatchObject({ code: '25006' });
 }
 
@@ -67,6 +71,7 @@ describe('report limits', () => {
       .get('/reports/Part%20structure')
       .auth(...USERS.alice);
     expect(res.status).toBe(200);
+    expect(parseStrictXml(res.text).root).toBe('queryResult');
     expect(res.text).toContain('<auxData><dataItem name="truncated">true</dataItem></auxData>');
     expect(res.text.match(/<row /g)).toHaveLength(2);
   });
@@ -77,6 +82,38 @@ describe('report limits', () => {
       .auth(...USERS.alice);
     expect(res.body.count).toBe(1);
     expect(res.body).not.toHaveProperty('truncated');
+  });
+
+  it('marks a result truncated exactly when it has more than REPORT_MAX_ROWS rows', async () => {
+    // Latest documents by number: N rows for N numbers (REPORT_MAX_ROWS is 2 here).
+    const numbers = (list: string) =>
+      docQuery(
+        NUMBER,
+        `<compositeCondition>${LATEST}<condition><operand>${NUMBER}</operand><inOperator type="in"/><inOperand><delimitedList><constant>${list}</constant></delimitedList></inOperand></condition></compositeCondition>`,
+        '<orderBy><orderByItem><columnTarget heading="Number"/></orderByItem></orderBy>',
+      );
+    const run = (list: string) =>
+      request(t.http)
+        .post('/reports')
+        .auth(...USERS.alice)
+        .set('Content-Type', 'text/xml')
+        .send(numbers(list));
+    expect((await run('0000000001')).body).toEqual({ count: 1, items: [['0000000001']], _runtime: expect.any(Number) });
+    const exactly = await run('0000000001,0000000002');
+    expect(exactly.status).toBe(200);
+    expect(exactly.body).toEqual({
+      count: 2,
+      items: [['0000000001'], ['0000000002']],
+      _runtime: expect.any(Number),
+    });
+    const oneMore = await run('0000000001,0000000002,0000000003');
+    expect(oneMore.status).toBe(200);
+    expect(oneMore.body).toEqual({
+      count: 2,
+      items: [['0000000001'], ['0000000002']],
+      truncated: true,
+      _runtime: expect.any(Number),
+    });
   });
 
   it('cancels a query past REPORT_TIMEOUT_MS with 504', async () => {
@@ -103,7 +140,7 @@ describe('report limits', () => {
 
   it('runs report statements on read-only connections', async () => {
     await expectReadOnly(t);
-    expect(await t.app.get(ReportsRepository).execute(Prisma.sql`SELECT 1::int`)).toEqual([[1]]);
+    expect(await t.app.get(ReportsRepository).execute(Prisma.sql`SELECT 1::int`, SLOT)).toEqual([[1]]);
   });
 });
 

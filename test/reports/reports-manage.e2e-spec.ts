@@ -125,6 +125,52 @@ describe('PUT and DELETE /reports/<name>', () => {
     expect(res.body.message).toBe('"version" is reserved: GET /reports/version is the version record');
   });
 
+  it('answers a PUT of a name taken in an unreadable container as a create that meets a taken name', async () => {
+    // Drive Unit: carol is no member; Secret Project: alice is none. Each name is taken there.
+    expect((await put('hidden du', USERS.admin, demoQml('Part structure'), '?container=Drive%20Unit')).status).toBe(
+      201,
+    );
+    expect(
+      (await put('hidden sp', USERS.admin, demoQml('Files per state'), '?container=Secret%20Project')).status,
+    ).toBe(201);
+    const stored = async () =>
+      (
+        await db.query('SELECT name, qml, container_id FROM report_templates WHERE name LIKE $1 ORDER BY name', [
+          `${PREFIX} hidden%`,
+        ])
+      ).rows;
+    const before = await stored();
+
+    // carol manages Standard Parts: a free name would be created (201), a taken one is 409.
+    const taken = await put('hidden du', USERS.carol, demoQml('Released parts'), '?container=Standard%20Parts');
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: `a report template named "${PREFIX} hidden du" exists already; nothing was stored`,
+      requestId: expect.any(String),
+    });
+    expect(taken.text).not.toMatch(/Drive Unit|Part structure/);
+    // Without a container, or in a container she may not manage: what a free name gets.
+    for (const name of ['hidden du', 'hidden free']) {
+      const none = await put(name, USERS.carol, demoQml('Released parts'));
+      expect({ status: none.status, message: none.body.message }).toEqual({
+        status: 400,
+        message: 'parameter "container" (a container name) is required to create a report template',
+      });
+    }
+    for (const name of ['hidden sp', 'hidden free']) {
+      const reader = await put(name, USERS.alice, demoQml('Released parts'), '?container=Standard%20Parts');
+      expect({ status: reader.status, message: reader.body.message }).toEqual({
+        status: 403,
+        message: 'only managers of container "Standard Parts" and administrators may change its report templates',
+      });
+    }
+    expect(await stored()).toEqual(before);
+    const free = await put('hidden free', USERS.carol, demoQml('Released parts'), '?container=Standard%20Parts');
+    expect(free.status).toBe(201);
+  });
+
   it('answers 404 when deleting an unknown template', async () => {
     const res = await request(t.http)
       .delete(url('never'))

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { parseStrictXml } from './xml-well-formed.js';
 
 const DOCS = `/reports/${encodeURIComponent('Documents by number')}`;
 
@@ -17,6 +18,7 @@ describe('named reports: GET/POST /reports/<name>', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
     const xml = res.text;
+    expect(parseStrictXml(xml)).toEqual({ root: 'queryResult', comments: [] });
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<queryResult>')).toBe(true);
     expect(xml).toContain('<name>Documents by number</name>');
     expect(xml).toContain(
@@ -46,6 +48,7 @@ describe('named reports: GET/POST /reports/<name>', () => {
       .get(`/reports/${encodeURIComponent('Released parts')}?state=INWORK`)
       .auth(...USERS.bob);
     expect(res.status).toBe(200);
+    expect(parseStrictXml(res.text).root).toBe('queryResult');
     expect(res.text).toContain(
       '<row idx="1"><Number>P-00000001</Number><Name>Drive unit</Name><Version>A.1</Version><Context_Name>Drive Unit</Context_Name><Material isNull="true"/></row>',
     );

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { docQuery, NUMBER } from '../reports/report-fixtures.js';
+import { parseStrictXml } from '../reports/xml-well-formed.js';
 import { expectError, fingerprint } from './security-helpers.js';
 
 const ENTITIES = 'entity declarations (<!ENTITY) are not allowed in QML';
@@ -13,6 +14,10 @@ const withDoctype = (doctype: string) =>
   docQuery(NUMBER)
     .replace('<qml>', `${doctype}\n<qml>`)
     .replace(/^<\?xml[^>]*\?>\s*/, '');
+
+/** A document query with `inner` as its select items, on line 3 from column 9. */
+const withSelect = (inner: string) =>
+  `<qml>\n<statement><query>\n<select>${inner}</select>\n<from><table alias="D">wt.doc.WTDocument</table></from>\n</query></statement>\n</qml>`;
 
 const billionLaughs = [
   '<?xml version="1.0"?>',
@@ -113,6 +118,76 @@ describe('XML attacks on the report service', () => {
       expectError(res, 400);
     }
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it.each([
+    ['a bare &', '<constant heading="x">R & D</constant>', 'line 3, column 33: a bare "&" (write &amp;)'],
+    ['a bare & in an attribute', '<constant heading="R&D">x</constant>', 'line 3, column 29: a bare "&" (write &amp;)'],
+    [
+      'a C0 control character',
+      '<constant heading="x">a\u0001</constant>',
+      'line 3, column 32: character U+0001 is not allowed in XML 1.0',
+    ],
+    [
+      'U+FFFE',
+      '<constant heading="x">\uFFFE</constant>',
+      'line 3, column 31: character U+FFFE is not allowed in XML 1.0',
+    ],
+    [
+      'a reference to a lone surrogate',
+      '<constant heading="x">&#xD800;</constant>',
+      'line 3, column 31: &#xD800; is not a character XML 1.0 allows',
+    ],
+    [
+      'a reference to a C0 control character',
+      '<constant heading="x">&#27;</constant>',
+      'line 3, column 31: &#27; is not a character XML 1.0 allows',
+    ],
+  ])('refuses a document with %s, inline and when storing it, naming line and column', async (_name, inner, where) => {
+    const doc = withSelect(inner);
+    for (const res of [await run(doc), await store(doc)]) expectError(res, 400, `malformed XML at ${where}`);
+  });
+
+  it('gives the real line and column of an element left open', async () => {
+    // Before, this was "line 1, column 1" whatever the document.
+    const doc = '<?xml version="1.0"?>\n<qml>\n  <statement><query>\n';
+    for (const res of [await run(doc), await store(doc)]) {
+      expectError(res, 400, 'malformed XML at line 4, column 1: unclosed tag: query');
+    }
+    const mismatched = '<qml>\n  <statement><query>\n    <select>\n</query></statement>\n</qml>';
+    expectError(await run(mismatched), 400, 'malformed XML at line 4, column 8: unexpected close tag');
+  });
+
+  it('writes well-formed XML even for a stored template that is not, or for control characters in values', async () => {
+    // A template stored before the check (or by an import): refused with its position, never
+    // written into an ill-formed queryResult.
+    const name = 'Security XML legacy';
+    const inserted = await db.query<{ id: number }>(
+      `INSERT INTO report_templates (name, container_id, qml, modified_at)
+       SELECT $1, id, $2, now() FROM containers WHERE name = 'Standard Parts' RETURNING id`,
+      [name, withSelect('<constant heading="R&D">&#xD800;</constant>')],
+    );
+    try {
+      const res = await request(t.http)
+        .get(`/reports/${encodeURIComponent(name)}`)
+        .auth(...USERS.carol);
+      expectError(res, 400, 'malformed XML at line 3, column 29: a bare "&" (write &amp;)');
+    } finally {
+      await db.query('DELETE FROM report_templates WHERE id = $1', [inserted.rows[0].id]);
+    }
+    // Parameters reach the output as given: a control character is replaced, and said so.
+    const res = await request(t.http)
+      .get('/reports/Released%20parts?state=IN%01WORK&note=%EF%BF%BF')
+      .auth(...USERS.alice);
+    expect(res.status).toBe(200);
+    expect(parseStrictXml(res.text)).toEqual({
+      root: 'queryResult',
+      comments: [' characters XML 1.0 cannot carry were replaced by U+FFFD '],
+    });
+    expect(res.text).toContain(
+      '<auxData><dataItem name="state">IN\uFFFDWORK</dataItem><dataItem name="note">\uFFFD</dataItem></auxData>',
+    );
+    expect(res.text).toContain('<actualParameter parameterId="state">IN\uFFFDWORK</actualParameter>');
   });
 
   it('refuses a body past XML_BODY_LIMIT with 413, stored or inline', async () => {
