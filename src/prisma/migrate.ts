@@ -20,11 +20,17 @@ export function projectRoot(): string {
 // committed: once the line is out (and stderr is quiet), the process is stopped instead of waited for.
 const DONE = /All migrations have been successfully applied\.|No pending migrations to apply\./;
 
-/** Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine). */
-export async function applyMigrations(databaseUrl: string): Promise<void> {
+// Each migration it applied is listed as a folder line under "The following migration(s) have been applied".
+const APPLIED = /^\s*└─ (\S+)\/$/gm;
+
+/**
+ * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine) and
+ * returns the names of those it applied (none: the schema was up to date).
+ */
+export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   const root = projectRoot();
   const cli = createRequire(join(root, 'package.json')).resolve('prisma/build/index.js');
-  await new Promise<void>((resolve, reject) => {
+  const printed = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
@@ -43,8 +49,9 @@ export async function applyMigrations(databaseUrl: string): Promise<void> {
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 || done
-        ? resolve()
+        ? resolve(output)
         : reject(new Error(`prisma migrate deploy failed (exit ${code}):\n${output.trim()}`)),
     );
   });
+  return [...printed.matchAll(APPLIED)].map((m) => m[1]);
 }
