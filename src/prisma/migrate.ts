@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /** The project root: the folder holding prisma.config.ts. */
 export function projectRoot(): string {
@@ -13,6 +14,36 @@ export function projectRoot(): string {
     dir = parent;
   }
   return dir;
+}
+
+/** The migrations shipped with this build (folders of prisma/migrations), in order. */
+export function migrationNames(): string[] {
+  return readdirSync(join(projectRoot(), 'prisma', 'migrations'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+/**
+ * The migrations of this build not applied to the database at `databaseUrl` (all of them when
+ * Prisma's bookkeeping table is missing: the database was never migrated).
+ */
+export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const res = await client.query<{ name: string }>(
+      `SELECT migration_name AS name FROM _prisma_migrations
+       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Set(res.rows.map((r) => r.name));
+    return migrationNames().filter((m) => !applied.has(m));
+  } catch (e) {
+    if ((e as { code?: string }).code === '42P01') return migrationNames(); // undefined_table
+    throw e;
+  } finally {
+    await client.end();
+  }
 }
 
 // `prisma migrate deploy` prints one of these when it is done. The WebAssembly schema engine of
