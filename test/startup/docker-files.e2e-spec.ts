@@ -66,3 +66,58 @@ describe('the compose healthcheck of the app (/health/ready)', () => {
     expect(await healthcheck(port)).toBe(1);
   });
 });
+
+/**
+ * Docker cannot run here: these pin what a line-by-line review of the Dockerfile established, so
+ * an edit that breaks the image fails a test instead of the first `docker build`.
+ */
+describe('the Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const pkg = JSON.parse(read('package.json')) as {
+    engines: { node: string };
+    scripts: Record<string, string>;
+    dependencies: Record<string, string>;
+  };
+
+  it('builds and runs on Node 22 LTS, which package.json asks for', () => {
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1])).toEqual([
+      'node:22-bookworm-slim',
+      'node:22-bookworm-slim',
+    ]);
+    expect(pkg.engines).toEqual({ node: '>=22' });
+  });
+
+  it('installs exactly the lock file, builds, and keeps only production dependencies', () => {
+    expect(dockerfile).toMatch(/^RUN npm ci --no-audit --no-fund --ignore-scripts$/m);
+    expect(dockerfile).toMatch(/npm run build && npm prune --omit=dev/);
+  });
+
+  it('copies into the run stage everything the service reads at run time', () => {
+    const copied = [...dockerfile.matchAll(/^COPY --from=build (.+) (\S+)$/gm)].flatMap((m) =>
+      m[1].split(' ').map((p) => p.replace(/^\/app\//, '')),
+    );
+    // The compiled service, the prisma CLI's config and migrations (migrate at start), the demo
+    // dataset (seed), the version record, and the dependencies.
+    expect(copied.sort()).toEqual(
+      [
+        'build-info.json',
+        'dist',
+        'node_modules',
+        'package-lock.json',
+        'package.json',
+        'prisma',
+        'prisma.config.ts',
+      ].sort(),
+    );
+    // prisma migrate deploy runs from node_modules at start: it must survive `npm prune --omit=dev`.
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['prisma', '@prisma/client', 'pg']));
+  });
+
+  it('starts the compiled service, and imports without building', () => {
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/src\/main\.js"\]$/m);
+    expect(pkg.scripts['import:prod']).toBe('node dist/src/import/import.cli.js');
+    for (const file of ['dist/src/main.js', 'dist/src/import/import.cli.js', 'prisma/demo-dataset.json']) {
+      expect(() => read(file)).not.toThrow();
+    }
+  });
+});
