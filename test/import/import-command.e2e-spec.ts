@@ -1,56 +1,20 @@
 import { execFile, spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { DEMO_DATASET } from '../../src/import/demo-seed.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/prisma/embedded-postgres.js';
 import { migrationNames } from '../../src/prisma/migrate.js';
+import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/import/import.cli.js');
 
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * An empty database beside the run's (on the embedded database when the run has no server),
- * which no migration has touched.
- */
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const state = JSON.parse(readFileSync(process.env.PDM_TEST_STATE_FILE!, 'utf8')) as { adminUrl: string | null };
-  if (state.adminUrl) {
-    const name = `pdm_test_empty_${Date.now()}_${process.pid}`;
-    await admin(state.adminUrl, `CREATE DATABASE "${name}"`);
-    const url = new URL(state.adminUrl);
-    url.pathname = `/${name}`;
-    return { url: url.toString(), drop: () => admin(state.adminUrl!, `DROP DATABASE "${name}" WITH (FORCE)`) };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'pdm-empty-'));
-  const embedded: EmbeddedPostgres = await startEmbeddedPostgres(dir);
-  return {
-    url: embedded.url,
-    drop: async () => {
-      await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe('the import command on a database that was never migrated', () => {
-  let db: { url: string; drop(): Promise<void> };
+  let db: ScratchDatabase;
   beforeAll(async () => {
-    db = await emptyDatabase();
+    db = await scratchDatabase({ demo: false });
   });
   afterAll(() => db?.drop());
 
