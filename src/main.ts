@@ -31,8 +31,12 @@ async function main(): Promise<void> {
   }
 
   if (config.migrateOnStart) {
-    await applyMigrations(config.databaseUrl);
-    logger.info('database schema is up to date');
+    const applied = await applyMigrations(config.databaseUrl);
+    logger.info(
+      applied.length
+        ? `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}`
+        : 'no pending migrations: the database schema is up to date',
+    );
   } else {
     logger.info('MIGRATE_ON_START=false: run `npx prisma migrate deploy` to apply pending migrations');
   }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 import { VersionDto } from './version.dto.js';
 
@@ -17,5 +17,77 @@ export function ApiVersion(service: string) {
   return applyDecorators(
     ApiOperation({ summary: `Version record of the ${service} service` }),
     ApiOkResponse({ type: VersionDto }),
+  );
+}
+
+/**
+ * A small QML template that runs against the demo data: the latest documents whose number
+ * matches the `number` parameter (default 0000*). Swagger UI cannot build an XML example from
+ * a string schema, so XML bodies carry this one as their media type's example.
+ */
+export const QML_EXAMPLE = `<?xml version="1.0" encoding="UTF-8"?>
+<qml>
+    <parameter name="number" type="java.lang.String">
+        <parameterDefault isMacro="false">0000*</parameterDefault>
+    </parameter>
+    <statement>
+        <query>
+            <select>
+                <column alias="Document" heading="Number" type="java.lang.String">master&gt;number</column>
+                <column alias="Document" heading="Name" type="java.lang.String">master&gt;name</column>
+                <column alias="Document" heading="State" type="wt.lifecycle.State">state.state</column>
+            </select>
+            <from>
+                <table alias="Document">wt.doc.WTDocument</table>
+            </from>
+            <where>
+                <compositeCondition type="and">
+                    <condition>
+                        <operand>
+                            <column alias="Document" heading="Number" type="java.lang.String">master&gt;number</column>
+                        </operand>
+                        <operator type="like"/>
+                        <operand>
+                            <parameterTarget name="number"/>
+                        </operand>
+                    </condition>
+                    <condition>
+                        <operand>
+                            <column alias="Document" heading="Latest" type="boolean">iterationInfo.latest</column>
+                        </operand>
+                        <operator type="equal"/>
+                        <operand>
+                            <constant type="java.lang.Object">1</constant>
+                        </operand>
+                    </condition>
+                </compositeCondition>
+            </where>
+            <orderBy>
+                <orderByItem>
+                    <columnTarget heading="Number"/>
+                </orderByItem>
+            </orderBy>
+        </query>
+    </statement>
+</qml>
+`;
+
+/** A QML request body (text/xml or application/xml) with QML_EXAMPLE as the example of both. */
+export function ApiQmlBody() {
+  return applyDecorators(
+    ApiConsumes('text/xml', 'application/xml'),
+    ApiBody({
+      description: 'A QML document (see docs/reports.md)',
+      required: true,
+      // An XML object whose root element is <qml>: with this schema Swagger UI takes the example
+      // text as it is (a string schema it would wrap in an element, one without a name it refuses).
+      schema: { type: 'object', xml: { name: 'qml' } },
+      examples: {
+        'documents by number': {
+          summary: 'latest documents whose number matches the parameter `number` (default 0000*)',
+          value: QML_EXAMPLE,
+        },
+      },
+    }),
   );
 }

@@ -34,6 +34,8 @@ export interface AppConfig {
   dbStatementTimeoutMs: number;
   /** Longest wait for a new database connection. */
   dbConnectTimeoutMs: number;
+  /** A pooled connection unused this long is closed (0: kept open). */
+  dbPoolIdleTimeoutMs: number;
   /** Most rows a report returns; a longer result is cut and marked truncated. */
   reportMaxRows: number;
   /** A report query running longer is cancelled in PostgreSQL and answered 504. */
@@ -189,6 +191,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   logLevel: ['LOG_LEVEL', 'info', logLevel],
   dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '120000', intIn(0, 86_400_000)],
   dbConnectTimeoutMs: ['DB_CONNECT_TIMEOUT_MS', '5000', intIn(100, 600_000)],
+  dbPoolIdleTimeoutMs: ['DB_POOL_IDLE_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],

@@ -9,6 +9,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiPayloadTooLargeResponse,
   ApiPreconditionFailedResponse,
   ApiProduces,
@@ -138,6 +139,7 @@ export class FilesController {
     description: '"<sha256>": change only if the file still has this content',
   })
   @ApiHeader({ name: 'If-None-Match', required: false, description: '*: create only, never overwrite' })
+  @ApiParam({ name: 'filename', description: 'file name, URL-encoded (compared in Unicode NFC)', example: 'hello.txt' })
   @ApiCreatedResponse({ description: 'the file was created', type: FileWriteResultDto })
   @ApiOkResponse({ description: 'the file was updated', type: FileWriteResultDto })
   @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
@@ -177,6 +179,7 @@ export class FilesController {
     required: false,
     description: '"<sha256>": delete only if the file still has this content',
   })
+  @ApiParam({ name: 'filename', description: 'file name, URL-encoded (compared in Unicode NFC)', example: 'hello.txt' })
   @ApiOkResponse({ type: FileWriteResultDto })
   @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
   @ApiForbiddenResponse({ description: ERRORS.forbidden, type: ErrorEnvelopeDto })

@@ -1,7 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { projectRoot } from '../prisma/migrate.js';
+import { migrationNames } from '../prisma/migrate.js';
 import { HealthRepository } from './health.repository.js';
 
 export interface Readiness {
@@ -15,10 +13,7 @@ const CHECK_TIMEOUT_MS = 2000;
 
 @Injectable()
 export class HealthService {
-  private readonly expected = readdirSync(join(projectRoot(), 'prisma', 'migrations'), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
+  private readonly expected = migrationNames();
 
   constructor(private readonly repo: HealthRepository) {}
 

@@ -1,18 +1,26 @@
 /**
- * npm run import -- <file.json>
+ * npm run import -- <file.json> (in a clone: builds first), or without building, as in the
+ * production image: npm run import:prod -- <file.json> (node dist/src/import/import.cli.js <file>).
+ * A file name `-` reads the dataset from standard input (for `docker compose exec -T`).
  * Loads a pdm-dataset/1 file into DATABASE_URL (or, without it, into the embedded database
  * under DATA_DIR; stop the service first). One transaction: all or nothing.
  */
 import { loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../prisma/embedded-postgres.js';
-import { applyMigrations } from '../prisma/migrate.js';
+import { applyMigrations, pendingMigrations } from '../prisma/migrate.js';
 import { DatasetError } from './dataset.js';
-import { importFile } from './import-file.js';
+import { importFile, importText } from './import-file.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 async function main(): Promise<number> {
   const file = process.argv[2];
   if (!file || process.argv.length > 3) {
-    console.error('usage: npm run import -- <dataset.json>');
+    console.error('usage: npm run import -- <dataset.json>   (- reads standard input)');
     return 2;
   }
   const config = loadConfig();
@@ -20,12 +28,24 @@ async function main(): Promise<number> {
   try {
     const url = embedded?.url ?? config.databaseUrl;
     if (embedded) await applyMigrations(url);
+    const pending = await pendingMigrations(url);
+    if (pending.length) {
+      console.error(
+        `import failed, nothing was stored: the database is not migrated (${pending.length} pending: ` +
+          `${pending.join(', ')}); apply the migrations first with \`npx prisma migrate deploy\` ` +
+          '(or start the service once, which applies them)',
+      );
+      return 1;
+    }
     const started = Date.now();
-    const summary = await importFile(file, url);
+    const summary =
+      file === '-' ? await importText(await readStdin(), 'standard input', url) : await importFile(file, url);
     const counts = Object.entries(summary)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');
-    console.log(`imported ${file}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `imported ${file === '-' ? 'standard input' : file}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
     return 0;
   } catch (e) {
     if (e instanceof DatasetError) {

@@ -1,5 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -13,7 +16,12 @@ export interface EmbeddedPostgres {
  * under `dataDir/pglite`. It serves one connection at a time, so the pool must have max 1.
  * For trying the service out with `npm start`; production runs on a PostgreSQL server.
  */
-export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port = 0,
+  onError: (e: unknown) => void = (e) =>
+    console.error('embedded PostgreSQL: resetting the session failed, connection refused:', e),
+): Promise<EmbeddedPostgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const dir = resolve(dataDir, 'pglite');
@@ -22,7 +30,10 @@ export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<
   const existing = await db.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
   );
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port });
+  // One connection at a time is enforced below; the server's own limit (which is also Node's
+  // net.Server.maxConnections) would drop a new connection while the last one is still closing.
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: WAITING_CONNECTIONS });
+  oneSessionAtATime(server, db, onError);
   await server.start();
   return {
     url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
@@ -32,4 +43,62 @@ export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<
       await db.close();
     },
   };
+}
+
+/** The socket server's internals this module relies on (@electric-sql/pglite-socket 0.2.17). */
+interface SocketServerInternals {
+  handlers: Set<unknown>;
+  handleConnection(socket: Socket): Promise<void>;
+}
+
+const TURN_WAIT_MS = 5000;
+const WAITING_CONNECTIONS = 16;
+
+/**
+ * PGlite has a single session, which every connection to the socket server shares in turn: what
+ * one connection leaves behind (named prepared statements, settings, advisory locks) would reach
+ * the next. A pool that closes an idle connection and opens a new one then failed on its first
+ * named statement with `prepared statement "…" already exists`. So each new connection starts
+ * as on a PostgreSQL server, with a fresh session, reset before the connection is attached (its
+ * first message is read only then).
+ *
+ * The server also refuses a connection while the previous one is still being closed (it serves
+ * one at a time), which a pool reopening a dropped connection at once runs into: a new connection
+ * waits up to TURN_WAIT_MS for its turn instead. Both are done around the server's (private)
+ * connection handler, as the package offers no hook before a connection is attached.
+ */
+function oneSessionAtATime(server: PGLiteSocketServer, db: PGlite, onError: (e: unknown) => void): void {
+  const internals = server as unknown as SocketServerInternals;
+  const handle = internals.handleConnection.bind(server);
+  let starting = false; // a connection is being reset and attached: the next one waits too
+  internals.handleConnection = async (socket: Socket) => {
+    const until = Date.now() + TURN_WAIT_MS;
+    const busy = () => starting || internals.handlers.size > 0;
+    while (busy() && Date.now() < until && !socket.destroyed) await new Promise((r) => setTimeout(r, 5));
+    if (socket.destroyed) return;
+    if (busy()) {
+      socket.destroy(); // still busy: refused, as a full server would
+      return;
+    }
+    starting = true;
+    try {
+      try {
+        await freshSession(db);
+      } catch (e) {
+        onError(e);
+        socket.destroy(); // never hand out a session that may hold another connection's state
+        return;
+      }
+      await handle(socket); // attaches the connection (or refuses it) before it returns
+    } finally {
+      starting = false;
+    }
+  };
+}
+
+async function freshSession(db: PGlite): Promise<void> {
+  // A transaction the previous connection left open (it was dropped mid-way); DISCARD ALL
+  // cannot run inside one.
+  if (db.isInTransaction()) await db.exec('ROLLBACK');
+  await db.exec('DISCARD ALL');
 }

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /** The project root: the folder holding prisma.config.ts. */
 export function projectRoot(): string {
@@ -15,16 +16,52 @@ export function projectRoot(): string {
   return dir;
 }
 
+/** The migrations shipped with this build (folders of prisma/migrations), in order. */
+export function migrationNames(): string[] {
+  return readdirSync(join(projectRoot(), 'prisma', 'migrations'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+/**
+ * The migrations of this build not applied to the database at `databaseUrl` (all of them when
+ * Prisma's bookkeeping table is missing: the database was never migrated).
+ */
+export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const res = await client.query<{ name: string }>(
+      `SELECT migration_name AS name FROM _prisma_migrations
+       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Set(res.rows.map((r) => r.name));
+    return migrationNames().filter((m) => !applied.has(m));
+  } catch (e) {
+    if ((e as { code?: string }).code === '42P01') return migrationNames(); // undefined_table
+    throw e;
+  } finally {
+    await client.end();
+  }
+}
+
 // `prisma migrate deploy` prints one of these when it is done. The WebAssembly schema engine of
 // Prisma 6.19 then leaves a 10-second timer running, so the process lingers although its work is
 // committed: once the line is out (and stderr is quiet), the process is stopped instead of waited for.
 const DONE = /All migrations have been successfully applied\.|No pending migrations to apply\./;
 
-/** Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine). */
-export async function applyMigrations(databaseUrl: string): Promise<void> {
+// Each migration it applied is listed as a folder line under "The following migration(s) have been applied".
+const APPLIED = /^\s*└─ (\S+)\/$/gm;
+
+/**
+ * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine) and
+ * returns the names of those it applied (none: the schema was up to date).
+ */
+export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   const root = projectRoot();
   const cli = createRequire(join(root, 'package.json')).resolve('prisma/build/index.js');
-  await new Promise<void>((resolve, reject) => {
+  const printed = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
@@ -43,8 +80,9 @@ export async function applyMigrations(databaseUrl: string): Promise<void> {
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 || done
-        ? resolve()
+        ? resolve(output)
         : reject(new Error(`prisma migrate deploy failed (exit ${code}):\n${output.trim()}`)),
     );
   });
+  return [...printed.matchAll(APPLIED)].map((m) => m[1]);
 }

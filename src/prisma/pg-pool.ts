@@ -11,7 +11,7 @@ export function createPgPool(config: AppConfig, opts: { statementTimeoutMs: numb
     connectionString: config.databaseUrl,
     max: config.dbPoolMax,
     connectionTimeoutMillis: config.dbConnectTimeoutMs,
-    idleTimeoutMillis: 30_000,
+    idleTimeoutMillis: config.dbPoolIdleTimeoutMs,
     ...(opts.statementTimeoutMs > 0 && { statement_timeout: opts.statementTimeoutMs }),
     ...(opts.readOnly && { options: '-c default_transaction_read_only=on' }),
   });

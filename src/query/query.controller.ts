@@ -53,7 +53,16 @@ export class QueryController {
   @Post('1.0/query')
   @HttpCode(200)
   @ApiOperation({ summary: 'Open a session with the parameters in a JSON or form body (or the URL)' })
-  @ApiBody({ type: OpenQueryParamsDto, required: false })
+  @ApiBody({
+    type: OpenQueryParamsDto,
+    required: false,
+    examples: {
+      'parts, or-ed with the URL': {
+        summary: 'q in the body; the example q of the URL is OR-ed with it, paging stays in the URL',
+        value: { q: { type: 'wt.part.WTPart' } },
+      },
+    },
+  })
   @ApiOkResponse({ type: QueryPageDto })
   @ApiResponse({ status: 429, description: 'too many open sessions of this user', type: ErrorEnvelopeDto })
   openPost(
@@ -68,7 +77,12 @@ export class QueryController {
 
   @Get('1.0/query/:session_id')
   @ApiOperation({ summary: 'Fetch a page of an open session; close=1 closes it after answering' })
-  @ApiParam({ name: 'session_id', type: 'integer', description: 'a session id from open (not 0)' })
+  @ApiParam({
+    name: 'session_id',
+    type: 'integer',
+    description: 'a session id from open (not 0)',
+    example: 1, // the first session on a new database: run "open" first
+  })
   @ApiOkResponse({ type: QueryPageDto })
   @ApiResponse({ status: 404, description: 'no such session of the caller', type: ErrorEnvelopeDto })
   @ApiResponse({ status: 410, description: 'the session is closed or has expired', type: ErrorEnvelopeDto })
@@ -83,7 +97,12 @@ export class QueryController {
 
   @Delete('1.0/query/:session_id')
   @ApiOperation({ summary: 'Close a session' })
-  @ApiParam({ name: 'session_id', type: 'integer', description: 'a session id from open (not 0)' })
+  @ApiParam({
+    name: 'session_id',
+    type: 'integer',
+    description: 'a session id from open (not 0)',
+    example: 1, // the first session on a new database: run "open" first
+  })
   @ApiOkResponse({ type: CloseResponseDto })
   @ApiResponse({ status: 404, description: 'no such session of the caller', type: ErrorEnvelopeDto })
   @ApiResponse({ status: 410, description: 'the session is closed or has expired', type: ErrorEnvelopeDto })

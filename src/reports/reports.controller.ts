@@ -16,8 +16,8 @@ import {
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBody,
   ApiConsumes,
+  ApiCreatedResponse,
   ApiForbiddenResponse,
   ApiGatewayTimeoutResponse,
   ApiNoContentResponse,
@@ -32,7 +32,7 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiVersion } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiQmlBody, ApiVersion } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import { baseUrl } from '../common/public-url.js';
@@ -44,11 +44,6 @@ import { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js'
 import { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { headingTags, negotiateFormat, toCsv, toXml } from './report-format.js';
 import { parameterValues, ReportsService } from './reports.service.js';
-
-const QML_BODY = {
-  description: 'A QML document (see docs/reports.md)',
-  schema: { type: 'string', example: '<qml><statement><query>…</query></statement></qml>' },
-};
 
 @ApiTags('reports')
 @ApiAuthenticated()
@@ -106,8 +101,7 @@ export class ReportsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Run an inline QML query; URL parameters give its parameter values' })
-  @ApiConsumes('text/xml', 'application/xml')
-  @ApiBody(QML_BODY)
+  @ApiQmlBody()
   @ApiOkResponse({ type: QueryResultDto })
   @ApiGatewayTimeoutResponse({ description: 'the query ran past REPORT_TIMEOUT_MS', type: ErrorEnvelopeDto })
   async runInline(
@@ -188,8 +182,8 @@ export class ReportsController {
     example: 'Drive Unit',
   })
   @ApiQuery({ name: 'description', required: false, example: 'What the report shows' })
-  @ApiConsumes('text/xml', 'application/xml')
-  @ApiBody(QML_BODY)
+  @ApiQmlBody()
+  @ApiCreatedResponse({ description: 'created', type: TemplateDetailsDto })
   @ApiOkResponse({ description: 'replaced', type: TemplateDetailsDto })
   @ApiForbiddenResponse({ type: ErrorEnvelopeDto })
   async put(

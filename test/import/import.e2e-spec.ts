@@ -271,7 +271,7 @@ describe('dataset import', () => {
         stderr: string;
       };
       expect(err.code).toBe(2);
-      expect(err.stderr).toContain('usage: npm run import -- <dataset.json>');
+      expect(err.stderr).toContain('usage: npm run import -- <dataset.json>   (- reads standard input)');
     });
   });
 });

@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
+const MIGRATIONS = readdirSync(join(process.cwd(), 'prisma/migrations'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,6 +65,8 @@ describe('starting the service', () => {
     const first = start(env);
     await waitFor(first, 'serving on');
     expect(first.output()).toContain('loaded the demo data');
+    expect(first.output()).toContain(`applied ${MIGRATIONS.length} migrations: ${MIGRATIONS.join(', ')}`);
+    expect(first.output()).not.toContain('up to date');
     const res = await fetch(`http://127.0.0.1:${port}/files/version`, { headers: { Authorization: auth } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -90,6 +96,8 @@ describe('starting the service', () => {
     const second = start(env);
     await waitFor(second, 'serving on');
     expect(second.output()).not.toContain('loaded the demo data');
+    expect(second.output()).toContain('no pending migrations: the database schema is up to date');
+    expect(second.output()).not.toContain('applied ');
     const again = await fetch(`http://127.0.0.1:${port}/numbers/version`, { headers: { Authorization: auth } });
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');

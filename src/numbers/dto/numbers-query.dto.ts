@@ -4,11 +4,13 @@ import { IsOptional, IsString } from 'class-validator';
 // A repeated URL parameter arrives as an array: that is the only way these checks fail.
 const ONCE = { message: '$property must be given at most once' };
 
-/** The container whose numbering rules apply: exactly one of the four parameters. */
+/**
+ * The container whose numbering rules apply: exactly one of the four parameters. Only
+ * container-name has an example, so that Swagger UI's "Try it out" sends exactly one.
+ */
 export class ContainerSourceQueryDto {
   @ApiPropertyOptional({
-    description: 'OID of the container; its class is the container class',
-    example: 'OR:wt.pdmlink.PDMLinkProduct:1',
+    description: 'OID of the container; its class is the container class (e.g. OR:wt.pdmlink.PDMLinkProduct:1)',
   })
   @IsOptional()
   @IsString(ONCE)
@@ -19,14 +21,13 @@ export class ContainerSourceQueryDto {
   @IsString(ONCE)
   'container-name'?: string;
 
-  @ApiPropertyOptional({ description: 'name of a workspace; its container is used', example: 'alice-ws' })
+  @ApiPropertyOptional({ description: 'name of a workspace; its container is used (e.g. alice-ws)' })
   @IsOptional()
   @IsString(ONCE)
   'workspace-name'?: string;
 
   @ApiPropertyOptional({
-    description: 'OID of a workspace; its container is used',
-    example: 'OR:wt.epm.workspaces.EPMWorkspace:1',
+    description: 'OID of a workspace; its container is used (e.g. OR:wt.epm.workspaces.EPMWorkspace:1)',
   })
   @IsOptional()
   @IsString(ONCE)

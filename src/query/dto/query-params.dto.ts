@@ -31,7 +31,8 @@ export class PagingParamsDto {
     description: 'page size, 1 to QUERY_MAX_LIMIT (default 1000)',
     default: 25,
     minimum: 1,
-    example: 25,
+    // Small, so that the example query of the demo data opens a session to page through.
+    example: 2,
   })
   @IsOptional()
   @Transform(integerText)

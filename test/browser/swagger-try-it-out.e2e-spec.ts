@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available && process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing in CI`);
+const describeWithBrowser = available ? describe : describe.skip;
+
+interface Operation {
+  id: string;
+  tag: string;
+}
+
+interface Outcome {
+  status: number;
+  /** The error envelope's message, for an error answer. */
+  message?: string;
+  /** The fields of a JSON object answered. */
+  fields?: string[];
+  /** What else was answered: XML, text, or none shown (a file download). */
+  body?: string;
+}
+
+const VERSION = ['build', 'date', 'version'];
+const LIST = ['_runtime', 'count', 'items'];
+const TEMPLATE = ['container', 'created', 'description', 'headings', 'modified', 'name', 'oid', 'parameters', 'qml'];
+const FILE_WRITE = ['holder', 'oid', 'success', 'url'];
+const PAGE = ['_runtime', 'count', 'items', 'limit', 'page', 'query', 'session_id', 'start', 'total'];
+
+async function operations(base: string): Promise<Operation[]> {
+  const doc = (await (await fetch(`${base}/docs-json`)).json()) as {
+    paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+  };
+  return Object.values(doc.paths).flatMap((ops) =>
+    Object.values(ops).map((o) => ({ id: o.operationId, tag: o.tags[0] })),
+  );
+}
+
+async function authorize(page: Page, user: string, password: string): Promise<void> {
+  await page
+    .getByRole('button', { name: /Authorize/ })
+    .first()
+    .click();
+  const dialog = page.locator('.modal-ux');
+  await dialog.locator('input').nth(0).fill(user);
+  await dialog.locator('input[type=password]').fill(password);
+  await dialog.locator('button.authorize').click();
+  await dialog.locator('button.btn-done').click();
+}
+
+/** Opens the operation, clicks "Try it out" and "Execute" with what Swagger UI fills in. */
+async function tryItOut(page: Page, op: Operation): Promise<Outcome> {
+  const block = page.locator(`#operations-${op.tag}-${op.id}`);
+  await block.locator('.opblock-summary').first().click();
+  await block.locator('button.try-out__btn').click();
+  await block.locator('button.execute').click();
+  const status = block.locator('.live-responses-table .response .response-col_status').first();
+  const sent = await status.waitFor({ timeout: 15_000 }).then(
+    () => true,
+    () => false,
+  );
+  // Swagger UI sends nothing while a required field is empty: it marks the field instead.
+  if (!sent) return { status: 0, message: 'not sent: a required field is empty' };
+  // The cell also says "Undocumented" for a code the operation does not list.
+  const code = Number(/\d{3}/.exec(await status.innerText())?.[0]);
+  const shown = block.locator('.live-responses-table .response-col_description .microlight');
+  const text = (await shown.count()) > 0 ? await shown.first().innerText() : '';
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const outcome: Outcome = { status: code };
+  if (code >= 400) outcome.message = (json as { message: string }).message;
+  else if (json && typeof json === 'object' && !Array.isArray(json)) outcome.fields = Object.keys(json).sort();
+  else outcome.body = text === '' ? 'none shown' : text.trimStart().startsWith('<?xml') ? 'XML' : 'text';
+  await block.locator('.opblock-summary').first().click(); // folded again: keeps the page small
+  return outcome;
+}
+
+/**
+ * Every operation of the API, run in Swagger UI as shipped: the examples of the parameters and
+ * bodies are what a first-time user executes. They must work against the demo data. The test
+ * runs on a database of its own, as some operations change the demo data (in document order:
+ * a report is created, then deleted; a file is uploaded, then deleted; numbers are reserved).
+ */
+describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
+  let db: ScratchDatabase;
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    db = await scratchDatabase({ demo: true });
+    t = await createTestApp({ DATABASE_URL: db.url });
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await db?.drop();
+  });
+
+  it('answers each with success, with the defaults Swagger UI fills in', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/docs`);
+    await authorize(page, 'admin', 'admin');
+    const outcomes: Record<string, Outcome> = {};
+    for (const op of await operations(base)) outcomes[op.id] = await tryItOut(page, op);
+    // Every operation succeeds with its defaults: none is left where an error is the intended
+    // outcome (a report is created before it is deleted, a file uploaded before it is deleted,
+    // and session 1 is the one "open" made on this new database).
+    expect(outcomes).toEqual({
+      ReportsController_version: { status: 200, fields: VERSION },
+      ReportsController_list: { status: 200, fields: LIST },
+      ReportsController_runInline: { status: 200, fields: LIST },
+      ReportsController_details: { status: 200, fields: TEMPLATE },
+      ReportsController_runNamedGet: { status: 200, body: 'XML' },
+      ReportsController_runNamedPost: { status: 200, body: 'XML' },
+      ReportsController_put: { status: 201, fields: TEMPLATE },
+      ReportsController_remove: { status: 204, body: 'text' },
+      FilesController_version: { status: 200, fields: VERSION },
+      FilesController_list: { status: 200, fields: LIST },
+      FilesController_download: { status: 200, body: 'text' },
+      FilesController_upload: { status: 201, fields: FILE_WRITE },
+      FilesController_remove: { status: 200, fields: FILE_WRITE },
+      NumbersController_version: { status: 200, fields: VERSION },
+      NumbersController_generate: { status: 200, fields: ['_runtime', 'class_name', 'container', 'count', 'items'] },
+      NumbersController_rules: { status: 200, fields: ['_runtime', 'container', 'count', 'items'] },
+      QueryController_version: { status: 200, fields: VERSION },
+      QueryController_apiJson: {
+        status: 200,
+        fields: ['components', 'info', 'openapi', 'paths', 'security', 'servers'],
+      },
+      QueryController_open: { status: 200, fields: PAGE },
+      QueryController_openPost: { status: 200, fields: PAGE },
+      QueryController_page: { status: 200, fields: PAGE },
+      QueryController_close: { status: 200, fields: ['session_id', 'success'] },
+      HealthController_live: { status: 200, fields: ['status'] },
+      HealthController_ready: { status: 200, fields: ['database', 'migrations', 'status'] },
+    });
+  }, 300_000);
+});

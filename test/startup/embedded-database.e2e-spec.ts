@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import request from 'supertest';
+import { seedDemoData } from '../../src/import/demo-seed.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/prisma/embedded-postgres.js';
+import { applyMigrations } from '../../src/prisma/migrate.js';
+import { PrismaService } from '../../src/prisma/prisma.service.js';
+import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * The embedded database (PGlite) keeps one session for every connection made to it, so what a
+ * connection leaves behind (prepared statements, settings) must not reach the next one. The file
+ * service reads through named prepared statements ("files-holder-number"), so these requests
+ * failed with "prepared statement … already exists" once the pool had reconnected.
+ */
+describe('the embedded database', () => {
+  let dataDir: string;
+  let embedded: EmbeddedPostgres;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pdm-embedded-test-'));
+    embedded = await startEmbeddedPostgres(dataDir);
+    await applyMigrations(embedded.url);
+    await seedDemoData(embedded.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('gives each new connection a fresh session', async () => {
+    const first = new pg.Client({ connectionString: embedded.url });
+    await first.connect();
+    await first.query({ name: 'left-behind', text: 'SELECT 1' });
+    await first.query("SET application_name = 'left-behind'");
+    await first.end();
+
+    const second = new pg.Client({ connectionString: embedded.url });
+    await second.connect();
+    try {
+      const statements = await second.query('SELECT name FROM pg_prepared_statements');
+      expect(statements.rows).toEqual([]);
+      const setting = await second.query('SHOW application_name');
+      expect(setting.rows).toEqual([{ application_name: '' }]);
+      // The same named statement can be prepared again.
+      const again = await second.query({ name: 'left-behind', text: 'SELECT 1 AS one' });
+      expect(again.rows).toEqual([{ one: 1 }]);
+    } finally {
+      await second.end();
+    }
+  });
+
+  describe('serving the app (pool of one, as `npm start` runs it)', () => {
+    let t: TestApp;
+    let pool: pg.Pool;
+
+    beforeAll(async () => {
+      t = await createTestApp({
+        DATABASE_URL: embedded.url,
+        DB_POOL_MAX: '1',
+        DB_POOL_IDLE_TIMEOUT_MS: '300',
+        PUBLIC_URL: 'http://pdm.test',
+      });
+      pool = t.app.get(PrismaService).pgPool;
+    });
+    afterAll(() => t?.close());
+
+    // Requests that run named prepared statements (the file service's holder look-ups).
+    const paths = ['/files/0000000001?role=all', '/files/OR:wt.doc.WTDocument:1?role=all'];
+
+    async function answers(): Promise<{ status: number; body: unknown }[]> {
+      const out = [];
+      for (const path of paths) {
+        const res = await request(t.http)
+          .get(path)
+          .auth(...USERS.alice);
+        const { _runtime, ...body } = res.body as { _runtime?: number };
+        out.push({ status: res.status, body });
+      }
+      const ready = await request(t.http).get('/health/ready');
+      out.push({ status: ready.status, body: ready.body as unknown });
+      return out;
+    }
+
+    /** Until the pool has closed its idle connection (DB_POOL_IDLE_TIMEOUT_MS). */
+    async function idleClosed(): Promise<void> {
+      while (pool.totalCount > 0) await new Promise((r) => setTimeout(r, 100));
+    }
+
+    it('answers the same after the pool closed its idle connection', async () => {
+      const before = await answers();
+      expect(before.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(before[2].body).toEqual({ status: 'ok', database: 'up', migrations: 'applied' });
+      expect(before[0].body).toEqual({
+        count: expect.any(Number),
+        items: expect.arrayContaining([expect.objectContaining({ filename: 'spec.txt', role: 'PRIMARY' })]),
+      });
+
+      await idleClosed();
+      expect(await answers()).toEqual(before);
+      await idleClosed();
+      expect(await answers()).toEqual(before);
+    });
+
+    it('answers the same after its connection was dropped and opened again', async () => {
+      const before = await answers();
+      expect(before.map((a) => a.status)).toEqual([200, 200, 200]);
+
+      // The pool discards a connection released with an error and opens a new one.
+      const client = await pool.connect();
+      client.release(new Error('connection dropped by the test'));
+      expect(await answers()).toEqual(before);
+    });
+  });
+});
