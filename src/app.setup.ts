@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { AppConfig } from './config/app-config.js';
 import { errorEnvelope } from './common/error-envelope.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './common/json-depth.js';
+import { firstLoneSurrogate, loneSurrogateMessage } from './common/lone-surrogate.js';
 import { bodyParserError } from './common/http-error.filter.js';
 import { requestIdOf } from './common/request-id.js';
 import { createLogger, requestContext } from './common/logger.js';
@@ -42,6 +43,7 @@ function bodyParsers(config: AppConfig): RequestHandler {
     .use(
       express.json({ limit: config.jsonBodyLimit }),
       rejectDeepJson,
+      rejectLoneSurrogates,
       express.urlencoded({ extended: false, limit: config.jsonBodyLimit }),
       express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }),
     );
@@ -56,6 +58,13 @@ function rejectDeepJson(req: Request, res: Response, next: NextFunction): void {
   if (!jsonDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
   const message = `request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
   res.status(400).json(errorEnvelope(400, message, requestIdOf(req)));
+}
+
+/** Strings that are not Unicode text would reach SQL and fail there: a 400 naming where. */
+function rejectLoneSurrogates(req: Request, res: Response, next: NextFunction): void {
+  const found = firstLoneSurrogate(req.body);
+  if (!found) return next();
+  res.status(400).json(errorEnvelope(400, loneSurrogateMessage('request body', found), requestIdOf(req)));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
