@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  PayloadTooLargeException,
   SetMetadata,
   type CallHandler,
   type ExecutionContext,
@@ -9,6 +10,8 @@ import { Reflector } from '@nestjs/core';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { from, switchMap, type Observable } from 'rxjs';
 import type { AppConfig } from '../config/app-config.js';
+import { BodyMemoryBudget } from './body-memory-budget.js';
+import { HttpErrorWithHeaders } from './http-errors.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 import { firstLoneSurrogate, loneSurrogateMessage } from './lone-surrogate.js';
 
@@ -31,6 +34,10 @@ interface BodyParser {
  * Reads and parses JSON, form and XML request bodies, as an interceptor: it runs after the
  * guards, so a request without valid credentials is answered before a byte of its body is read.
  * Bodies of other types (raw uploads) and of routes marked @StreamedBody() are left unread.
+ *
+ * A body is held in memory until its request is over, so its bytes are taken from the
+ * BODY_MEMORY_BUDGET before it is read: its Content-Length, or its whole limit when the length
+ * is not known in advance (chunked or compressed). One that does not fit is answered 503.
  */
 export class RequestBodyInterceptor implements NestInterceptor {
   private readonly parsers: BodyParser[];
@@ -38,6 +45,7 @@ export class RequestBodyInterceptor implements NestInterceptor {
 
   constructor(
     config: AppConfig,
+    readonly budget = new BodyMemoryBudget(config.bodyMemoryBudget),
     private readonly reflector = new Reflector(),
   ) {
     this.parsers = [
@@ -70,6 +78,14 @@ export class RequestBodyInterceptor implements NestInterceptor {
   }
 
   private async read(parser: BodyParser, req: Request, res: Response): Promise<void> {
+    const release = this.budget.reserve(this.bytesToHold(parser, req));
+    if (!release) {
+      throw new HttpErrorWithHeaders(503, 'too many request bodies are being received at once; retry shortly', {
+        'Retry-After': '1',
+      });
+    }
+    // 'close' comes on every ending: answered, failed, or the client gone.
+    res.once('close', release);
     await new Promise<void>((resolve, reject) => {
       void parser.parse(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
@@ -80,6 +96,20 @@ export class RequestBodyInterceptor implements NestInterceptor {
     // Strings that are not Unicode text would reach SQL and fail there.
     const lone = firstLoneSurrogate(req.body);
     if (lone) throw new BadRequestException(loneSurrogateMessage('request body', lone));
+  }
+
+  /** What reading the body may hold in memory; a declared length past the limit is refused unread. */
+  private bytesToHold(parser: BodyParser, req: Request): number {
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    const declared = req.headers['content-length'];
+    if (encoding !== 'identity' || declared === undefined || req.headers['transfer-encoding'] !== undefined) {
+      return parser.limit;
+    }
+    const length = Number(declared);
+    if (length > parser.limit) {
+      throw new PayloadTooLargeException(`request body larger than the limit of ${parser.limit} bytes`);
+    }
+    return length;
   }
 
   private isStreamed(context: ExecutionContext): boolean {
