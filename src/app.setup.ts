@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
@@ -14,11 +14,29 @@ import { versionRecord } from './common/version.js';
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger?: Logger): void {
   app.disable('x-powered-by');
+  applyHttpTimeouts(app.getHttpServer() as Server, config);
   app.use(requestContext(logger ?? createLogger(config.logLevel)));
   // Bodies are read after authentication, by an interceptor, never by Express middleware.
   app.useGlobalInterceptors(new RequestBodyInterceptor(config));
   if (config.basePath) app.setGlobalPrefix(config.basePath);
   setupSwagger(app, config);
+}
+
+/**
+ * A client that sends its headers or body slowly, or stops sending, is cut off instead of holding
+ * a connection (and what its request holds) for as long as it likes: 408 past the headers or the
+ * request timeout, the connection closed past the idle timeout.
+ */
+export function applyHttpTimeouts(server: Server, config: AppConfig): void {
+  server.headersTimeout = Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs);
+  server.requestTimeout = config.httpRequestTimeoutMs;
+  server.setTimeout(config.httpIdleTimeoutMs);
+  // Node checks the two timeouts above only this often (30 s by default, read when it starts
+  // listening): a quarter of the shorter one keeps the cut close to the setting.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    30_000,
+    Math.max(250, Math.floor(server.headersTimeout / 4)),
+  );
 }
 
 function setupSwagger(app: NestExpressApplication, config: AppConfig): void {
