@@ -1,77 +1,42 @@
-import { STATUS_CODES } from 'node:http';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
-import { errorEnvelope } from './common/error-envelope.js';
-import { jsonDeeperThan, MAX_JSON_DEPTH } from './common/json-depth.js';
-import { bodyParserError } from './common/http-error.filter.js';
-import { requestIdOf } from './common/request-id.js';
 import { createLogger, requestContext } from './common/logger.js';
+import { RequestBodyInterceptor } from './common/request-body.interceptor.js';
 import type { Logger } from 'pino';
 import { versionRecord } from './common/version.js';
 
-export const XML_TYPES = ['text/xml', 'application/xml', 'application/*+xml'];
-
 /**
- * Everything about the HTTP application that is not a module: request ids, body parsers with
- * their limits (413 past them, in the error envelope), the route prefix and Swagger UI.
+ * Everything about the HTTP application that is not a module: request ids, body parsing with
+ * its limits (413 past them, in the error envelope), the route prefix and Swagger UI.
  * Used by main.ts and by the end-to-end tests, so both run the same stack.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger?: Logger): void {
   app.disable('x-powered-by');
+  applyHttpTimeouts(app.getHttpServer() as Server, config);
   app.use(requestContext(logger ?? createLogger(config.logLevel)));
-  app.use(bodyParsers(config));
-  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    const known = bodyParserError(err);
-    if (!known) return next(err);
-    res.status(known.status).json(errorEnvelope(known.status, known.message, requestIdOf(req)));
-  });
+  // Bodies are read after authentication, by an interceptor, never by Express middleware.
+  app.useGlobalInterceptors(new RequestBodyInterceptor(config));
   if (config.basePath) app.setGlobalPrefix(config.basePath);
   setupSwagger(app, config);
 }
 
 /**
- * The JSON, form and XML parsers, run only for requests that carry a body (a length or chunked
- * encoding, as the parsers themselves decide): most requests are GETs, and skipping four layers
- * for them is measurable on the cheapest endpoints.
+ * A client that sends its headers or body slowly, or stops sending, is cut off instead of holding
+ * a connection (and what its request holds) for as long as it likes: 408 past the headers or the
+ * request timeout, the connection closed past the idle timeout.
  */
-function bodyParsers(config: AppConfig): RequestHandler {
-  const parsers = express
-    .Router()
-    .use(
-      express.json({ limit: config.jsonBodyLimit }),
-      rejectDeepJson,
-      express.urlencoded({ extended: false, limit: config.jsonBodyLimit }),
-      express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }),
-    );
-  return (req, res, next) => {
-    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
-    void parsers(req, res, next);
-  };
-}
-
-/** A parsed JSON body nested too deep for the code after the parser is answered 400 here. */
-function rejectDeepJson(req: Request, res: Response, next: NextFunction): void {
-  if (!jsonDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
-  const message = `request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
-  res.status(400).json(errorEnvelope(400, message, requestIdOf(req)));
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** XML bodies declared (or defaulting to) UTF-8 must be valid UTF-8, not silently repaired. */
-function strictUtf8(req: Request, _res: Response, buf: Buffer): void {
-  const charset = /charset=([^;]+)/i
-    .exec(req.headers['content-type'] ?? '')?.[1]
-    ?.trim()
-    .toLowerCase();
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') return;
-  try {
-    utf8.decode(buf);
-  } catch {
-    throw Object.assign(new Error('request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
-  }
+export function applyHttpTimeouts(server: Server, config: AppConfig): void {
+  server.headersTimeout = Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs);
+  server.requestTimeout = config.httpRequestTimeoutMs;
+  server.setTimeout(config.httpIdleTimeoutMs);
+  // Node checks the two timeouts above only this often (30 s by default, read when it starts
+  // listening): a quarter of the shorter one keeps the cut close to the setting.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    30_000,
+    Math.max(250, Math.floor(server.headersTimeout / 4)),
+  );
 }
 
 function setupSwagger(app: NestExpressApplication, config: AppConfig): void {

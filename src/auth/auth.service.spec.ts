@@ -6,7 +6,7 @@ import type { UserRecord, UsersRepository } from './users.repository.js';
 const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
 
 /** The service over an in-memory user table that counts its lookups. */
-async function serviceWith(ttlMs: number) {
+async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
   const record: UserRecord = {
     id: 7,
     name: 'erin',
@@ -18,14 +18,17 @@ async function serviceWith(ttlMs: number) {
   };
   const users = {
     lookups: 0,
+    /** While set, every lookup waits for it: the test decides when checks under way finish. */
+    gate: null as Promise<void> | null,
     async findByName(name: string) {
       this.lookups++;
+      if (this.gate) await this.gate;
       return name === record.name ? record : null;
     },
   };
   const service = new AuthService(
     users as unknown as UsersRepository,
-    loadConfig({ AUTH_CACHE_TTL_MS: String(ttlMs) }),
+    loadConfig({ AUTH_CACHE_TTL_MS: String(ttlMs), ...env }),
   );
   return { service, users, record };
 }
@@ -67,4 +70,62 @@ describe('AuthService', () => {
     await expect(service.authenticate(basic('erin:wrong'), 'a')).rejects.toMatchObject({ status: 401 });
     expect(users.lookups).toBe(2);
   });
+
+  it('counts a guess before checking it: parallel guesses get no more checks than the limit', async () => {
+    const { service, users } = await serviceWith(60_000, { AUTH_FAILURE_LIMIT: '3' });
+    let open!: () => void;
+    users.gate = new Promise((r) => (open = r));
+    // Ten different wrong guesses all start before the first check has finished.
+    const answers = Array.from({ length: 10 }, (_, i) =>
+      settle(() => service.authenticate(basic(`erin:guess-${i}`), 'a')),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(users.lookups).toBe(3);
+    open();
+    const statuses = (await Promise.all(answers)).map((e) => e.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    expect(users.lookups).toBe(3);
+  });
+
+  it('gives a right password its attempt back', async () => {
+    const { service } = await serviceWith(0, { AUTH_FAILURE_LIMIT: '3' });
+    for (let i = 0; i < 2; i++) await settle(() => service.authenticate(basic('erin:wrong'), 'a'));
+    for (let i = 0; i < 5; i++)
+      await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ id: 7 });
+    for (let i = 0; i < 3; i++)
+      expect((await settle(() => service.authenticate(basic('erin:x'), 'a'))).status).toBe(401);
+    expect((await settle(() => service.authenticate(basic('erin:x'), 'a'))).status).toBe(429);
+  });
+
+  it('answers a throttled caller 429 for the right password too, even while it is cached', async () => {
+    const { service, users } = await serviceWith(60_000, { AUTH_FAILURE_LIMIT: '3' });
+    await service.authenticate(basic('erin:erin-pw'), 'victim');
+    for (let i = 0; i < 3; i++) await settle(() => service.authenticate(basic(`erin:guess-${i}`), 'mallory'));
+    const lookups = users.lookups;
+    for (const password of ['guess-4', 'erin-pw']) {
+      const e = await settle(() => service.authenticate(basic(`erin:${password}`), 'mallory'));
+      expect({ password, status: e.status, retryAfter: e.headers?.['Retry-After'] }).toEqual({
+        password,
+        status: 429,
+        retryAfter: '60',
+      });
+    }
+    expect(users.lookups).toBe(lookups);
+    // The signed-in user at their own address is not affected.
+    expect(service.authenticate(basic('erin:erin-pw'), 'victim')).toMatchObject({ id: 7 });
+  });
 });
+
+/** The error an authentication ends with (thrown at once or rejected later). */
+async function settle(run: () => unknown): Promise<{ status?: number; headers?: Record<string, string> }> {
+  try {
+    await run();
+  } catch (e) {
+    return {
+      status: (e as { getStatus(): number }).getStatus(),
+      headers: (e as { headers?: Record<string, string> }).headers,
+    };
+  }
+  return {};
+}

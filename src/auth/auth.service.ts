@@ -34,11 +34,16 @@ export class AuthService {
   /**
    * The caller, or a 401 (429 while throttled). A caller whose credentials are cached is answered
    * synchronously (this runs on every request); otherwise the answer is a promise.
+   *
+   * A throttled (user, address) gets the 429 whatever the password, cached or not: if the right
+   * password still passed, the 429s for wrong ones would tell a guesser when they found it.
    */
   authenticate(header: string | undefined, address: string): AuthUser | Promise<AuthUser> {
     const creds = parseBasicAuth(header);
     if (!creds) throw unauthorized();
 
+    const wait = this.throttle.retryAfter(creds.name, address);
+    if (wait > 0) throw tooManyFailures(wait);
     const cacheKey = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');
     const now = Date.now();
     const hit = this.cache.get(cacheKey);
@@ -51,19 +56,23 @@ export class AuthService {
     return this.signIn(cacheKey, creds, address);
   }
 
+  /**
+   * The attempt is counted before the password is checked and given back when it was right, so a
+   * burst of parallel guesses gets no more tries than the limit. A caller sending the same
+   * credentials as a check already under way shares its answer without being counted again.
+   */
   private async signIn(cacheKey: string, creds: BasicCredentials, address: string): Promise<AuthUser> {
-    const wait = this.throttle.retryAfter(creds.name, address);
-    if (wait > 0) {
-      throw new HttpErrorWithHeaders(429, `too many failed sign-ins; retry after ${wait} s`, {
-        'Retry-After': String(wait),
-      });
+    const pending = this.inflight.get(cacheKey);
+    if (pending) {
+      const shared = await pending;
+      if (!shared) throw unauthorized();
+      return shared;
     }
+    const wait = this.throttle.reserve(creds.name, address);
+    if (wait > 0) throw tooManyFailures(wait);
     const user = await this.verifyOnce(cacheKey, creds);
-    if (!user) {
-      this.throttle.recordFailure(creds.name, address);
-      throw unauthorized();
-    }
-    this.throttle.recordSuccess(creds.name, address);
+    if (!user) throw unauthorized();
+    this.throttle.refund(creds.name, address);
     return user;
   }
 
@@ -102,6 +111,12 @@ export class AuthService {
   clearCache(): void {
     this.cache.clear();
   }
+}
+
+function tooManyFailures(wait: number): HttpErrorWithHeaders {
+  return new HttpErrorWithHeaders(429, `too many failed sign-ins; retry after ${wait} s`, {
+    'Retry-After': String(wait),
+  });
 }
 
 export function unauthorized(): HttpErrorWithHeaders {

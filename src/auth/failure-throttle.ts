@@ -1,8 +1,10 @@
 /**
- * Slows down password guessing. Failures are counted per (user name, client address) and per
- * client address; past the limit within the window, further attempts from that pair (or that
- * address) are refused until the window has passed. A real user at another address is never
- * locked out by someone else's guesses.
+ * Slows down password guessing. Attempts are counted per (user name, client address) and per
+ * client address before the password is checked (a reservation), and given back when the
+ * password was right: so parallel guesses cannot all pass a check made before any of them
+ * failed. Past the limit within the window, further attempts from that pair (or that address)
+ * are refused until the window has passed. A real user at another address is never locked out
+ * by someone else's guesses.
  */
 export class FailureThrottle {
   private readonly byKey = new Map<string, { count: number; resetAt: number }>();
@@ -14,25 +16,34 @@ export class FailureThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds to wait before trying again, or 0 when the attempt may go ahead. */
+  /** Seconds to wait before trying again, or 0 when an attempt may go ahead. */
   retryAfter(name: string, address: string): number {
     const t = this.now();
-    const waits = [
-      this.waitFor(`u:${name}\u0000${address}`, this.limit, t),
-      this.waitFor(`a:${address}`, this.limit * this.addressLimitFactor, t),
-    ];
-    return Math.max(...waits);
+    return Math.max(
+      this.waitFor(pairKey(name, address), this.limit, t),
+      this.waitFor(addressKey(address), this.limit * this.addressLimitFactor, t),
+    );
   }
 
-  recordFailure(name: string, address: string): void {
+  /**
+   * Counts an attempt about to be checked, unless the limit is reached: then nothing is counted
+   * and the seconds to wait are returned. 0 means the attempt was counted and may go ahead.
+   */
+  reserve(name: string, address: string): number {
+    const wait = this.retryAfter(name, address);
+    if (wait > 0) return wait;
     const t = this.now();
-    this.bump(`u:${name}\u0000${address}`, t);
-    this.bump(`a:${address}`, t);
+    this.bump(pairKey(name, address), t);
+    this.bump(addressKey(address), t);
     if (this.byKey.size > 100_000) this.sweep(t);
+    return 0;
   }
 
-  recordSuccess(name: string, address: string): void {
-    this.byKey.delete(`u:${name}\u0000${address}`);
+  /** The reserved attempt was right: the pair's failures are forgotten, the address's attempt given back. */
+  refund(name: string, address: string): void {
+    this.byKey.delete(pairKey(name, address));
+    const entry = this.byKey.get(addressKey(address));
+    if (entry && entry.count > 0) entry.count--;
   }
 
   private waitFor(key: string, limit: number, t: number): number {
@@ -51,3 +62,6 @@ export class FailureThrottle {
     for (const [k, v] of this.byKey) if (v.resetAt <= t) this.byKey.delete(k);
   }
 }
+
+const pairKey = (name: string, address: string) => `u:${name}\u0000${address}`;
+const addressKey = (address: string) => `a:${address}`;

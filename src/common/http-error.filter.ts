@@ -5,6 +5,7 @@ import { badValueMessage, isDatabaseUnavailable } from './database-errors.js';
 import { errorEnvelope } from './error-envelope.js';
 import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
+import { closeIfBodyUnread } from './request-body.interceptor.js';
 
 /**
  * The one exception filter: every error of every service leaves as the error envelope.
@@ -26,6 +27,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    closeIfBodyUnread(req, res);
     res.status(status).json(errorEnvelope(status, message, requestIdOf(req)));
   }
 

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, parseSize } from './app-config.js';
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, databaseUrl: '', basePath: '', jsonBodyLimit: 150 * 1024 ** 2 });
+    expect(c).toMatchObject({ port: 3000, databaseUrl: '', basePath: '', jsonBodyLimit: 16 * 1024 ** 2 });
   });
 
   it('reads start-up switches strictly', () => {

@@ -177,7 +177,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   databaseUrl: ['DATABASE_URL', '', databaseUrl],
   basePath: ['BASE_PATH', '', basePath],
   publicUrl: ['PUBLIC_URL', '', publicUrl],
-  jsonBodyLimit: ['JSON_BODY_LIMIT', '150mb', parseSize],
+  // A JSON body is held whole in memory (BODY_MEMORY_BUDGET): large files go raw, streamed.
+  jsonBodyLimit: ['JSON_BODY_LIMIT', '16mb', parseSize],
   xmlBodyLimit: ['XML_BODY_LIMIT', '1mb', parseSize],
   dbPoolMax: ['DB_POOL_MAX', '10', intIn(1, 1000)],
   dataDir: ['DATA_DIR', './data', text],

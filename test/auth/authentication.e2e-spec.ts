@@ -22,9 +22,16 @@ describe('authentication', () => {
   beforeAll(async () => {
     db = testPool();
     await db.query(
-      `INSERT INTO users (name, password_hash, full_name) VALUES ($1, $2, 'Jörg'), ('dora-disabled', $3, 'Dora')
+      `INSERT INTO users (name, password_hash, full_name)
+       VALUES ($1, $2, 'Jörg'), ('dora-disabled', $3, 'Dora'), ('burst-target', $4, 'Bert'), ('cached-victim', $5, 'Vic')
        ON CONFLICT (name) DO NOTHING`,
-      [odd.name, await hashPassword(odd.password), await hashPassword('dora-pw')],
+      [
+        odd.name,
+        await hashPassword(odd.password),
+        await hashPassword('dora-pw'),
+        await hashPassword('bert-pw'),
+        await hashPassword('vic-pw'),
+      ],
     );
     await db.query(`UPDATE users SET disabled = true WHERE name = 'dora-disabled'`);
     t = await createTestApp({ AUTH_FAILURE_LIMIT: '3' });
@@ -99,5 +106,41 @@ describe('authentication', () => {
     const res = await request(t.http).get('/reports/version').set('Authorization', 'Basic ');
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+  });
+
+  it('counts each guess before checking it: 30 parallel guesses get no more than the limit', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        request(t.http)
+          .get('/files/version')
+          .set('Authorization', basic(`burst-target:wrong-${i}`)),
+      ),
+    );
+    const unauthorized = answers.filter((r) => r.status === 401);
+    const throttled = answers.filter((r) => r.status === 429);
+    expect(unauthorized.length).toBeLessThanOrEqual(3);
+    expect(unauthorized.length + throttled.length).toBe(30);
+    for (const r of throttled) {
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+      expect(r.body).toMatchObject({ statusCode: 429, message: expect.stringMatching(/^too many failed sign-ins/) });
+    }
+  });
+
+  it('answers a throttled caller 429 for the right password too, while that user is signed in', async () => {
+    const victim = () => request(t.http).get('/files/version').set('Authorization', basic('cached-victim:vic-pw'));
+    expect((await victim()).status).toBe(200); // now cached
+    for (let i = 0; i < 3; i++) {
+      const res = await request(t.http)
+        .get('/files/version')
+        .set('Authorization', basic(`cached-victim:guess-${i}`));
+      expect(res.status).toBe(401);
+    }
+    const wrong = await request(t.http).get('/files/version').set('Authorization', basic('cached-victim:guess-4'));
+    const right = await victim();
+    for (const res of [wrong, right]) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(withoutRequestId(res.body)).toEqual(withoutRequestId(wrong.body));
+    }
   });
 });

@@ -35,7 +35,7 @@ describe('error envelope and body limits', () => {
 
   it('answers malformed JSON with 400 in the envelope, without parser details', async () => {
     const res = await request(t.http)
-      .post('/numbers/version')
+      .post('/query/1.0/query')
       .auth(...USERS.alice)
       .set('Content-Type', 'application/json')
       .send('{"broken":');

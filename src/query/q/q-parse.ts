@@ -1,5 +1,6 @@
 import { hasWildcard, likePattern, literalOf } from './wildcard.js';
 import { parseIsoTimestamp } from './q-timestamp.js';
+import { firstLoneSurrogate, loneSurrogateMessage } from '../../common/lone-surrogate.js';
 import {
   DEFAULT_SORT,
   FIELDS,
@@ -71,6 +72,8 @@ function parseQ(raw: unknown, path: string): ParsedQ {
     }
   }
   if (!isPlainObject(value)) throw new QError(`${path}: not a JSON object: ${show(value)}`);
+  const lone = firstLoneSurrogate(value, path);
+  if (lone) throw new QError(loneSurrogateMessage('q', lone));
   const keys = Object.keys(value);
   const criteriaCount = keys.filter((k) => k !== 'sort').length;
   if (criteriaCount > MAX_CRITERIA) {

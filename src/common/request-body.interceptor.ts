@@ -1,0 +1,153 @@
+import {
+  BadRequestException,
+  PayloadTooLargeException,
+  SetMetadata,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { from, switchMap, type Observable } from 'rxjs';
+import type { AppConfig } from '../config/app-config.js';
+import { BodyMemoryBudget } from './body-memory-budget.js';
+import { HttpErrorWithHeaders } from './http-errors.js';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
+import { firstLoneSurrogate, loneSurrogateMessage } from './lone-surrogate.js';
+
+export const JSON_TYPES = ['application/json'];
+export const FORM_TYPES = ['application/x-www-form-urlencoded'];
+export const XML_TYPES = ['text/xml', 'application/xml', 'application/*+xml'];
+
+const STREAMED_BODY = 'pdm:streamedBody';
+
+/** Marks a route that reads its request body itself, as a stream: it is not parsed for it. */
+export const StreamedBody = () => SetMetadata(STREAMED_BODY, true);
+
+interface BodyParser {
+  types: string[];
+  limit: number;
+  parse: RequestHandler;
+}
+
+/**
+ * Reads and parses JSON, form and XML request bodies, as an interceptor: it runs after the
+ * guards, so a request without valid credentials is answered before a byte of its body is read.
+ * Bodies of other types (raw uploads) and of routes marked @StreamedBody() are left unread.
+ *
+ * A body is held in memory until its request is over, so its bytes are taken from the
+ * BODY_MEMORY_BUDGET before it is read: its Content-Length, or its whole limit when the length
+ * is not known in advance (chunked or compressed). One that does not fit is answered 503.
+ */
+export class RequestBodyInterceptor implements NestInterceptor {
+  private readonly parsers: BodyParser[];
+  private readonly streamed = new WeakMap<object, boolean>();
+
+  constructor(
+    config: AppConfig,
+    readonly budget = new BodyMemoryBudget(config.bodyMemoryBudget),
+    private readonly reflector = new Reflector(),
+  ) {
+    this.parsers = [
+      {
+        types: JSON_TYPES,
+        limit: config.jsonBodyLimit,
+        parse: express.json({ type: JSON_TYPES, limit: config.jsonBodyLimit }),
+      },
+      {
+        types: FORM_TYPES,
+        limit: config.jsonBodyLimit,
+        parse: express.urlencoded({ type: FORM_TYPES, extended: false, limit: config.jsonBodyLimit }),
+      },
+      {
+        types: XML_TYPES,
+        limit: config.xmlBodyLimit,
+        parse: express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }),
+      },
+    ];
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    // Most requests are GETs without a body: they pass without a promise.
+    if (!hasBody(req) || this.isStreamed(context)) return next.handle();
+    const parser = this.parsers.find((p) => req.is(p.types));
+    if (!parser) return next.handle();
+    const res = context.switchToHttp().getResponse<Response>();
+    return from(this.read(parser, req, res)).pipe(switchMap(() => next.handle()));
+  }
+
+  private async read(parser: BodyParser, req: Request, res: Response): Promise<void> {
+    const release = this.budget.reserve(this.bytesToHold(parser, req));
+    if (!release) {
+      throw new HttpErrorWithHeaders(503, 'too many request bodies are being received at once; retry shortly', {
+        'Retry-After': '1',
+      });
+    }
+    // 'close' comes on every ending: answered, failed, or the client gone.
+    res.once('close', release);
+    await new Promise<void>((resolve, reject) => {
+      void parser.parse(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    });
+    if (typeof req.body !== 'object' || req.body === null) return;
+    if (jsonDeeperThan(req.body, MAX_JSON_DEPTH)) {
+      throw new BadRequestException(`request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    // Strings that are not Unicode text would reach SQL and fail there.
+    const lone = firstLoneSurrogate(req.body);
+    if (lone) throw new BadRequestException(loneSurrogateMessage('request body', lone));
+  }
+
+  /** What reading the body may hold in memory; a declared length past the limit is refused unread. */
+  private bytesToHold(parser: BodyParser, req: Request): number {
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    const declared = req.headers['content-length'];
+    if (encoding !== 'identity' || declared === undefined || req.headers['transfer-encoding'] !== undefined) {
+      return parser.limit;
+    }
+    const length = Number(declared);
+    if (length > parser.limit) {
+      throw new PayloadTooLargeException(`request body larger than the limit of ${parser.limit} bytes`);
+    }
+    return length;
+  }
+
+  private isStreamed(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let known = this.streamed.get(handler);
+    if (known === undefined) {
+      known = this.reflector.getAllAndOverride<boolean>(STREAMED_BODY, [handler, context.getClass()]) === true;
+      this.streamed.set(handler, known);
+    }
+    return known;
+  }
+}
+
+/** A length or chunked encoding: the parsers' own test, made before anything else. */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+}
+
+/**
+ * An answer sent before the request body was read to its end closes the connection: otherwise
+ * Node would read (and discard) the rest of the body to keep the connection, however large.
+ */
+export function closeIfBodyUnread(req: Request, res: Response): void {
+  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** XML bodies declared (or defaulting to) UTF-8 must be valid UTF-8, not silently repaired. */
+function strictUtf8(req: Request, _res: Response, buf: Buffer): void {
+  const charset = /charset=([^;]+)/i
+    .exec(req.headers['content-type'] ?? '')?.[1]
+    ?.trim()
+    .toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') return;
+  try {
+    utf8.decode(buf);
+  } catch {
+    throw Object.assign(new Error('request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
+  }
+}
