@@ -159,7 +159,14 @@ async function runOnDatabase(
     name: 'service',
     script: s.serviceJs,
     // The schema was migrated by bench:data (checked above); skipping it saves the start-up.
-    env: { DATABASE_URL: url, NODE_ENV: 'production', MIGRATE_ON_START: 'false', SEED_DEMO_DATA: 'false' },
+    // One benchmark user drives every connection: the per-user report limit would measure itself.
+    env: {
+      DATABASE_URL: url,
+      NODE_ENV: 'production',
+      MIGRATE_ON_START: 'false',
+      SEED_DEMO_DATA: 'false',
+      REPORT_MAX_CONCURRENT_PER_USER: '0',
+    },
     readyPath: '/files/version',
     // Its request log is part of production work: written to a file, as in a deployment.
     logFile: join(logDir, `service${suffix}.log`),
