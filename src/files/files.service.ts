@@ -107,9 +107,10 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     await this.disk.start();
     const json = largestJsonUpload(this.config.jsonBodyLimit);
     if (json < this.config.filesMaxSize) {
-      this.logger.warn(
-        `JSON_BODY_LIMIT (${this.config.jsonBodyLimit} bytes) carries files of at most ${json} bytes as base64, ` +
-          `less than FILES_MAX_SIZE (${this.config.filesMaxSize}); larger files must be sent as application/octet-stream`,
+      // As configured by default (a JSON body is held whole in memory): a fact, not a warning.
+      this.logger.log(
+        `JSON uploads carry files of up to ${json} bytes as base64 (JSON_BODY_LIMIT); ` +
+          `files up to FILES_MAX_SIZE (${this.config.filesMaxSize} bytes) are sent raw as application/octet-stream`,
       );
     }
   }

@@ -2,10 +2,11 @@ import { loadConfig } from '../config/app-config.js';
 import { largestJsonUpload } from './upload-limits.js';
 
 describe('largestJsonUpload', () => {
-  it('lets the default JSON body limit carry a file of the default FILES_MAX_SIZE as base64', () => {
+  it('lets the default JSON body limit carry files of 12 MiB as base64 (larger ones go raw)', () => {
     const config = loadConfig({});
-    expect(config.filesMaxSize).toBe(100 * 1024 ** 2);
-    expect(largestJsonUpload(config.jsonBodyLimit)).toBeGreaterThanOrEqual(config.filesMaxSize);
+    expect(config.jsonBodyLimit).toBe(16 * 1024 ** 2);
+    expect(largestJsonUpload(config.jsonBodyLimit)).toBeGreaterThanOrEqual(12 * 1024 ** 2 - 64 * 1024);
+    expect(largestJsonUpload(config.jsonBodyLimit)).toBeLessThan(config.filesMaxSize);
   });
 
   it('leaves room for the JSON around the base64 text', () => {

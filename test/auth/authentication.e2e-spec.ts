@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type pg from 'pg';
 import { hashPassword } from '../../src/auth/password.js';
@@ -109,9 +110,13 @@ describe('authentication', () => {
   });
 
   it('counts each guess before checking it: 30 parallel guesses get no more than the limit', async () => {
+    // One listening server for the burst: supertest given a bare server listens and closes it per
+    // request, and a close drops the connections of the others that are not yet answered.
+    await t.app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        request(t.http)
+        request(base)
           .get('/files/version')
           .set('Authorization', basic(`burst-target:wrong-${i}`)),
       ),
