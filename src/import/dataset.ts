@@ -5,6 +5,8 @@
 import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
 import { Base64Error, decodeBase64Strict } from '../files/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
+import { compileTemplate } from '../qml/qml-compiler.js';
+import { QmlError } from '../qml/qml-error.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
 export const STATES = ['INWORK', 'UNDERREVIEW', 'RELEASED', 'OBSOLETE'] as const;
@@ -348,7 +350,7 @@ export function validateDataset(input: unknown): Dataset {
       name: reqStr(o, 'name', p),
       container: reqStr(o, 'container', p),
       description: str(o, 'description', p, { optional: true }),
-      qml: str(o, 'qml', p, { max: 1_000_000 }) as string,
+      qml: checkedQml(str(o, 'qml', p, { max: 1_000_000 }) as string, `${p}.qml`),
     };
   });
 
@@ -367,4 +369,18 @@ function uniqueBy<T>(items: T[], key: (t: T) => string, path: string, what: stri
     if (seen.has(k)) fail(`${path}[${i}]`, `${what} "${k}" appears twice`);
     seen.add(k);
   });
+}
+
+/**
+ * A template is compiled (with the default limits) before it is stored, as PUT /reports does:
+ * one that is not well-formed or names unknown things would only fail when it is run.
+ */
+function checkedQml(qml: string, path: string): string {
+  try {
+    compileTemplate(qml);
+  } catch (e) {
+    if (e instanceof QmlError) throw new DatasetError(`${path}: ${e.message}`);
+    throw e;
+  }
+  return qml;
 }

@@ -161,11 +161,33 @@ describe('dataset import', () => {
       },
       'containers[0].numbering[0].next: 1000 does not fit in 3 digits',
     ],
+    [
+      {
+        ...goodPrefix,
+        reports: [{ name: 'Bad', container: 'Import Test Container', qml: '<qml><statement>a & b</statement></qml>' }],
+      },
+      expect.stringMatching(/^reports\[0\]\.qml: .*line 1, column \d+/),
+    ],
+    [
+      {
+        ...goodPrefix,
+        reports: [
+          {
+            name: 'Unknown class',
+            container: 'Import Test Container',
+            qml:
+              '<qml><statement><query><select><column alias="d" propertyName="name"/></select>' +
+              '<from><table alias="d">wt.doc.WTNothing</table></from></query></statement></qml>',
+          },
+        ],
+      },
+      expect.stringMatching(/^reports\[0\]\.qml: .*wt\.doc\.WTNothing/),
+    ],
   ])('rejects a bad record with a message naming it (%#)', async (data, message) => {
     const before = await snapshot(db);
     const err = await importFile(writeDataset(data), testDatabaseUrl()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DatasetError);
-    expect((err as Error).message).toBe(message);
+    expect((err as Error).message).toEqual(message);
     expect(await snapshot(db)).toEqual(before);
   });
 
