@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { registryCatalog } from '../src/qml/qml-catalog.js';
+import { dialectCatalog } from '../src/qml/qml-catalog.js';
 import { renderQmlReference, type ReferenceExample, type ReferenceInput } from '../src/qml/qml-reference.js';
 
 /**
@@ -23,13 +23,33 @@ export function readReferenceInput(root: string): ReferenceInput {
   if (unlisted.length) throw new Error(`docs/examples/examples.json does not describe ${unlisted.join(', ')}`);
   return {
     source: readFileSync(join(root, 'docs', 'qml', 'reference.src.md'), 'utf8'),
-    catalog: registryCatalog(),
+    catalog: dialectCatalog(),
     examples: manifest.map((m) => ({ ...m, qml: readFileSync(join(dir, `${m.name}.qml`), 'utf8') })),
   };
 }
 
 export function buildReference(root: string): string {
   return renderQmlReference(readReferenceInput(root));
+}
+
+export const REPORTS_FILE = 'docs/reports.md';
+const BLOCK = /(<!-- generated: catalog-classes -->\n)[\s\S]*?(<!-- end: catalog-classes -->)/;
+
+/** docs/reports.md with its list of catalog classes and their properties made from the catalog. */
+export function buildReportsPage(root: string): string {
+  const page = readFileSync(join(root, REPORTS_FILE), 'utf8');
+  if (!BLOCK.test(page)) throw new Error(`${REPORTS_FILE} has no catalog-classes block`);
+  const esc = (t: string) => t.replace(/\|/g, '\\|');
+  const rows = dialectCatalog().classes.map((c) => {
+    const props = [...c.properties, ...c.derived].map((p) => `\`${esc(p.path)}\``);
+    return `| \`${c.name}\` | ${c.storage} | ${esc(c.about)} | ${[...new Set(props)].join(', ')} |`;
+  });
+  const table = [
+    '| class | storage | what | properties and derived properties |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ];
+  return page.replace(BLOCK, (_m, start: string, end: string) => `${start}${table.join('\n')}\n${end}`);
 }
 
 function main(): void {
@@ -43,14 +63,15 @@ function main(): void {
     } catch {
       // a missing file is simply not current
     }
-    if (current !== text) {
-      console.error(`${REFERENCE_FILE} is not current: run npm run docs:qml`);
+    if (current !== text || readFileSync(join(root, REPORTS_FILE), 'utf8') !== buildReportsPage(root)) {
+      console.error(`${REFERENCE_FILE} or ${REPORTS_FILE} is not current: run npm run docs:qml`);
       process.exitCode = 1;
     }
     return;
   }
   writeFileSync(file, text);
-  console.log(`wrote ${REFERENCE_FILE}`);
+  writeFileSync(join(root, REPORTS_FILE), buildReportsPage(root));
+  console.log(`wrote ${REFERENCE_FILE} and the catalog classes of ${REPORTS_FILE}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

@@ -1,16 +1,17 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Prisma } from '../generated/prisma/client.js';
-import { badValueMessage, isDatabaseUnavailable } from './database-errors.js';
-import { errorEnvelope } from './error-envelope.js';
+import { badValueMessage, isDatabaseUnavailable, isForeignKeyViolation } from './database-errors.js';
+import { errorEnvelope, type EnvelopeProblem } from './error-envelope.js';
 import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
-import { closeIfBodyUnread } from './request-body.interceptor.js';
+import { closeIfBodyUnread } from './request-body.reader.js';
 
 /**
  * The one exception filter: every error of every service leaves as the error envelope.
  * Unexpected errors are logged with their stack and answered 500 without details;
- * Prisma errors are mapped (P2002 → 409, P2025 → 404, database outages → 503 with Retry-After)
+ * Prisma errors are mapped (P2002 → 409, P2025 → 404, a foreign key refusing a change made by
+ * concurrent requests → 409, database outages → 503 with Retry-After)
  * and never leaked raw.
  */
 @Catch()
@@ -21,28 +22,36 @@ export class HttpErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
-    const { status, message, headers } = this.describe(exception, req);
+    const { status, message, headers, problems } = this.describe(exception, req);
     if (res.headersSent) {
       res.destroy();
       return;
     }
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     closeIfBodyUnread(req, res);
-    res.status(status).json(errorEnvelope(status, message, requestIdOf(req)));
+    res.status(status).json(errorEnvelope(status, message, requestIdOf(req), problems));
   }
 
   private describe(
     exception: unknown,
     req: Request,
-  ): { status: number; message: string; headers: Record<string, string> } {
+  ): { status: number; message: string; headers: Record<string, string>; problems?: EnvelopeProblem[] } {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const headers = (exception as { headers?: Record<string, string> }).headers ?? {};
-      return { status, message: messageOf(exception.getResponse()), headers };
+      const response = exception.getResponse();
+      return { status, message: messageOf(response), headers, problems: problemsOf(response) };
     }
     if (exception instanceof Prisma.PrismaClientKnownRequestError) {
       if (exception.code === 'P2002') return { status: 409, message: 'the object already exists', headers: {} };
       if (exception.code === 'P2025') return { status: 404, message: 'the object does not exist', headers: {} };
+    }
+    if (isForeignKeyViolation(exception)) {
+      return {
+        status: 409,
+        message: 'the change refers to an object that no longer exists, or removes one that others refer to',
+        headers: {},
+      };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`${req.method} ${pathOf(req)}: database unavailable [${requestIdOf(req)}]`);
@@ -59,6 +68,13 @@ export class HttpErrorFilter implements ExceptionFilter {
     );
     return { status: 500, message: 'internal error', headers: {} };
   }
+}
+
+/** The list of problems an exception carries (`{ message, problems }`), if any. */
+function problemsOf(response: string | object): EnvelopeProblem[] | undefined {
+  if (typeof response !== 'object') return undefined;
+  const p = (response as { problems?: unknown }).problems;
+  return Array.isArray(p) ? (p as EnvelopeProblem[]) : undefined;
 }
 
 function messageOf(response: string | object): string {

@@ -1,3 +1,7 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { standardCatalog } from '../catalog/catalog-load.js';
+import { CatalogError } from '../catalog/catalog-model.js';
+
 /**
  * Object identifiers: `OR:<class>:<id>`, e.g. `OR:wt.doc.WTDocument:1001`.
  * Parsing is strict: a Java-style class name, a positive decimal id without leading zeros
@@ -45,9 +49,20 @@ export function masterClassOf(cls: string): string {
   return `${cls}Master`;
 }
 
-export const BUSINESS_CLASSES = [OidClass.document, OidClass.cadDocument, OidClass.part] as const;
-export const CONTAINER_CLASSES = [
-  'wt.pdmlink.PDMLinkProduct',
-  'wt.inf.library.WTLibrary',
-  'wt.projmgmt.admin.Project2',
-] as const;
+/** The classes of the type catalog below `root` that objects can have (not abstract). */
+function concreteBelow(root: string): readonly string[] {
+  let catalog: Catalog;
+  try {
+    catalog = standardCatalog();
+  } catch (e) {
+    // A bad catalog refuses the start in main.ts, with the list of its problems.
+    if (e instanceof CatalogError) return [];
+    throw e;
+  }
+  return (catalog.findClass(root)?.descendants ?? []).filter((c) => !catalog.findClass(c)!.abstract);
+}
+
+/** Classes of business objects holding files and numbered by rules: documents, CAD documents, parts. */
+export const BUSINESS_CLASSES = concreteBelow('wt.enterprise.RevisionControlled');
+/** Container classes: products, libraries, projects. */
+export const CONTAINER_CLASSES = concreteBelow('wt.inf.container.WTContainer');

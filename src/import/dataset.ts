@@ -2,11 +2,27 @@
  * The `pdm-dataset/1` import format (docs/dataset-format.md): types and a strict validator
  * whose messages name the offending record, e.g. `objects[12].files[0]: unknown role "PRIMRY"`.
  */
+import type { Catalog } from '../catalog/catalog.js';
+import { standardCatalog } from '../catalog/catalog-load.js';
+import type { CatalogFile } from '../catalog/catalog-model.js';
 import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
 import { Base64Error, decodeBase64Strict } from '../files/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
 import { compileTemplate } from '../qml/qml-compiler.js';
-import { QmlError } from '../qml/qml-error.js';
+import { QmlError, QmlProblems } from '../qml/qml-error.js';
+import {
+  datasetTypes,
+  recordProps,
+  recordRef,
+  recordReferences,
+  recordSoftType,
+  type DatasetLink,
+  type DatasetPlainObject,
+  type DatasetRef,
+  type JsonScalar,
+} from './dataset-catalog.js';
+
+export type { DatasetLink, DatasetPlainObject, DatasetRef } from './dataset-catalog.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
 export const STATES = ['INWORK', 'UNDERREVIEW', 'RELEASED', 'OBSOLETE'] as const;
@@ -54,6 +70,7 @@ export interface DatasetUse {
 }
 export interface DatasetObject {
   class: string;
+  softType: string | null;
   subtype: string | null;
   number: string;
   name: string;
@@ -67,7 +84,9 @@ export interface DatasetObject {
   modifiedBy: string | null;
   createdAt: Date | null;
   modifiedAt: Date | null;
-  attributes: Record<string, string | number | boolean | null>;
+  attributes: Record<string, JsonScalar>;
+  /** References kept in JSON (a part's view …), resolved by the importer into `attributes`. */
+  references: Record<string, DatasetRef>;
   files: DatasetFile[];
   uses: DatasetUse[];
 }
@@ -78,11 +97,18 @@ export interface DatasetReport {
   qml: string;
 }
 export interface Dataset {
+  /** Classes and soft types declared by the dataset (stored in catalog_types). */
+  types: CatalogFile | null;
+  /** The catalog the dataset was checked with: the one in force plus its types. */
+  catalog: Catalog;
   roles: string[];
   users: DatasetUser[];
   containers: DatasetContainer[];
   workspaces: DatasetWorkspace[];
   objects: DatasetObject[];
+  /** Objects of plain catalog classes (views, workflow processes, organisations …). */
+  plainObjects: DatasetPlainObject[];
+  links: DatasetLink[];
   reports: DatasetReport[];
 }
 
@@ -179,9 +205,12 @@ function validateFile(v: unknown, path: string, roles: Set<string>): DatasetFile
   return { role, filename, mimetype, bytes };
 }
 
-function validateObject(v: unknown, path: string, roles: Set<string>): DatasetObject {
+function validateObject(v: unknown, path: string, roles: Set<string>, catalog: Catalog): DatasetObject {
   const o = obj(v, path, [
     'class',
+    'softType',
+    'references',
+    'properties',
     'subtype',
     'number',
     'name',
@@ -199,7 +228,8 @@ function validateObject(v: unknown, path: string, roles: Set<string>): DatasetOb
     'files',
     'uses',
   ]);
-  const cls = oneOf(reqStr(o, 'class', path), BUSINESS_CLASSES, `${path}.class`, 'class');
+  const cls = reqStr(o, 'class', path);
+  const def = catalog.findClass(cls)!;
   const subtype = str(o, 'subtype', path, { optional: true });
   if (cls === 'wt.epm.EPMDocument') {
     if (subtype === null) fail(`${path}.subtype`, 'is required for wt.epm.EPMDocument');
@@ -249,6 +279,7 @@ function validateObject(v: unknown, path: string, roles: Set<string>): DatasetOb
   }
   return {
     class: cls,
+    softType: recordSoftType(o, def, catalog, path, fail),
     subtype,
     number: reqStr(o, 'number', path),
     name: reqStr(o, 'name', path, 1000),
@@ -257,21 +288,98 @@ function validateObject(v: unknown, path: string, roles: Set<string>): DatasetOb
     container: reqStr(o, 'container', path),
     version,
     iteration: int(o, 'iteration', path, 1, 1_000_000, 1),
-    state: oneOf(str(o, 'state', path, { optional: true }) ?? 'INWORK', STATES, `${path}.state`, 'state'),
+    // Documents, CAD documents and parts follow the standard life cycle; other classes name their own states.
+    state: BUSINESS_CLASSES.includes(cls)
+      ? oneOf(str(o, 'state', path, { optional: true }) ?? 'INWORK', STATES, `${path}.state`, 'state')
+      : (str(o, 'state', path, { optional: true, max: 64 }) ?? 'INWORK'),
     createdBy: str(o, 'createdBy', path, { optional: true }),
     modifiedBy: str(o, 'modifiedBy', path, { optional: true }),
     createdAt: timestamp(o, 'createdAt', path),
     modifiedAt: timestamp(o, 'modifiedAt', path),
-    attributes,
+    attributes: { ...attributes, ...recordProps({ properties: o.properties }, def, null, catalog, path, fail) },
+    references: recordReferences(o, def, catalog, path, fail),
     files,
     uses,
   };
 }
 
+const PLAIN_FIELDS = [
+  'class',
+  'softType',
+  'number',
+  'name',
+  'state',
+  'container',
+  'createdBy',
+  'modifiedBy',
+  'createdAt',
+  'modifiedAt',
+  'properties',
+  'attributes',
+  'references',
+];
+
+function validatePlainObject(o: Json, path: string, catalog: Catalog): DatasetPlainObject {
+  const cls = catalog.findClass(reqStr(o, 'class', path))!;
+  const softType = recordSoftType(o, cls, catalog, path, fail);
+  const number = str(o, 'number', path, { optional: true, max: 255 });
+  const name = str(o, 'name', path, { optional: true, max: 1000 });
+  if (number === null && name === null) fail(path, 'give a number or a name (references find the object by them)');
+  return {
+    path,
+    class: cls.name,
+    softType,
+    number,
+    name,
+    state: str(o, 'state', path, { optional: true, max: 64 }),
+    container: str(o, 'container', path, { optional: true }),
+    createdBy: str(o, 'createdBy', path, { optional: true }),
+    modifiedBy: str(o, 'modifiedBy', path, { optional: true }),
+    createdAt: timestamp(o, 'createdAt', path),
+    modifiedAt: timestamp(o, 'modifiedAt', path),
+    props: recordProps(o, cls, softType, catalog, path, fail),
+    references: recordReferences(o, cls, catalog, path, fail),
+  };
+}
+
+function validateLink(v: unknown, path: string, catalog: Catalog): DatasetLink {
+  const o = obj(v, path, ['class', 'softType', 'a', 'b', 'container', 'properties', 'attributes']);
+  const name = reqStr(o, 'class', path);
+  const cls = catalog.findClass(name);
+  if (!cls || !cls.roles || cls.storage !== 'link' || cls.abstract) {
+    const why = !cls
+      ? 'unknown class'
+      : cls.storage === 'link'
+        ? 'an abstract class'
+        : 'not a link class stored in links';
+    fail(`${path}.class`, `${name}: ${why} (part structure comes from "uses", files from "files")`);
+  }
+  const softType = recordSoftType(o, cls!, catalog, path, fail);
+  return {
+    class: cls!.name,
+    softType,
+    a: recordRef(o.a, cls!.roles!.a, catalog, `${path}.a`, fail),
+    b: recordRef(o.b, cls!.roles!.b, catalog, `${path}.b`, fail),
+    container: str(o, 'container', path, { optional: true }),
+    props: recordProps(o, cls!, softType, catalog, path, fail),
+  };
+}
+
 /** Checks the structure of a dataset; references between records are checked by the importer. */
-export function validateDataset(input: unknown): Dataset {
-  const root = obj(input, '(root)', ['format', 'roles', 'users', 'containers', 'workspaces', 'objects', 'reports']);
+export function validateDataset(input: unknown, base: Catalog = standardCatalog()): Dataset {
+  const root = obj(input, '(root)', [
+    'format',
+    'types',
+    'roles',
+    'users',
+    'containers',
+    'workspaces',
+    'objects',
+    'links',
+    'reports',
+  ]);
   if (root.format !== 'pdm-dataset/1') fail('format', 'must be "pdm-dataset/1"');
+  const { file: types, catalog } = datasetTypes(root.types, base, fail);
   const roles = arr(root.roles, 'roles').map((r, i) => {
     if (typeof r !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(r))
       fail(`roles[${i}]`, 'must be an upper-case role name');
@@ -341,7 +449,30 @@ export function validateDataset(input: unknown): Dataset {
     return { name: reqStr(o, 'name', p), container: reqStr(o, 'container', p), owner: reqStr(o, 'owner', p) };
   });
 
-  const objects = arr(root.objects, 'objects').map((v, i) => validateObject(v, `objects[${i}]`, roleSet));
+  const objects: DatasetObject[] = [];
+  const plainObjects: DatasetPlainObject[] = [];
+  arr(root.objects, 'objects').forEach((v, i) => {
+    const p = `objects[${i}]`;
+    const o = v as Json;
+    const name = typeof o === 'object' && o !== null && typeof o.class === 'string' ? o.class : null;
+    const cls = name === null ? undefined : catalog.findClass(name);
+    if (cls && !cls.abstract && cls.storage === 'object') {
+      plainObjects.push(validatePlainObject(obj(v, p, PLAIN_FIELDS), p, catalog));
+    } else if (cls && !cls.abstract && cls.storage === 'iteration') {
+      objects.push(validateObject(v, p, roleSet, catalog));
+    } else if (name !== null) {
+      const why = !cls
+        ? 'unknown class'
+        : cls.abstract
+          ? 'an abstract class'
+          : `storage ${cls.storage} (not an object)`;
+      fail(
+        `${p}.class`,
+        `${name}: ${why}; objects are versioned classes (${BUSINESS_CLASSES.join(', ')} …) or plain ones (views, workflow processes …)`,
+      );
+    } else validateObject(v, p, roleSet, catalog);
+  });
+  const links = arr(root.links, 'links').map((v, i) => validateLink(v, `links[${i}]`, catalog));
 
   const reports = arr(root.reports, 'reports').map((v, i): DatasetReport => {
     const p = `reports[${i}]`;
@@ -350,7 +481,7 @@ export function validateDataset(input: unknown): Dataset {
       name: reqStr(o, 'name', p),
       container: reqStr(o, 'container', p),
       description: str(o, 'description', p, { optional: true }),
-      qml: checkedQml(str(o, 'qml', p, { max: 1_000_000 }) as string, `${p}.qml`),
+      qml: checkedQml(str(o, 'qml', p, { max: 1_000_000 }) as string, `${p}.qml`, catalog),
     };
   });
 
@@ -359,7 +490,14 @@ export function validateDataset(input: unknown): Dataset {
   uniqueBy(workspaces, (w) => w.name, 'workspaces', 'workspace name');
   uniqueBy(reports, (r) => r.name, 'reports', 'report name');
   uniqueBy(objects, (o) => `${o.class} ${o.number} ${o.version}.${o.iteration}`, 'objects', 'object iteration');
-  return { roles, users, containers, workspaces, objects, reports };
+  uniqueBy(
+    plainObjects.filter((o) => o.number !== null),
+    (o) => `${o.class} ${o.number}`,
+    'objects',
+    'object number',
+  );
+  uniqueBy(links, (l) => `${l.class} ${JSON.stringify(l.a)} ${JSON.stringify(l.b)}`, 'links', 'link');
+  return { types, catalog, roles, users, containers, workspaces, objects, plainObjects, links, reports };
 }
 
 function uniqueBy<T>(items: T[], key: (t: T) => string, path: string, what: string): void {
@@ -375,10 +513,13 @@ function uniqueBy<T>(items: T[], key: (t: T) => string, path: string, what: stri
  * A template is compiled (with the default limits) before it is stored, as PUT /reports does:
  * one that is not well-formed or names unknown things would only fail when it is run.
  */
-function checkedQml(qml: string, path: string): string {
+function checkedQml(qml: string, path: string, catalog: Catalog): string {
   try {
-    compileTemplate(qml);
+    compileTemplate(qml, { catalog });
   } catch (e) {
+    if (e instanceof QmlProblems) {
+      throw new DatasetError(`${path}: ${e.problems.map((p) => `${p.path}: ${p.reason}`).join('; ')}`);
+    }
     if (e instanceof QmlError) throw new DatasetError(`${path}: ${e.message}`);
     throw e;
   }

@@ -1,5 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createPrismaClient } from '../prisma/client.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { standardCatalog } from '../catalog/catalog-load.js';
+import { userCatalogFile } from '../catalog/catalog.service.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { importDataset, type ImportSummary } from './importer.js';
 
@@ -16,11 +20,22 @@ export async function importText(text: string, source: string, databaseUrl: stri
   } catch (e) {
     throw new DatasetError(`${source} is not JSON: ${(e as Error).message}`);
   }
-  const dataset = validateDataset(json);
   const prisma = createPrismaClient(databaseUrl);
   try {
+    const dataset = validateDataset(json, await catalogInForce(prisma));
     return await importDataset(prisma, dataset);
   } finally {
     await prisma.$disconnect();
   }
+}
+
+/**
+ * The standard catalog with the types earlier imports declared: a dataset may use them. Types the
+ * dataset declares again replace those of the same name.
+ */
+export async function catalogInForce(prisma: PrismaClient): Promise<Catalog> {
+  const rows = await prisma.$queryRaw<{ name: string; kind: string; spec: unknown }[]>`
+    SELECT name, kind, spec FROM catalog_types ORDER BY created_at, name`;
+  if (rows.length === 0) return standardCatalog();
+  return standardCatalog().extend([{ where: 'catalog_types', file: userCatalogFile(rows), user: true }], 'import');
 }

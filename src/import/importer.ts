@@ -1,14 +1,17 @@
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { OidClass } from '../common/oid.js';
-import { putBlob } from '../files/blob-store.js';
+import { putBlob } from '../files/postgres-blob-store.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
+import { referenceValues, resolveRef, storeTypes } from './importer-catalog.js';
 
 export interface ImportSummary {
   roles: number;
   users: number;
   containers: number;
   workspaces: number;
+  /** Classes and soft types declared. */
+  types: number;
   objects: number;
   files: number;
   links: number;
@@ -51,6 +54,7 @@ class Importer {
     users: 0,
     containers: 0,
     workspaces: 0,
+    types: 0,
     objects: 0,
     files: 0,
     links: 0,
@@ -64,13 +68,89 @@ class Importer {
   ) {}
 
   async run(): Promise<ImportSummary> {
+    this.summary.types = await storeTypes(this.tx, this.data.types);
     await this.roles();
     await this.users();
     await this.containers();
     await this.workspaces();
-    await this.objects();
+    const plainIds = await this.plainObjects();
+    const iterationIds = await this.objects();
+    // References last: they may name any record of the dataset.
+    await this.plainReferences(plainIds);
+    await this.objectReferences(iterationIds);
+    await this.links();
     await this.reports();
     return this.summary;
+  }
+
+  /** Objects of plain catalog classes, matched by class and number (or name when they have none). */
+  private async plainObjects(): Promise<number[]> {
+    const ids: number[] = [];
+    for (const o of this.data.plainObjects) {
+      const path = o.path;
+      const containerId = o.container ? await this.containerId(o.container, `${path}.container`) : null;
+      const createdById = await this.userId(o.createdBy ?? this.importingUser, `${path}.createdBy`);
+      const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
+      const existing = await this.tx.plainObject.findFirst({
+        where: o.number !== null ? { cls: o.class, number: o.number } : { cls: o.class, number: null, name: o.name },
+        select: { id: true },
+      });
+      const fields = {
+        softType: o.softType,
+        name: o.name,
+        state: o.state,
+        containerId,
+        createdById,
+        modifiedById,
+        props: o.props as Prisma.InputJsonValue,
+        ...(o.createdAt && { createdAt: o.createdAt }),
+        ...((o.modifiedAt ?? o.createdAt) && { modifiedAt: o.modifiedAt ?? o.createdAt! }),
+      };
+      const row = existing
+        ? await this.tx.plainObject.update({ where: { id: existing.id }, data: fields })
+        : await this.tx.plainObject.create({ data: { cls: o.class, number: o.number, ...fields } });
+      ids.push(row.id);
+      this.summary.objects++;
+    }
+    return ids;
+  }
+
+  private async plainReferences(ids: number[]) {
+    for (const [i, o] of this.data.plainObjects.entries()) {
+      if (Object.keys(o.references).length === 0) continue;
+      const values = await referenceValues(this.tx, this.data.catalog, o.class, o.references, `objects[${i}]`);
+      await this.tx
+        .$executeRaw`UPDATE objects SET props = props || ${JSON.stringify(values)}::jsonb WHERE id = ${ids[i]}`;
+    }
+  }
+
+  private async objectReferences(iterationIds: number[]) {
+    for (const [i, o] of this.data.objects.entries()) {
+      if (Object.keys(o.references).length === 0) continue;
+      const values = await referenceValues(this.tx, this.data.catalog, o.class, o.references, `objects[${i}]`);
+      await this.tx.$executeRaw`
+        UPDATE iterations SET attributes = attributes || ${JSON.stringify(values)}::jsonb WHERE id = ${iterationIds[i]}`;
+    }
+  }
+
+  /** Links of catalog link classes, matched by class and their two ends. */
+  private async links() {
+    const catalog = this.data.catalog;
+    for (const [i, l] of this.data.links.entries()) {
+      const path = `links[${i}]`;
+      const roles = catalog.findClass(l.class)!.roles!;
+      const a = await resolveRef(this.tx, catalog, roles.a, l.a, `${path}.a`);
+      const b = await resolveRef(this.tx, catalog, roles.b, l.b, `${path}.b`);
+      const containerId = l.container ? await this.containerId(l.container, `${path}.container`) : null;
+      await this.tx.$executeRaw`
+        INSERT INTO links (class, soft_type, role_a_id, role_b_id, container_id, props)
+        VALUES (${l.class}, ${l.softType}, ${a.id}, ${b.id}, ${containerId}, ${JSON.stringify(l.props)}::jsonb)
+        ON CONFLICT (class, role_a_id, role_b_id) DO UPDATE
+        SET soft_type = EXCLUDED.soft_type, container_id = EXCLUDED.container_id, props = EXCLUDED.props,
+            modified_at = CASE WHEN links.props IS DISTINCT FROM EXCLUDED.props
+              OR links.container_id IS DISTINCT FROM EXCLUDED.container_id THEN now() ELSE links.modified_at END`;
+      this.summary.links++;
+    }
   }
 
   private async roles() {
@@ -155,7 +235,7 @@ class Importer {
     }
   }
 
-  private async objects() {
+  private async objects(): Promise<number[]> {
     const touchedMasters = new Set<number>();
     const iterationIds: number[] = [];
     for (const [i, o] of this.data.objects.entries()) {
@@ -163,8 +243,8 @@ class Importer {
       const containerId = await this.containerId(o.container, `${path}.container`);
       const master = await this.tx.master.upsert({
         where: { cls_number: { cls: o.class, number: o.number } },
-        create: { cls: o.class, subtype: o.subtype, number: o.number, name: o.name, containerId },
-        update: { subtype: o.subtype, name: o.name, containerId },
+        create: { cls: o.class, subtype: o.subtype, softType: o.softType, number: o.number, name: o.name, containerId },
+        update: { subtype: o.subtype, softType: o.softType, name: o.name, containerId },
       });
       touchedMasters.add(master.id);
       iterationIds.push(await this.iteration(o, master.id, path));
@@ -174,6 +254,7 @@ class Importer {
     for (const [i, o] of this.data.objects.entries()) {
       await this.uses(o, iterationIds[i], `objects[${i}]`);
     }
+    return iterationIds;
   }
 
   private async iteration(o: DatasetObject, masterId: number, path: string): Promise<number> {

@@ -1,13 +1,17 @@
-import type { ClassDef, LinkDef, PropertyDef, ReferenceDef } from './qml-registry.js';
+import type { CatalogClass, PropertyDef, ReferenceDef } from '../catalog/catalog-model.js';
+import type { Catalog, TableType } from '../catalog/catalog.js';
 import type { ComparisonOperator, FunctionDef } from './qml-functions.js';
+import type { ReportAttribute } from './qml-layout-new-types.js';
 import type { ValueType } from './qml-types.js';
 
 /**
- * A validated QML template: every name resolved against the registry, every alias and
+ * A validated QML template: every name resolved against the catalog, every alias and
  * parameter reference checked. It holds no request values yet, so it can be cached and
  * planned again for each execution. `path` fields locate errors found later (conversions).
  */
 export interface QmlTemplate {
+  /** The catalog the names were resolved in. */
+  catalog: Catalog;
   bypassAccessControl: boolean;
   parameters: ParameterDecl[];
   distinct: boolean;
@@ -17,6 +21,15 @@ export interface QmlTemplate {
   where: Condition | null;
   orderBy: OrderItem[];
   joins: JoinDecl[];
+  /** String comparisons, `like` and in-lists ignore case (`qml caseInsensitive="true"`). */
+  caseInsensitive?: boolean;
+  /**
+   * Set for the `qml/query` layout (Windchill 10 and later): its report attributes, which
+   * constrain each execution (qml-layout-new-bind.ts) beyond `where`.
+   */
+  reportAttributes?: ReportAttribute[];
+  /** What was accepted but may not mean what the author thinks (an undeclared soft type …). */
+  warnings: { path: string; message: string }[];
 }
 
 export interface ParameterDecl {
@@ -30,7 +43,9 @@ export interface ParameterDecl {
 
 export interface TableDecl {
   alias: string;
-  cls: ClassDef;
+  cls: CatalogClass;
+  /** The class, its storage and the soft types the table is narrowed to. */
+  type: TableType;
   /** Index of the table this one is LEFT-joined to. */
   outerJoinTo: number | null;
   path: string;
@@ -69,7 +84,7 @@ export interface OrderItem {
 
 export type JoinDecl =
   | { k: 'reference'; ref: ReferenceDef; from: number; to: number; path: string }
-  | { k: 'link'; link: LinkDef; a: number; b: number; path: string };
+  | { k: 'link'; link: CatalogClass; a: number; b: number; path: string };
 
 /** The static type of an operand; null for constants and parameters, typed by their context. */
 export function operandType(o: Operand): ValueType | null {

@@ -28,10 +28,23 @@ export interface ElementSpec {
   children: readonly string[];
   /** What the element's text is, when it is used. */
   text?: string;
+  /** Attributes real exports carry that change nothing here: read by nothing, listed in the reference. */
+  ignored?: readonly string[];
   about: string;
 }
 
 const BOOL = ['true', 'false'] as const;
+
+/** Root attributes of real exports (both layouts) that change nothing here. */
+export const ROOT_IGNORED = [
+  'addTimeToDateFields',
+  'mainType',
+  'joinModel',
+  'forAdvancedSearch',
+  'legacyMode',
+  'xmlns:xsi',
+  'xsi:noNamespaceSchemaLocation',
+] as const;
 
 const HEADING: AttributeSpec = {
   name: 'heading',
@@ -58,7 +71,15 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
         default: 'false',
         about: 'read every container: honoured for administrators only, ignored for anyone else',
       },
+      {
+        name: 'caseInsensitive',
+        values: BOOL,
+        default: 'false',
+        about:
+          'compare text ignoring case: `equal`, `notEqual`, the order operators, `like`, `notLike` and in-lists between texts',
+      },
     ],
+    ignored: ROOT_IGNORED,
     children: ['parameter', 'statement'],
     about: 'the root element: parameters, then one statement',
   },
@@ -121,6 +142,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
       },
     ],
     children: [],
+    ignored: ['isExternal', 'xposition', 'yposition'],
     text: 'a class name (see Classes)',
     about: 'one table of the query: the rows of a class the caller may read',
   },
@@ -134,6 +156,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
       { ...TYPE_HINT, about: 'types a custom attribute (number or boolean); ignored for other properties' },
     ],
     children: [],
+    ignored: ['isExternal', 'selectOnly'],
     text: 'a property path of the alias’s class (see Properties)',
     about: 'a property of a table',
   },
@@ -163,7 +186,8 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
     parents: ['select', 'function', 'operand'],
     attributes: [{ name: 'name', required: true, about: 'a function name, any case (see Functions)' }, HEADING],
     children: OPERAND_ITEMS,
-    about: 'a function call; its children are the arguments, in order',
+    ignored: ['type'],
+    about: 'a function call; its children are the arguments, in order (its result type follows from them)',
   },
   {
     name: 'constant',
@@ -174,6 +198,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
       HEADING,
     ],
     children: [],
+    ignored: ['xml:space'],
     text: 'the value (or a macro name), converted to the type of what it meets',
     about: 'a value written in the document',
   },

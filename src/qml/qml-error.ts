@@ -30,3 +30,20 @@ export class QmlLimitError extends QmlError {
     this.name = 'QmlLimitError';
   }
 }
+
+/** One problem of a template: the element (or attribute) at fault and what is wrong. */
+export interface QmlProblem {
+  path: string;
+  reason: string;
+}
+
+/**
+ * A template with several problems, all found in one pass (unknown classes, properties,
+ * references …): its path and reason are the first problem's, `problems` holds them all.
+ */
+export class QmlProblems extends QmlError {
+  constructor(readonly problems: QmlProblem[]) {
+    super(problems[0].path, problems[0].reason);
+    this.name = 'QmlProblems';
+  }
+}

@@ -1,12 +1,27 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
-import { compileTemplate, QmlError } from './qml-compiler.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { buildQuery, compileTemplate, QmlError } from './qml-compiler.js';
 
 const templates = (
   JSON.parse(readFileSync(new URL('../../prisma/demo-dataset.json', import.meta.url), 'utf8')) as {
     reports: { qml: string }[];
   }
-).reports.map((r) => r.qml);
+).reports
+  .map((r) => r.qml)
+  // Templates in the qml/query layout (Windchill 10 and later).
+  .concat(
+    readdirSync(new URL('../../docs/examples/', import.meta.url))
+      .filter((f) => f.startsWith('query-layout-'))
+      .map((f) => readFileSync(new URL(`../../docs/examples/${f}`, import.meta.url), 'utf8')),
+  );
+
+const REQUEST = {
+  values: { Number: '0*', Text: 'x', State: 'INWORK' },
+  user: { id: 2, name: 'alice', admin: false },
+  readable: [1],
+  now: new Date('2026-05-06T00:00:00Z'),
+  limit: 10,
+};
 
 /** A document mutated at one place: a cut, an insertion, or a duplicated slice. */
 const mutated = fc
@@ -26,7 +41,7 @@ const mutated = fc
 
 function compilesOrRejectsCleanly(doc: string | Uint8Array): void {
   try {
-    compileTemplate(doc);
+    buildQuery(compileTemplate(doc), REQUEST);
   } catch (e) {
     if (!(e instanceof QmlError)) throw e;
   }

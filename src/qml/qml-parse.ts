@@ -45,6 +45,12 @@ const REPEATABLE = new Set([
   'parameterTarget',
   'property',
   'operand',
+  // The qml/query layout (qml-layout-new.ts).
+  'reportAttribute',
+  'layoutSectionHeader',
+  'reportAttributeReference',
+  'parameterValue',
+  'script',
 ]);
 
 const TEXT = '#text';

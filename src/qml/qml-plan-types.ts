@@ -1,10 +1,11 @@
-import type { Aux, SourceKind } from './qml-registry.js';
+import type { ComputedKind } from '../catalog/catalog-model.js';
+import type { Aux, Storage } from '../catalog/storage.js';
 import type { ValueType } from './qml-types.js';
 import type { BoundValue } from './qml-values.js';
 
 /**
  * The planned query: generated aliases, typed expressions and bound values, no user text.
- * qml-sql.ts renders it; every name in it comes from the registry or is generated.
+ * qml-sql.ts renders it; every name in it comes from the storage whitelist or is generated.
  */
 export interface Plan {
   distinct: boolean;
@@ -28,7 +29,7 @@ export interface PlannedItem {
 export interface PlannedTable {
   /** Generated alias: t1, t2 … (helper joins: t1m master, t1c container, t1u creator, t1v modifier). */
   alias: string;
-  kind: SourceKind;
+  storage: Storage;
   aux: Set<Aux>;
   /** Discriminator and access filters: in WHERE for inner tables, in ON for outer ones. */
   filters: SqlCond[];
@@ -58,11 +59,28 @@ export type InternalFunction =
 
 export type SqlExpr =
   | { k: 'col'; alias: string; column: string }
-  | { k: 'attr'; alias: string; key: string; type: ValueType }
+  /** A key of a JSON column, cast to its type when the value has that type (else NULL). */
+  | {
+      k: 'json';
+      alias: string;
+      column: string;
+      key: string;
+      type: ValueType;
+      fallback?: { alias: string; column: string };
+    }
   | { k: 'val'; value: BoundValue; type: ValueType }
   | { k: 'call'; fn: InternalFunction; args: SqlExpr[] }
-  | { k: 'computed'; name: 'iterationDisplay' | 'displayType' | 'folderPath'; alias: string }
-  | { k: 'oid'; alias: string; kind: SourceKind };
+  | { k: 'computed'; name: ComputedKind; table: ComputedTable };
+
+/** What a computed value needs of its table. */
+export interface ComputedTable {
+  alias: string;
+  storage: Storage;
+  /** The catalog class of the table: its name where the table keeps no class column. */
+  cls: string;
+  /** Display names of the classes and soft types its rows may have (displayType). */
+  labels: { classes: [string, string][]; softTypes: [string, string][] };
+}
 
 export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
@@ -73,6 +91,10 @@ export type SqlCond =
   | { k: 'null'; not: boolean; e: SqlExpr }
   | { k: 'in'; not: boolean; e: SqlExpr; values: SqlExpr[] }
   | { k: 'const'; value: boolean }
-  | { k: 'access'; alias: string; kind: SourceKind; scope: readonly number[] | { memberOf: number } }
-  | { k: 'class'; alias: string; kind: SourceKind; classes: readonly string[] }
-  | { k: 'usage'; cls: string; a: string; b: string };
+  | { k: 'access'; alias: string; storage: Storage; scope: AccessScope }
+  | { k: 'class'; alias: string; storage: Storage; classes: readonly string[] }
+  | { k: 'softType'; alias: string; storage: Storage; types: readonly string[] }
+  /** A link row of these classes between two aliases, in a link table (not in FROM). */
+  | { k: 'link'; storage: Storage; classes: readonly string[]; a: string; b: string; scope: AccessScope | null };
+
+export type AccessScope = readonly number[] | { memberOf: number };

@@ -1,3 +1,4 @@
+import { STORAGES } from '../catalog/storage.js';
 import { QmlError } from './qml-error.js';
 import { parseQml } from './qml-parse.js';
 import { planQuery, type PlanRequest } from './qml-plan.js';
@@ -38,11 +39,11 @@ describe('planQuery', () => {
     expect(p.from).toEqual([
       {
         alias: 't1',
-        kind: 'iteration',
+        storage: STORAGES.iteration,
         aux: new Set(['master']),
         filters: [
-          { k: 'class', alias: 't1', kind: 'iteration', classes: ['wt.doc.WTDocument'] },
-          { k: 'access', alias: 't1', kind: 'iteration', scope: [1, 2] },
+          { k: 'class', alias: 't1', storage: STORAGES.iteration, classes: ['wt.doc.WTDocument'] },
+          { k: 'access', alias: 't1', storage: STORAGES.iteration, scope: [1, 2] },
         ],
         outer: null,
       },
@@ -263,8 +264,12 @@ describe('planQuery', () => {
     expect(p.select.map((s) => s.expr)).toEqual([
       { k: 'col', alias: 't1u', column: 'full_name' },
       { k: 'col', alias: 't1v', column: 'email' },
-      { k: 'computed', name: 'folderPath', alias: 't1' },
-      { k: 'oid', alias: 't1', kind: 'iteration' },
+      {
+        k: 'computed',
+        name: 'folderPath',
+        table: expect.objectContaining({ alias: 't1', storage: STORAGES.iteration }),
+      },
+      { k: 'computed', name: 'oid', table: expect.objectContaining({ alias: 't1', cls: 'wt.doc.WTDocument' }) },
     ]);
     expect([...p.from[0].aux].sort()).toEqual(['container', 'creator', 'master', 'modifier']);
   });

@@ -3,8 +3,9 @@ import { operandType } from './qml-ast.js';
 import { QmlError, QmlLimitError } from './qml-error.js';
 import type { ComparisonOperator } from './qml-functions.js';
 import { DEFAULT_LIMITS, PG_MAX_RESULT_COLUMNS, type QmlLimits } from './qml-limits.js';
-import type { CmpOp, InternalFunction, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
-import type { Aux, PropertyDef } from './qml-registry.js';
+import type { PropertyDef } from '../catalog/catalog-model.js';
+import { STORAGES, type Aux, type ColumnRef } from '../catalog/storage.js';
+import type { CmpOp, ComputedTable, InternalFunction, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import { isNumeric, type ValueType } from './qml-types.js';
 import { convertValue, expandMacro, likePattern, type MacroContext } from './qml-values.js';
 
@@ -64,9 +65,9 @@ class Planner {
     private readonly maxListValues: number,
   ) {
     this.macro = { userId: req.user.id, userName: req.user.name, now: req.now };
-    this.tables = t.tables.map((_, i) => ({
+    this.tables = t.tables.map((decl, i) => ({
       alias: `t${i + 1}`,
-      kind: t.tables[i].cls.kind,
+      storage: decl.type.storage,
       aux: new Set(),
       filters: [],
       outer: null,
@@ -133,19 +134,37 @@ class Planner {
   }
 
   private tableFilters(): void {
-    const bypass = this.t.bypassAccessControl && this.req.user.admin;
-    const scope = bypass ? null : this.req.readable;
+    const scope = this.scope();
     const covered = this.coveredByHolder();
     this.t.tables.forEach((decl, i) => {
       const tb = this.tables[i];
-      if (decl.cls.kind === 'iteration') tb.aux.add('master');
-      if (decl.cls.discriminator)
-        tb.filters.push({ k: 'class', alias: tb.alias, kind: tb.kind, classes: decl.cls.discriminator });
-      if (scope !== null && tb.kind !== 'user' && !covered.has(i)) {
-        tb.filters.push({ k: 'access', alias: tb.alias, kind: tb.kind, scope });
+      const { storage, softTypes } = decl.type;
+      const classes = decl.cls.classValues;
+      // A class column narrows the rows unless the class covers every class of its storage.
+      if (storage.classColumn) {
+        this.use(i, storage.classColumn);
+        tb.filters.push({ k: 'class', alias: tb.alias, storage, classes });
+      }
+      if (softTypes && storage.softTypeColumn) {
+        this.use(i, storage.softTypeColumn);
+        tb.filters.push({ k: 'softType', alias: tb.alias, storage, types: softTypes });
+      }
+      if (scope !== null && storage.access.k !== 'all' && !covered.has(i)) {
+        if (storage.access.k === 'container') this.use(i, storage.access.at);
+        tb.filters.push({ k: 'access', alias: tb.alias, storage, scope });
       }
       if (decl.outerJoinTo !== null) tb.outer = { on: [] };
     });
+  }
+
+  /** The containers the caller may read; null: every row (administrators with bypassAccessControl). */
+  private scope(): Exclude<ReadableScope, null> | null {
+    const bypass = this.t.bypassAccessControl && this.req.user.admin;
+    return bypass ? null : this.req.readable;
+  }
+
+  private use(table: number, ref: ColumnRef): void {
+    if (ref.aux !== 'self') this.tables[table].aux.add(ref.aux);
   }
 
   /**
@@ -156,10 +175,16 @@ class Planner {
   private coveredByHolder(): Set<number> {
     const covered = new Set<number>();
     const filteredIteration = (i: number) =>
-      this.t.tables[i].cls.kind === 'iteration' && this.t.tables[i].outerJoinTo === null;
+      this.t.tables[i].type.storage.kind === 'iteration' && this.t.tables[i].outerJoinTo === null;
     for (const j of this.t.joins) {
-      if (j.k === 'reference' && j.ref.target === 'iteration' && filteredIteration(j.to)) covered.add(j.from);
-      if (j.k === 'link' && j.link.via === 'content' && filteredIteration(j.a)) covered.add(j.b);
+      if (j.k === 'reference') {
+        const access = this.t.tables[j.from].type.storage.access;
+        const from = j.ref.from;
+        const viaHolder =
+          'at' in from && from.at.aux === 'self' && access.k === 'holder' && from.at.column === access.column;
+        if (viaHolder && filteredIteration(j.to)) covered.add(j.from);
+      }
+      if (j.k === 'link' && j.link.storage === 'holderToContent' && filteredIteration(j.a)) covered.add(j.b);
     }
     return covered;
   }
@@ -205,38 +230,85 @@ class Planner {
 
   private join(j: QmlTemplate['joins'][number]): { cond: SqlCond; tables: Set<number> } {
     if (j.k === 'reference') {
-      const from = this.column(j.from, j.ref.from.aux, j.ref.from.column);
-      const to: SqlExpr = { k: 'col', alias: this.tables[j.to].alias, column: 'id' };
-      return { cond: { k: 'cmp', op: '=', left: from, right: to }, tables: new Set([j.from, j.to]) };
+      const from = j.ref.from;
+      const target = this.tables[j.to];
+      let cond: SqlCond;
+      if ('at' in from) {
+        const left = this.column(j.from, from.at.aux, from.at.column);
+        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
+      } else if ('json' in from) {
+        const left = this.jsonExpr(j.from, from.json.at, from.json.key, 'long');
+        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
+      } else {
+        // An OID kept as text: compared with the target's OID, so a row of another table with
+        // the same id never matches.
+        const left = this.jsonExpr(j.from, from.oidJson.at, from.oidJson.key, 'string');
+        cond = { k: 'cmp', op: '=', left, right: this.computed(j.to, 'oid') };
+      }
+      return { cond, tables: new Set([j.from, j.to]) };
     }
     const a = this.tables[j.a].alias;
     const b = this.tables[j.b].alias;
-    const cond: SqlCond =
-      j.link.via === 'content'
-        ? {
-            k: 'cmp',
-            op: '=',
-            left: { k: 'col', alias: b, column: 'iteration_id' },
-            right: { k: 'col', alias: a, column: 'id' },
-          }
-        : { k: 'usage', cls: j.link.via.usageClass, a, b };
+    const linkStorage = STORAGES[j.link.storage!];
+    const cond: SqlCond = {
+      k: 'link',
+      storage: linkStorage,
+      classes: j.link.classValues,
+      a,
+      b,
+      scope: this.scope(),
+    };
     return { cond, tables: new Set([j.a, j.b]) };
   }
 
   private column(table: number, aux: Aux, column: string): SqlExpr {
     const tb = this.tables[table];
     if (aux !== 'self') tb.aux.add(aux);
-    const suffix = { self: '', master: 'm', container: 'c', creator: 'u', modifier: 'v' }[aux];
+    const suffix = aux === 'self' ? '' : tb.storage.aux[aux]!.suffix;
     return { k: 'col', alias: `${tb.alias}${suffix}`, column };
   }
 
-  private property(table: number, p: PropertyDef): SqlExpr {
+  private jsonExpr(table: number, at: ColumnRef, key: string, type: ValueType): SqlExpr {
+    const col = this.column(table, at.aux, at.column) as Extract<SqlExpr, { k: 'col' }>;
+    return { k: 'json', alias: col.alias, column: col.column, key, type };
+  }
+
+  private computed(table: number, name: Extract<PropertyDef, { computed: unknown }>['computed']): SqlExpr {
     const tb = this.tables[table];
-    if ('column' in p) return this.column(table, p.aux, p.column);
-    if ('attribute' in p) return { k: 'attr', alias: tb.alias, key: p.attribute, type: p.type };
-    if (p.computed === 'oid') return { k: 'oid', alias: tb.alias, kind: tb.kind };
-    if (p.computed === 'folderPath') tb.aux.add('container');
-    return { k: 'computed', name: p.computed, alias: tb.alias };
+    const decl = this.t.tables[table];
+    const storage = tb.storage;
+    for (const ref of [
+      storage.classColumn,
+      storage.softTypeColumn,
+      storage.oid === 'catalogClass' ? null : storage.oid.classAt,
+    ])
+      if (ref) this.use(table, ref);
+    if (name === 'folderPath' || name === 'containerName') tb.aux.add('container');
+    const t: ComputedTable = { alias: tb.alias, storage, cls: decl.cls.name, labels: this.labels(table) };
+    return { k: 'computed', name, table: t };
+  }
+
+  private labels(table: number): ComputedTable['labels'] {
+    const decl = this.t.tables[table];
+    const cat = this.t.catalog;
+    const classes = decl.cls.classValues.map((c): [string, string] => [c, cat.findClass(c)?.displayName ?? c]);
+    if (classes.length === 0) classes.push([decl.cls.name, decl.cls.displayName]);
+    const softTypes = cat
+      .listSoftTypes()
+      .filter((st) => cat.isA(st.cls, decl.cls.name) || cat.isA(decl.cls.name, st.cls))
+      .map((st): [string, string] => [st.name, st.displayName]);
+    return { classes, softTypes };
+  }
+
+  private property(table: number, p: PropertyDef): SqlExpr {
+    if ('at' in p) return this.column(table, p.at.aux, p.at.column);
+    if ('json' in p) {
+      const e = this.jsonExpr(table, p.json.at, p.json.key, p.type) as Extract<SqlExpr, { k: 'json' }>;
+      if (!p.json.fallback) return e;
+      const f = this.column(table, p.json.fallback.aux, p.json.fallback.column) as Extract<SqlExpr, { k: 'col' }>;
+      return { ...e, fallback: { alias: f.alias, column: f.column } };
+    }
+    return this.computed(table, p.computed);
   }
 
   /** An operand as a typed expression; constants and parameters take the `expected` type. */
@@ -375,9 +447,9 @@ class Planner {
               'maxListValues',
             );
           }
-          for (const part of parts) values.push(this.value(part, expected, what, src.path).e);
+          for (const part of parts) values.push(this.fold(this.value(part, expected, what, src.path)));
         }
-        return { k: 'in', not: c.not, e: left.e, values };
+        return { k: 'in', not: c.not, e: this.fold(left), values };
       }
       case 'cmp': {
         const lt = operandType(c.left);
@@ -385,13 +457,21 @@ class Planner {
         if (c.op === 'like' || c.op === 'notLike') {
           const left = this.text(this.operand(c.left, 'string'));
           const right = rt === null ? this.likeValue(c.right) : this.text(this.operand(c.right, 'string'));
-          return { k: 'like', not: c.op === 'notLike', left, right };
+          const fold = (e: SqlExpr) => this.fold({ e, type: 'string' });
+          return { k: 'like', not: c.op === 'notLike', left: fold(left), right: fold(right) };
         }
         const left = this.operand(c.left, rt);
         const right = this.operand(c.right, lt ?? left.type);
+        if (left.type === 'string' && right.type === 'string')
+          return { k: 'cmp', op: CMP[c.op], left: this.fold(left), right: this.fold(right) };
         return { k: 'cmp', op: CMP[c.op], left: left.e, right: right.e };
       }
     }
+  }
+
+  /** A text compared in a caseInsensitive template: lower case on both sides. */
+  private fold(x: Typed): SqlExpr {
+    return this.t.caseInsensitive && x.type === 'string' ? { k: 'call', fn: 'LOWER', args: [x.e] } : x.e;
   }
 
   private likeValue(o: Operand): SqlExpr {

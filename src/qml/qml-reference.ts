@@ -1,10 +1,10 @@
 import type { DialectCatalog } from './qml-catalog.js';
+import { compileTemplate } from './qml-compiler.js';
 import { FUNCTION_NOTES, MACRO_NOTES, OPERATOR_NOTES, QML_ELEMENTS } from './qml-dialect.js';
+import { QML_QUERY_ELEMENTS } from './qml-dialect-new.js';
 import { listFunctions, type FunctionName } from './qml-functions.js';
-import { parseQml } from './qml-parse.js';
 import { allUsageKeys, classGroups, IBA, MBA, qmlUsage, type UsageKey } from './qml-reference-usage.js';
 import { listTypeHints } from './qml-types.js';
-import { validateQml } from './qml-validate.js';
 import { MACROS } from './qml-values.js';
 
 /**
@@ -75,11 +75,24 @@ export function renderQmlReference(input: ReferenceInput): string {
   return `${GENERATED_NOTE}\n\n${out.trimEnd()}\n`;
 }
 
-/** Dialect and catalog entries that no example uses. */
+/**
+ * Dialect entries (elements, attributes and their values, functions, macros) and storage kinds
+ * of the catalog that no example uses. The catalog's classes and properties are too many for
+ * an example each: the reference lists them all, and an example per kind of storage shows how
+ * each kind reads.
+ */
 export function unusedByExamples(input: Omit<ReferenceInput, 'source'>): UsageKey[] {
   const used = new Set(input.examples.flatMap((e) => [...qmlUsage(e.qml, input.catalog)]));
   const functions = listFunctions().map((f) => f.name);
-  return allUsageKeys(input.catalog, functions, MACROS).filter((k) => !used.has(k));
+  const dialect = allUsageKeys(input.catalog, functions, MACROS).filter(
+    (k) => !/^(class|property|derived|reference|link):/.test(k) && !used.has(k),
+  );
+  const storages = new Map<string, string[]>();
+  for (const c of input.catalog.classes) storages.set(c.storage, [...(storages.get(c.storage) ?? []), c.name]);
+  const unusedStorages = [...storages]
+    .filter(([, classes]) => !classes.some((c) => used.has(`class:${c}`) || used.has(`link:${c}`)))
+    .map(([storage]) => `storage:${storage}`);
+  return [...dialect, ...unusedStorages];
 }
 
 type Examples = (key: UsageKey) => string;
@@ -118,6 +131,32 @@ const TABLES: Record<string, (catalog: DialectCatalog, ex: Examples) => string> 
           ex(`attribute:${e.name}@${a.name}`),
         ]),
       ),
+    ),
+  'query-layout-elements': () =>
+    table(
+      ['element', 'in', 'attributes', 'children', 'what it is'],
+      QML_QUERY_ELEMENTS.map((e) => [
+        `<a id="ql-${e.name}"></a>${code(e.name)}`,
+        e.parents.map(code).join(', ') || '(root)',
+        e.attributes
+          .map(
+            (a) =>
+              `${code(a.name)}${a.required ? ' (required)' : ''}${a.values ? ` (${a.values.map(code).join(', ')}${a.default ? `; default ${code(a.default)}` : ''})` : ''}: ${cell(a.about)}`,
+          )
+          .join('; '),
+        e.children.map(code).join(', ') + (e.text ? `${e.children.length ? '; ' : ''}text: ${cell(e.text)}` : ''),
+        cell(e.about),
+      ]),
+    ),
+  'ignored-attributes': () =>
+    table(
+      ['layout', 'element', 'attributes ignored'],
+      [
+        ...QML_ELEMENTS.map((e) => ['`statement`', e] as const),
+        ...QML_QUERY_ELEMENTS.map((e) => ['`query`', e] as const),
+      ]
+        .filter(([, e]) => e.ignored?.length)
+        .map(([layout, e]) => [layout, code(e.name), e.ignored!.map(code).join(', ')]),
     ),
   'type-hints': () => {
     const byType = new Map<string, string[]>();
@@ -250,7 +289,7 @@ function anchor(id: string): string {
 }
 
 function renderExample(e: ReferenceExample): string {
-  const headings = validateQml(parseQml(e.qml)).select.map((s) => s.heading);
+  const headings = compileTemplate(e.qml).select.map((s) => s.heading);
   const parts = [`<a id="ex-${e.name}"></a>\n#### Example: ${e.title}`];
   if (e.about) parts.push(e.about);
   parts.push(`[docs/examples/${e.name}.qml](examples/${e.name}.qml):`, `\`\`\`xml\n${e.qml.trimEnd()}\n\`\`\``);

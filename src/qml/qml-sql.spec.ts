@@ -61,7 +61,9 @@ describe('renderSql', () => {
   it('renders "My recent work" with DISTINCT, days arithmetic and the caller as a bound value', () => {
     const s = sql(qml('My recent work'), { values: { days: '7' } });
     expect(s.text).toMatch(/^SELECT DISTINCT /);
-    expect(s.text).toContain('"t1"."modified_at" >= (statement_timestamp() - ($7::float8) * interval \'1 day\')');
+    // displayType: the display names of the classes are bound values too.
+    expect(s.text).toContain('(CASE "t1m"."class" WHEN $2::text THEN $3::text WHEN $4::text THEN $5::text');
+    expect(s.text).toContain('"t1"."modified_at" >= (statement_timestamp() - ($13::float8) * interval \'1 day\')');
     expect(s.text).toContain('"t1"."modified_by" = "t2"."id"');
     expect(s.values).toContain('alice');
     expect(s.values).toContain(7);
@@ -101,7 +103,7 @@ describe('renderSql', () => {
       <condition><operand><column alias="P">state.state</column></operand><inOperator type="notIn"/><inOperand><delimitedList><constant>A,B</constant></delimitedList></inOperand></condition></compositeCondition></where>
       <linkJoin><join name="wt.part.WTPartUsageLink"><aliasTarget alias="P"/><aliasTarget alias="M"/></join></linkJoin></query></statement></qml>`);
     expect(s.text).toContain(
-      `(CASE WHEN jsonb_typeof("t1"."attributes" -> $1) = $2 THEN ("t1"."attributes" ->> $3)::float8 END) AS "c1"`,
+      `(CASE WHEN jsonb_typeof(("t1"."attributes" -> $1::text)) = 'number' AND abs((("t1"."attributes" ->> $2::text))::numeric) < 1e308 THEN (("t1"."attributes" ->> $3::text))::float8 END) AS "c1"`,
     );
     expect(s.text).toContain('concat("t2"."number", $4::text)');
     expect(s.text).toContain('substring("t2"."name" from ($5::int8)::int4 for ($6::int8)::int4)');
@@ -126,5 +128,50 @@ describe('renderSql', () => {
       { readable: [] },
     );
     expect(s.text).toContain('WHERE ("t1"."class" IN ($1,$2,$3) AND FALSE AND FALSE)');
+  });
+
+  it('reads JSON-kept properties of each type with a guarded cast, the key a bound value', () => {
+    const s = sql(`<qml><statement><query><select><column alias="W">template</column><column alias="W">priority</column>
+      <column alias="I">required</column><column alias="W">startTime</column><column alias="C">estimatedCost</column></select>
+      <from><table alias="W">wt.workflow.engine.WfProcess</table><table alias="I">wt.workflow.work.WorkItem</table><table alias="C">wt.change2.WTChangeOrder2</table></from>
+      </query></statement></qml>`);
+    expect(s.text).toContain('("t1"."props" ->> $1::text) AS "c1"');
+    expect(s.text).toContain(
+      `(CASE WHEN jsonb_typeof(("t1"."props" -> $2::text)) = 'number' AND (("t1"."props" ->> $3::text))::numeric = trunc((("t1"."props" ->> $4::text))::numeric)`,
+    );
+    expect(s.text).toContain(
+      `(CASE WHEN jsonb_typeof(("t2"."props" -> $7::text)) = 'boolean' THEN (("t2"."props" ->> $8::text))::boolean END) AS "c3"`,
+    );
+    expect(s.text).toContain(
+      `jsonb_path_query_first(to_jsonb(regexp_replace(replace(("t1"."props" ->> $10::text), 'T', ' '), 'Z$', '+00:00')), '$.datetime()', '{}', true)`,
+    );
+    expect(s.text).toContain(`(CASE WHEN jsonb_typeof(("t3"."attributes" -> $11::text)) = 'number' AND abs`);
+    expect(new Set(s.values.slice(0, 13))).toEqual(
+      new Set(['template', 'priority', 'required', 'startTime', 'estimatedCost']),
+    );
+    // Plain objects are readable through their container, or by everyone without one.
+    expect(s.text).toContain('("t1"."container_id" IS NULL OR "t1"."container_id" = ANY(');
+  });
+
+  it('renders every computed derived property from whitelisted columns and bound names', () => {
+    const d = (alias: string, prop: string) => `<object alias="${alias}" propertyName="${prop}"/>`;
+    const s =
+      sql(`<qml><statement><query><select>${d('W', '')}${d('W', 'thePersistInfo.theObjectIdentifier.classname')}${d('W', 'displayType')}${d('W', 'type')}${d('W', 'containerName')}
+      ${d('M', 'thePersistInfo.theObjectIdentifier.classname')}${d('M', '')}${d('F', 'formatName')}${d('F', '')}${d('D', 'iterationDisplayIdentifier')}${d('D', 'folderPath')}</select>
+      <from><table alias="W">wt.workflow.work.WorkItem</table><table alias="M">wt.part.WTPartMaster</table><table alias="F">wt.content.ApplicationData</table><table alias="D">wt.doc.WTDocument</table></from>
+      </query></statement></qml>`);
+    expect(s.text).toContain(`('OR:' || "t1"."class" || $1 || "t1"."id"::text) AS "c1", "t1"."class" AS "c2"`);
+    expect(s.text).toContain('(CASE "t1"."class" WHEN $2::text THEN $3::text END) AS "c3"');
+    expect(s.text).toContain(`("t1"."class" || coalesce('|' || "t1"."soft_type", '')) AS "c4", "t1c"."name" AS "c5"`);
+    expect(s.text).toContain(
+      `("t2"."class" || 'Master') AS "c6", ('OR:' || "t2"."class" || $4 || "t2"."id"::text) AS "c7"`,
+    );
+    expect(s.text).toContain('coalesce((CASE "t3"."mime_type" WHEN');
+    expect(s.text).toContain(
+      `("t4"."version" || '.' || "t4"."iteration"::text) AS "c10", ('/' || "t4c"."name") AS "c11"`,
+    );
+    expect(s.values).toEqual(
+      expect.arrayContaining([':', 'wt.workflow.work.WorkItem', 'Task', 'Master:', 'OR:wt.content.ApplicationData:']),
+    );
   });
 });

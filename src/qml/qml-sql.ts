@@ -1,43 +1,30 @@
-import { Prisma } from '../generated/prisma/client.js';
-import type { Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
-import type { SourceKind } from './qml-registry.js';
+import { ident, join, raw, sql, type Sql } from '../catalog/sql.js';
+import type { Aux, ColumnRef, Storage } from '../catalog/storage.js';
+import type { AccessScope, ComputedTable, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
 
 /**
- * Renders a Plan as one parameterised Prisma.sql query. Identifiers come only from the
- * registry's constants and generated aliases (checked against a pattern before use); every
- * value is a bound parameter.
+ * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
+ * from the storage whitelist (src/catalog/storage.ts) and generated aliases, checked by `ident`;
+ * every value is a bound parameter.
  */
-export function renderSql(plan: Plan): Prisma.Sql {
-  const items = plan.select.map((s, i) => Prisma.sql`${expr(s.expr)} AS ${id(`c${i + 1}`)}`);
-  const parts: Prisma.Sql[] = [
-    Prisma.sql`SELECT ${plan.distinct ? Prisma.raw('DISTINCT ') : Prisma.empty}${Prisma.join(items, ', ')}`,
-    Prisma.sql`FROM ${from(plan.from)}`,
+export function renderSql(plan: Plan): Sql {
+  const items = plan.select.map((s, i) => sql`${expr(s.expr)} AS ${ident(`c${i + 1}`)}`);
+  const parts: Sql[] = [
+    sql`SELECT ${plan.distinct ? raw('DISTINCT ') : raw('')}${join(items, ', ')}`,
+    sql`FROM ${from(plan.from)}`,
   ];
-  if (plan.where.length) parts.push(Prisma.sql`WHERE ${and(plan.where)}`);
-  if (plan.groupBy.length) parts.push(Prisma.raw(`GROUP BY ${plan.groupBy.map(ordinal).join(', ')}`));
+  if (plan.where.length) parts.push(sql`WHERE ${and(plan.where)}`);
+  if (plan.groupBy.length) parts.push(raw(`GROUP BY ${plan.groupBy.map(ordinal).join(', ')}`));
   if (plan.orderBy.length) {
     const keys = plan.orderBy.map((o) => {
-      const by = 'ordinal' in o.by ? Prisma.raw(ordinal(o.by.ordinal)) : expr(o.by.expr);
-      return o.desc ? Prisma.sql`${by} DESC` : by;
+      const by = 'ordinal' in o.by ? raw(ordinal(o.by.ordinal)) : expr(o.by.expr);
+      return o.desc ? sql`${by} DESC` : by;
     });
-    parts.push(Prisma.sql`ORDER BY ${Prisma.join(keys, ', ')}`);
+    parts.push(sql`ORDER BY ${join(keys, ', ')}`);
   }
-  parts.push(Prisma.sql`LIMIT ${plan.limit}`);
-  return Prisma.join(parts, '\n', '', '');
-}
-
-const NAME = /^[a-z][a-z0-9_]*$/;
-
-/** A quoted identifier; only registry names and generated aliases get here. */
-function id(name: string): Prisma.Sql {
-  if (!NAME.test(name)) throw new Error(`not an identifier: ${name}`);
-  return Prisma.raw(`"${name}"`);
-}
-
-function ref(alias: string, column: string): Prisma.Sql {
-  if (!NAME.test(alias) || !NAME.test(column)) throw new Error(`not an identifier: ${alias}.${column}`);
-  return Prisma.raw(`"${alias}"."${column}"`);
+  parts.push(sql`LIMIT ${plan.limit}`);
+  return join(parts, '\n');
 }
 
 function ordinal(n: number): string {
@@ -54,199 +41,276 @@ const PG_TYPE: Record<ValueType, string> = {
   timestamp: 'timestamptz',
 };
 
-const TABLE: Record<SourceKind, string> = {
-  iteration: 'iterations',
-  master: 'masters',
-  usageLink: 'usage_links',
-  content: 'content_items',
-  holderToContent: 'content_items',
-  container: 'containers',
-  user: 'users',
-  template: 'report_templates',
-};
+/** The alias of a table's helper join (`t1m` for the master of `t1`). */
+function auxAlias(alias: string, storage: Storage, aux: Aux): string {
+  if (aux === 'self') return alias;
+  const join = storage.aux[aux];
+  if (!join) throw new Error(`storage ${storage.kind} has no ${aux}`);
+  return `${alias}${join.suffix}`;
+}
 
-function from(tables: PlannedTable[]): Prisma.Sql {
-  const out: Prisma.Sql[] = [];
+function at(alias: string, storage: Storage, ref: ColumnRef): Sql {
+  return ident(auxAlias(alias, storage, ref.aux), ref.column);
+}
+
+function from(tables: PlannedTable[]): Sql {
+  const out: Sql[] = [];
   tables.forEach((t, i) => {
     const source = withAux(t);
-    if (!t.outer) out.push(i === 0 ? source : Prisma.sql`CROSS JOIN ${source}`);
+    if (!t.outer) out.push(i === 0 ? source : sql`CROSS JOIN ${source}`);
     else {
       const on = [...t.outer.on, ...t.filters];
-      const grouped = t.aux.size ? Prisma.sql`(${source})` : source;
-      out.push(Prisma.sql`LEFT JOIN ${grouped} ON ${on.length ? and(on) : Prisma.raw('TRUE')}`);
+      const grouped = t.aux.size ? sql`(${source})` : source;
+      out.push(sql`LEFT JOIN ${grouped} ON ${on.length ? and(on) : raw('TRUE')}`);
     }
   });
-  return Prisma.join(out, '\n');
+  return join(out, '\n');
 }
 
-/** A table with its helper joins: the master of an iteration, container and users on demand. */
-function withAux(t: PlannedTable): Prisma.Sql {
+/** Helper joins in dependency order: a container joined through the master comes after it. */
+const AUX_ORDER: Exclude<Aux, 'self'>[] = ['master', 'container', 'creator', 'modifier'];
+
+/** A table with its helper joins (master, container, users), each only when used. */
+function withAux(t: PlannedTable): Sql {
   const a = t.alias;
-  const parts: Prisma.Sql[] = [Prisma.sql`${id(TABLE[t.kind])} ${id(a)}`];
-  if (t.aux.has('master'))
-    parts.push(Prisma.sql`JOIN "masters" ${id(`${a}m`)} ON ${ref(`${a}m`, 'id')} = ${ref(a, 'master_id')}`);
-  if (t.aux.has('container')) {
+  const parts: Sql[] = [sql`${ident(t.storage.table)} ${ident(a)}`];
+  const needed = new Set(t.aux);
+  for (const aux of AUX_ORDER) {
+    const j = t.storage.aux[aux];
+    if (needed.has(aux) && j && j.from.aux !== 'self') needed.add(j.from.aux);
+  }
+  for (const aux of AUX_ORDER) {
+    if (!needed.has(aux)) continue;
+    const j = t.storage.aux[aux]!;
+    const alias = auxAlias(a, t.storage, aux);
     parts.push(
-      Prisma.sql`LEFT JOIN "containers" ${id(`${a}c`)} ON ${ref(`${a}c`, 'id')} = ${ref(`${a}m`, 'container_id')}`,
+      sql`${raw(j.inner ? 'JOIN' : 'LEFT JOIN')} ${ident(j.table)} ${ident(alias)} ON ${ident(alias, 'id')} = ${at(a, t.storage, j.from)}`,
     );
   }
-  if (t.aux.has('creator'))
-    parts.push(Prisma.sql`LEFT JOIN "users" ${id(`${a}u`)} ON ${ref(`${a}u`, 'id')} = ${ref(a, 'created_by')}`);
-  if (t.aux.has('modifier'))
-    parts.push(Prisma.sql`LEFT JOIN "users" ${id(`${a}v`)} ON ${ref(`${a}v`, 'id')} = ${ref(a, 'modified_by')}`);
-  return Prisma.join(parts, ' ');
+  return join(parts, ' ');
 }
 
-function and(conds: SqlCond[]): Prisma.Sql {
-  return conds.length === 1 ? cond(conds[0]) : Prisma.sql`(${Prisma.join(conds.map(cond), ' AND ')})`;
+function and(conds: SqlCond[]): Sql {
+  return conds.length === 1 ? cond(conds[0]) : sql`(${join(conds.map(cond), ' AND ')})`;
 }
 
-function cond(c: SqlCond): Prisma.Sql {
+function cond(c: SqlCond): Sql {
   switch (c.k) {
     case 'and':
       return and(c.parts);
     case 'or':
-      return c.parts.length === 1 ? cond(c.parts[0]) : Prisma.sql`(${Prisma.join(c.parts.map(cond), ' OR ')})`;
+      return c.parts.length === 1 ? cond(c.parts[0]) : sql`(${join(c.parts.map(cond), ' OR ')})`;
     case 'cmp':
-      return Prisma.sql`${expr(c.left)} ${Prisma.raw(c.op)} ${expr(c.right)}`;
+      return sql`${expr(c.left)} ${raw(c.op)} ${expr(c.right)}`;
     case 'like':
-      return Prisma.sql`${expr(c.left)} ${Prisma.raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
+      return sql`${expr(c.left)} ${raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
     case 'null':
-      return Prisma.sql`${expr(c.e)} ${Prisma.raw(c.not ? 'IS NOT NULL' : 'IS NULL')}`;
+      return sql`${expr(c.e)} ${raw(c.not ? 'IS NOT NULL' : 'IS NULL')}`;
     case 'in':
-      if (c.values.length === 0) return Prisma.raw(c.not ? 'TRUE' : 'FALSE');
-      return Prisma.sql`${expr(c.e)} ${Prisma.raw(c.not ? 'NOT IN' : 'IN')} (${Prisma.join(c.values.map(expr), ', ')})`;
+      if (c.values.length === 0) return raw(c.not ? 'TRUE' : 'FALSE');
+      return sql`${expr(c.e)} ${raw(c.not ? 'NOT IN' : 'IN')} (${join(c.values.map(expr), ', ')})`;
     case 'const':
-      return Prisma.raw(c.value ? 'TRUE' : 'FALSE');
-    case 'class': {
-      const column = c.kind === 'iteration' ? ref(`${c.alias}m`, 'class') : ref(c.alias, 'class');
-      return c.classes.length === 1
-        ? Prisma.sql`${column} = ${c.classes[0]}`
-        : Prisma.sql`${column} IN (${Prisma.join([...c.classes])})`;
-    }
+      return raw(c.value ? 'TRUE' : 'FALSE');
+    case 'class':
+      return inList(at(c.alias, c.storage, c.storage.classColumn!), c.classes);
+    case 'softType':
+      return inList(at(c.alias, c.storage, c.storage.softTypeColumn!), c.types);
     case 'access':
-      return access(c);
-    case 'usage': {
-      const l = id(`${c.a}l${c.b}`);
-      return Prisma.sql`EXISTS (SELECT 1 FROM "usage_links" ${l} WHERE ${l}."class" = ${c.cls} AND ${l}."parent_id" = ${ref(c.a, 'id')} AND ${l}."child_id" = ${ref(c.b, 'id')})`;
-    }
+      return access(c.alias, c.storage, c.scope);
+    case 'link':
+      return link(c);
   }
 }
 
-/** Rows of containers the caller may read, inside the SQL. */
-function access(c: Extract<SqlCond, { k: 'access' }>): Prisma.Sql {
-  let ids: Prisma.Sql;
-  if ('memberOf' in c.scope) {
+function inList(column: Sql, values: readonly string[]): Sql {
+  if (values.length === 0) return raw('FALSE');
+  return values.length === 1 ? sql`${column} = ${values[0]}` : sql`${column} IN (${join([...values])})`;
+}
+
+/** A link between two aliases: a usage link, a link row, or a file pointing to its holder. */
+function link(c: Extract<SqlCond, { k: 'link' }>): Sql {
+  const roles = c.storage.roles!;
+  if (c.storage.kind === 'holderToContent') return sql`${ident(c.b, roles.a)} = ${ident(c.a, 'id')}`;
+  const l = `${c.a}l${c.b}`;
+  const parts = [
+    inList(ident(l, 'class'), c.classes),
+    sql`${ident(l, roles.a)} = ${ident(c.a, 'id')}`,
+    sql`${ident(l, roles.b)} = ${ident(c.b, 'id')}`,
+  ];
+  if (c.scope && c.storage.access.k === 'container') parts.push(access(l, c.storage, c.scope));
+  return sql`EXISTS (SELECT 1 FROM ${ident(c.storage.table)} ${ident(l)} WHERE ${join(parts, ' AND ')})`;
+}
+
+/** Rows the caller may read, inside the SQL. */
+function access(a: string, storage: Storage, scope: AccessScope): Sql {
+  let ids: Sql;
+  if ('memberOf' in scope) {
     // The containers PermissionsService.readableContainerIds gives a non-administrator: those
     // it is a member of, in any role. Looked up here, in the query's own snapshot.
-    ids = Prisma.sql`ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = ${c.scope.memberOf}::int4))`;
+    ids = sql`ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = ${scope.memberOf}::int4))`;
   } else {
-    if (c.scope.length === 0) return Prisma.raw('FALSE');
-    ids = Prisma.sql`ANY(${[...c.scope]}::int4[])`;
+    if (scope.length === 0) ids = raw('ANY(ARRAY[]::int4[])');
+    else ids = sql`ANY(${[...scope]}::int4[])`;
   }
-  const a = c.alias;
-  switch (c.kind) {
-    case 'iteration':
-      return Prisma.sql`${ref(`${a}m`, 'container_id')} = ${ids}`;
-    case 'master':
-    case 'template':
-      return Prisma.sql`${ref(a, 'container_id')} = ${ids}`;
-    case 'container':
-      return Prisma.sql`${ref(a, 'id')} = ${ids}`;
-    case 'usageLink':
-    case 'content':
-    case 'holderToContent': {
-      const holder = ref(a, c.kind === 'usageLink' ? 'parent_id' : 'iteration_id');
-      const hi = id(`${a}h`);
-      const hm = id(`${a}hm`);
-      return Prisma.sql`EXISTS (SELECT 1 FROM "iterations" ${hi} JOIN "masters" ${hm} ON ${hm}."id" = ${hi}."master_id" WHERE ${hi}."id" = ${holder} AND ${hm}."container_id" = ${ids})`;
+  const rule = storage.access;
+  switch (rule.k) {
+    case 'all':
+      return raw('TRUE');
+    case 'container': {
+      const column = rule.at.aux === 'self' ? ident(a, rule.at.column) : at(a, storage, rule.at);
+      if (!('memberOf' in scope) && scope.length === 0 && !rule.nullReadable) return raw('FALSE');
+      return rule.nullReadable ? sql`(${column} IS NULL OR ${column} = ${ids})` : sql`${column} = ${ids}`;
     }
-    case 'user':
-      return Prisma.raw('TRUE');
+    case 'holder': {
+      if (!('memberOf' in scope) && scope.length === 0) return raw('FALSE');
+      const hi = ident(`${a}h`);
+      const hm = ident(`${a}hm`);
+      return sql`EXISTS (SELECT 1 FROM "iterations" ${hi} JOIN "masters" ${hm} ON ${hm}."id" = ${hi}."master_id" WHERE ${hi}."id" = ${ident(a, rule.column)} AND ${hm}."container_id" = ${ids})`;
+    }
   }
 }
 
-const OID_PREFIX: Partial<Record<SourceKind, string>> = {
-  content: 'OR:wt.content.ApplicationData:',
-  holderToContent: 'OR:wt.content.HolderToContent:',
-  user: 'OR:wt.org.WTUser:',
-  template: 'OR:wt.query.template.ReportTemplate:',
-};
+/**
+ * A JSON key read as its type: a value of another JSON type, or one that does not fit the type
+ * (a fraction for a long, a number past the range, a text that is no date), reads as NULL.
+ */
+function jsonValue(doc: Sql, key: string, type: ValueType): Sql {
+  const v = sql`(${doc} -> ${key}::text)`;
+  const text = sql`(${doc} ->> ${key}::text)`;
+  switch (type) {
+    case 'string':
+    case 'oid':
+      return text;
+    case 'boolean':
+      return sql`(CASE WHEN jsonb_typeof(${v}) = 'boolean' THEN (${text})::boolean END)`;
+    case 'long':
+      return sql`(CASE WHEN jsonb_typeof(${v}) = 'number' AND (${text})::numeric = trunc((${text})::numeric) AND abs((${text})::numeric) <= 9223372036854775807 THEN (${text})::numeric::int8 END)`;
+    case 'double':
+      return sql`(CASE WHEN jsonb_typeof(${v}) = 'number' AND abs((${text})::numeric) < 1e308 THEN (${text})::float8 END)`;
+    case 'timestamp':
+      // jsonpath's datetime() checks the date silently; ISO forms with T and Z are normalised first.
+      return sql`(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (jsonb_path_query_first(to_jsonb(regexp_replace(replace(${text}, 'T', ' '), 'Z$', '+00:00')), '$.datetime()', '{}', true) #>> '{}')::timestamptz END)`;
+  }
+}
 
-function expr(e: SqlExpr): Prisma.Sql {
+const FORMATS: [string, string][] = [
+  ['application/pdf', 'PDF'],
+  ['text/plain', 'Text'],
+  ['text/csv', 'CSV'],
+  ['image/png', 'PNG'],
+  ['image/jpeg', 'JPEG'],
+  ['application/zip', 'ZIP'],
+  ['application/xml', 'XML'],
+  ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'Microsoft Word'],
+  ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'Microsoft Excel'],
+  ['application/octet-stream', 'Binary'],
+];
+
+/** `CASE <column> WHEN <bound name> THEN <bound label> … END`. */
+function labelCase(column: Sql, labels: readonly [string, string][]): Sql {
+  if (labels.length === 0) return raw('NULL::text');
+  return sql`(CASE ${column} ${join(
+    labels.map(([k, v]) => sql`WHEN ${k}::text THEN ${v}::text`),
+    ' ',
+  )} END)`;
+}
+
+function className(t: ComputedTable): Sql {
+  const oid = t.storage.oid;
+  if (t.storage.classColumn) return at(t.alias, t.storage, t.storage.classColumn);
+  return oid === 'catalogClass' ? sql`${t.cls}::text` : at(t.alias, t.storage, oid.classAt);
+}
+
+function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: ComputedTable): Sql {
+  const a = t.alias;
+  switch (name) {
+    case 'oid': {
+      const idText = sql`${ident(a, 'id')}::text`;
+      const oid = t.storage.oid;
+      if (oid === 'catalogClass') return sql`(${`OR:${t.cls}:`}::text || ${idText})`;
+      return sql`('OR:' || ${at(a, t.storage, oid.classAt)} || ${oid.suffix} || ${idText})`;
+    }
+    case 'classname':
+      return t.storage.kind === 'master' ? sql`(${className(t)} || 'Master')` : className(t);
+    case 'typeName': {
+      const soft = t.storage.softTypeColumn;
+      return soft ? sql`(${className(t)} || coalesce('|' || ${at(a, t.storage, soft)}, ''))` : className(t);
+    }
+    case 'displayType': {
+      const cls = t.storage.classColumn
+        ? labelCase(className(t), t.labels.classes)
+        : sql`${t.labels.classes[0]?.[1] ?? t.cls}::text`;
+      const soft = t.storage.softTypeColumn;
+      if (!soft || t.labels.softTypes.length === 0) return cls;
+      const st = at(a, t.storage, soft);
+      return sql`coalesce(${labelCase(st, t.labels.softTypes)}, ${cls})`;
+    }
+    case 'iterationDisplay':
+      return sql`(${ident(a, 'version')} || '.' || ${ident(a, 'iteration')}::text)`;
+    case 'folderPath':
+      return sql`('/' || ${ident(auxAlias(a, t.storage, 'container'), 'name')})`;
+    case 'containerName':
+      return ident(auxAlias(a, t.storage, 'container'), 'name');
+    case 'formatName':
+      return sql`coalesce(${labelCase(ident(a, 'mime_type'), FORMATS)}, ${ident(a, 'mime_type')})`;
+  }
+}
+
+function expr(e: SqlExpr): Sql {
   switch (e.k) {
     case 'col':
-      return ref(e.alias, e.column);
+      return ident(e.alias, e.column);
     case 'val':
-      return Prisma.sql`${e.value instanceof Date ? e.value.toISOString() : e.value}::${Prisma.raw(PG_TYPE[e.type])}`;
-    case 'attr': {
-      const json = ref(e.alias, 'attributes');
-      if (e.type === 'string') return Prisma.sql`(${json} ->> ${e.key})`;
-      const kind = e.type === 'boolean' ? 'boolean' : 'number';
-      const cast = e.type === 'boolean' ? 'boolean' : e.type === 'long' ? 'numeric::int8' : 'float8';
-      return Prisma.sql`(CASE WHEN jsonb_typeof(${json} -> ${e.key}) = ${kind} THEN (${json} ->> ${e.key})::${Prisma.raw(cast)} END)`;
-    }
-    case 'oid': {
-      const idText = Prisma.sql`${ref(e.alias, 'id')}::text`;
-      const fixed = OID_PREFIX[e.kind];
-      if (fixed) return Prisma.sql`(${fixed} || ${idText})`;
-      const cls = e.kind === 'iteration' ? ref(`${e.alias}m`, 'class') : ref(e.alias, 'class');
-      const suffix = e.kind === 'master' ? 'Master:' : ':';
-      return Prisma.sql`('OR:' || ${cls} || ${suffix} || ${idText})`;
+      return sql`${e.value instanceof Date ? e.value.toISOString() : e.value}::${raw(PG_TYPE[e.type])}`;
+    case 'json': {
+      const value = jsonValue(ident(e.alias, e.column), e.key, e.type);
+      if (!e.fallback) return value;
+      return sql`coalesce(${value}, ${jsonValue(ident(e.fallback.alias, e.fallback.column), e.key, e.type)})`;
     }
     case 'computed':
-      switch (e.name) {
-        case 'iterationDisplay':
-          return Prisma.sql`(${ref(e.alias, 'version')} || '.' || ${ref(e.alias, 'iteration')}::text)`;
-        case 'displayType':
-          return Prisma.sql`(CASE ${ref(`${e.alias}m`, 'class')} WHEN 'wt.doc.WTDocument' THEN 'Document' WHEN 'wt.epm.EPMDocument' THEN 'CAD Document' WHEN 'wt.part.WTPart' THEN 'Part' END)`;
-        case 'folderPath':
-          return Prisma.sql`('/' || ${ref(`${e.alias}c`, 'name')})`;
-      }
-      break;
+      return computed(e.name, e.table);
     case 'call':
       return call(e.fn, e.args.map(expr));
   }
-  throw new Error('unknown expression');
 }
 
-function call(fn: Extract<SqlExpr, { k: 'call' }>['fn'], a: Prisma.Sql[]): Prisma.Sql {
+function call(fn: Extract<SqlExpr, { k: 'call' }>['fn'], a: Sql[]): Sql {
   switch (fn) {
     case 'UPPER':
-      return Prisma.sql`upper(${a[0]})`;
+      return sql`upper(${a[0]})`;
     case 'LOWER':
-      return Prisma.sql`lower(${a[0]})`;
+      return sql`lower(${a[0]})`;
     case 'CONCAT':
-      return Prisma.sql`concat(${Prisma.join(a, ', ')})`;
+      return sql`concat(${join(a, ', ')})`;
     case 'SUBSTRING':
-      return Prisma.sql`substring(${a[0]} from (${a[1]})::int4 for (${a[2]})::int4)`;
+      return sql`substring(${a[0]} from (${a[1]})::int4 for (${a[2]})::int4)`;
     case 'LENGTH':
-      return Prisma.sql`length(${a[0]})::int8`;
+      return sql`length(${a[0]})::int8`;
     case 'ADD':
-      return Prisma.sql`(${a[0]} + ${a[1]})`;
+      return sql`(${a[0]} + ${a[1]})`;
     case 'SUBTRACT':
-      return Prisma.sql`(${a[0]} - ${a[1]})`;
+      return sql`(${a[0]} - ${a[1]})`;
     case 'ADD_DAYS':
-      return Prisma.sql`(${a[0]} + (${a[1]}) * interval '1 day')`;
+      return sql`(${a[0]} + (${a[1]}) * interval '1 day')`;
     case 'SUBTRACT_DAYS':
-      return Prisma.sql`(${a[0]} - (${a[1]}) * interval '1 day')`;
+      return sql`(${a[0]} - (${a[1]}) * interval '1 day')`;
     case 'SYSDATE':
-      return Prisma.raw('statement_timestamp()');
+      return raw('statement_timestamp()');
     case 'COUNT':
-      return Prisma.sql`count(${a[0]})::int8`;
+      return sql`count(${a[0]})::int8`;
     case 'COUNT_ALL':
-      return Prisma.raw('count(*)::int8');
+      return raw('count(*)::int8');
     case 'MIN':
-      return Prisma.sql`min(${a[0]})`;
+      return sql`min(${a[0]})`;
     case 'MAX':
-      return Prisma.sql`max(${a[0]})`;
+      return sql`max(${a[0]})`;
     case 'SUM':
-      return Prisma.sql`sum(${a[0]})::float8`;
+      return sql`sum(${a[0]})::float8`;
     case 'SUM_LONG':
-      return Prisma.sql`sum(${a[0]})::int8`;
+      return sql`sum(${a[0]})::int8`;
     case 'AVG':
-      return Prisma.sql`avg(${a[0]})::float8`;
+      return sql`avg(${a[0]})::float8`;
     case 'TEXT':
-      return Prisma.sql`(${a[0]})::text`;
+      return sql`(${a[0]})::text`;
   }
 }

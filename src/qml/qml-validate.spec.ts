@@ -36,8 +36,8 @@ describe('validateQml', () => {
       ['K', 'const', null],
       ['Ctx', 'prop', null],
     ]);
-    expect(t.select[1].expr).toMatchObject({ prop: { column: 'number', aux: 'master', type: 'string' } });
-    expect(t.select[4].expr).toMatchObject({ prop: { column: 'name', aux: 'container' } });
+    expect(t.select[1].expr).toMatchObject({ prop: { at: { column: 'number', aux: 'master' }, type: 'string' } });
+    expect(t.select[4].expr).toMatchObject({ prop: { at: { column: 'name', aux: 'container' } } });
     expect(t.select[2].expr).toMatchObject({ fn: { name: 'UPPER' }, type: 'string' });
   });
 
@@ -130,7 +130,7 @@ describe('validateQml', () => {
         <referenceJoin><join name="roleAObjectRef"><aliasTarget alias="L"/><aliasTarget alias="P"/></join></referenceJoin>
         <linkJoin><join name="wt.content.HolderToContent"><aliasTarget alias="P"/><aliasTarget alias="F"/></join><join name="wt.part.WTPartUsageLink"><aliasTarget alias="P"/><aliasTarget alias="M"/></join></linkJoin>`),
     );
-    expect(t.tables.map((x) => [x.alias, x.cls.kind, x.outerJoinTo])).toEqual([
+    expect(t.tables.map((x) => [x.alias, x.cls.storage, x.outerJoinTo])).toEqual([
       ['P', 'iteration', null],
       ['L', 'usageLink', null],
       ['M', 'master', 1],
@@ -154,8 +154,8 @@ describe('validateQml', () => {
       ),
     );
     expect(t.select.map((s) => s.expr)).toMatchObject([
-      { prop: { attribute: 'weight', type: 'double' } },
-      { prop: { attribute: 'language', type: 'string' } },
+      { prop: { json: { key: 'weight' }, type: 'double' } },
+      { prop: { json: { key: 'language' }, type: 'string' } },
     ]);
   });
 
@@ -194,7 +194,7 @@ describe('validateQml', () => {
     ],
     [
       q(`<select><column alias="D">WCTYPE|wt.foo.Bar~IBA|x</column></select>${FROM}`),
-      `${P}/select/column[1]: custom attribute of unknown class "wt.foo.Bar"`,
+      `${P}/select/column[1]: custom attribute x: unknown class wt.foo.Bar: neither it nor its package wt.foo is in the catalog; declare it in the dataset's "types" (docs/catalog.md) as a class (or as a soft type of a known class)`,
     ],
     [
       q(`<select><object alias="D" propertyName="secret"/></select>${FROM}`),
@@ -318,7 +318,7 @@ describe('validateQml', () => {
       q(
         `${SEL}${FROM}<referenceJoin><join name="masterReference"><aliasTarget alias="D"/><aliasTarget alias="D"/></join></referenceJoin>`,
       ),
-      `${P}/referenceJoin/join[1]: reference "masterReference" of wt.doc.WTDocument cannot point to wt.doc.WTDocument`,
+      `${P}/referenceJoin/join[1]: reference "masterReference" of wt.doc.WTDocument cannot point to wt.doc.WTDocument (it points to wt.vc.Mastered)`,
     ],
     [
       q(
@@ -330,7 +330,7 @@ describe('validateQml', () => {
       q(
         `${SEL}${FROM}<linkJoin><join name="wt.part.WTPartUsageLink"><aliasTarget alias="D"/><aliasTarget alias="D"/></join></linkJoin>`,
       ),
-      `${P}/linkJoin/join[1]: link wt.part.WTPartUsageLink cannot join wt.doc.WTDocument (role A) to wt.doc.WTDocument (role B)`,
+      `${P}/linkJoin/join[1]: link wt.part.WTPartUsageLink cannot join wt.doc.WTDocument (role A) to wt.doc.WTDocument (role B): it links wt.part.WTPart to wt.part.WTPartMaster`,
     ],
     [
       q(

@@ -9,59 +9,41 @@ import type {
   SelectItem,
   TableDecl,
 } from './qml-ast.js';
-import { operandType } from './qml-ast.js';
-import { QmlError, QmlLimitError } from './qml-error.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { OBJECT_ITSELF } from '../catalog/catalog.js';
+import { standardCatalog } from '../catalog/catalog-load.js';
+import { QmlError, QmlLimitError, QmlProblems, type QmlProblem } from './qml-error.js';
 import { findFunction, isComparisonOperator } from './qml-functions.js';
 import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 import type { QmlElement } from './qml-parse.js';
-import { OBJECT_ITSELF, findClass, findLink, findReference, resolveDerived, resolveProperty } from './qml-registry.js';
-import { isNumeric, typeFromHint, type ValueType } from './qml-types.js';
+import {
+  bool,
+  checkComparable,
+  defaultHeading,
+  fail,
+  functionType,
+  one,
+  only,
+  optional,
+  propertyChain,
+  propertyHint,
+  requiredAttr,
+} from './qml-validate-rules.js';
+import { typeFromHint } from './qml-types.js';
 
 /**
- * Checks a parsed document against the dialect and resolves it into a QmlTemplate. Every
- * element, attribute value, class, property path, operator, function, alias and parameter
- * reference is checked here; the first problem is thrown as a QmlError naming the element.
+ * Checks a parsed document against the dialect and the catalog and resolves it into a
+ * QmlTemplate. Every element, attribute value, class, property path, operator, function, alias
+ * and parameter reference is checked here. Problems of separate parts (tables, select items,
+ * conditions, joins, order items) are all collected: one problem is thrown as a QmlError naming
+ * its element, several as QmlProblems. A size limit stops at once (QmlLimitError).
  */
-export function validateQml(root: QmlElement, limits: Partial<QmlLimits> = {}): QmlTemplate {
-  return new Validator({ ...DEFAULT_LIMITS, ...limits }).template(root);
+export function validateQml(root: QmlElement, limits: Partial<QmlLimits> = {}, catalog?: Catalog): QmlTemplate {
+  return new Validator({ ...DEFAULT_LIMITS, ...limits }, catalog ?? standardCatalog()).template(root);
 }
 
-const fail = (path: string, reason: string): never => {
-  throw new QmlError(path, reason);
-};
-
-function only(el: QmlElement, allowed: readonly string[]): void {
-  for (const c of el.children) {
-    if (!allowed.includes(c.name)) fail(c.path, `unexpected element "${c.name}" in ${el.name}`);
-  }
-}
-
-function one(el: QmlElement, name: string): QmlElement {
-  const found = el.children.filter((c) => c.name === name);
-  if (found.length !== 1) fail(el.path, `${el.name} needs exactly one ${name} element, found ${found.length}`);
-  return found[0];
-}
-
-function optional(el: QmlElement, name: string): QmlElement | null {
-  const found = el.children.filter((c) => c.name === name);
-  if (found.length > 1) fail(found[1].path, `${el.name} takes at most one ${name} element`);
-  return found[0] ?? null;
-}
-
-function bool(el: QmlElement, attr: string): boolean {
-  const v = el.attrs[attr];
-  if (v === undefined || v.trim() === '') return false;
-  const t = v.trim().toLowerCase();
-  if (t === 'true') return true;
-  if (t === 'false') return false;
-  return fail(`${el.path}/@${attr}`, `"${v}" is not true or false`);
-}
-
-function requiredAttr(el: QmlElement, attr: string): string {
-  const v = el.attrs[attr]?.trim();
-  if (!v) fail(el.path, `attribute "${attr}" is required`);
-  return v!;
-}
+/** Thrown where an earlier problem (an unresolved table) makes further checks meaningless. */
+class Skip extends Error {}
 
 class Validator {
   private tables: TableDecl[] = [];
@@ -69,13 +51,44 @@ class Validator {
   private params = new Map<string, ParameterDecl>();
   /** Values of the constant in-lists so far (parameters add theirs when the query is planned). */
   private listValues = 0;
+  private readonly problems: QmlProblem[] = [];
+  private readonly warnings: { path: string; message: string }[] = [];
+  /** Aliases of tables whose class did not resolve: what uses them is not checked further. */
+  private readonly broken = new Set<string>();
+  /** Headings of select items that did not resolve. */
+  private readonly brokenHeadings = new Set<string>();
 
-  constructor(private readonly limits: QmlLimits) {}
+  constructor(
+    private readonly limits: QmlLimits,
+    private readonly catalog: Catalog,
+  ) {}
+
+  /** Runs a check, keeping its problem and going on; limits and unexpected errors stop everything. */
+  private attempt<T>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (e) {
+      if (e instanceof Skip) return undefined;
+      if (e instanceof QmlError && !(e instanceof QmlLimitError)) {
+        if (e instanceof QmlProblems) this.problems.push(...e.problems);
+        else this.problems.push({ path: e.path, reason: e.reason });
+        return undefined;
+      }
+      throw e;
+    }
+  }
 
   template(root: QmlElement): QmlTemplate {
+    const t = this.attempt(() => this.resolve(root));
+    if (this.problems.length === 1) throw new QmlError(this.problems[0].path, this.problems[0].reason);
+    if (this.problems.length > 1) throw new QmlProblems(this.problems);
+    return t!;
+  }
+
+  private resolve(root: QmlElement): QmlTemplate {
     only(root, ['parameter', 'statement']);
     const bypassAccessControl = bool(root, 'bypassAccessControl');
-    for (const p of root.children.filter((c) => c.name === 'parameter')) this.parameter(p);
+    for (const p of root.children.filter((c) => c.name === 'parameter')) this.attempt(() => this.parameter(p));
     const statement = one(root, 'statement');
     only(statement, ['query']);
     const query = one(statement, 'query');
@@ -86,9 +99,9 @@ class Validator {
     const select = this.select(selectEl);
     const distinct = bool(selectEl, 'distinct');
     const group = bool(selectEl, 'group');
-    this.checkAggregates(selectEl, select, group);
+    if (select.length === selectEl.children.length) this.attempt(() => this.checkAggregates(selectEl, select, group));
     const whereEl = optional(query, 'where');
-    const where = whereEl ? this.where(whereEl) : null;
+    const where = whereEl ? (this.attempt(() => this.where(whereEl)) ?? null) : null;
     const orderByEl = optional(query, 'orderBy');
     const orderBy = orderByEl ? this.orderBy(orderByEl, select) : [];
     const joins: JoinDecl[] = [];
@@ -97,7 +110,10 @@ class Validator {
     const link = optional(query, 'linkJoin');
     if (link) joins.push(...this.joins(link, 'link'));
     return {
+      catalog: this.catalog,
+      warnings: this.warnings,
       bypassAccessControl,
+      caseInsensitive: bool(root, 'caseInsensitive'),
       parameters: [...this.params.values()],
       distinct,
       group,
@@ -133,27 +149,38 @@ class Validator {
     }
     const outer: [number, string, string][] = [];
     for (const t of el.children) {
-      only(t, []);
-      const alias = requiredAttr(t, 'alias');
-      if (this.aliases.has(alias)) fail(t.path, `alias "${alias}" is declared twice`);
-      const cls = findClass(t.text);
-      if (!cls) fail(t.path, `unknown class "${t.text}"`);
-      this.aliases.set(alias, this.tables.length);
-      const o = t.attrs.outerJoinAlias?.trim();
-      if (o) outer.push([this.tables.length, o, t.path]);
-      this.tables.push({ alias, cls: cls!, outerJoinTo: null, path: t.path });
+      this.attempt(() => {
+        only(t, []);
+        const alias = requiredAttr(t, 'alias');
+        if (this.aliases.has(alias) || this.broken.has(alias)) fail(t.path, `alias "${alias}" is declared twice`);
+        const found = this.catalog.resolveTable(t.text);
+        if (typeof found === 'string') {
+          this.broken.add(alias);
+          fail(t.path, found);
+        }
+        const resolved = found as Exclude<typeof found, string>;
+        if (resolved.warning) this.warnings.push({ path: t.path, message: resolved.warning });
+        this.aliases.set(alias, this.tables.length);
+        const o = t.attrs.outerJoinAlias?.trim();
+        if (o) outer.push([this.tables.length, o, t.path]);
+        this.tables.push({ alias, cls: resolved.cls, type: resolved, outerJoinTo: null, path: t.path });
+      });
     }
     for (const [i, o, path] of outer) {
-      const to = this.aliases.get(o);
-      if (to === undefined) fail(`${path}/@outerJoinAlias`, `alias "${o}" is not declared in from`);
-      if (to === i) fail(`${path}/@outerJoinAlias`, 'a table cannot be outer-joined to itself');
-      this.tables[i].outerJoinTo = to!;
+      this.attempt(() => {
+        const to = this.aliases.get(o);
+        if (to === undefined && this.broken.has(o)) throw new Skip();
+        if (to === undefined) fail(`${path}/@outerJoinAlias`, `alias "${o}" is not declared in from`);
+        if (to === i) fail(`${path}/@outerJoinAlias`, 'a table cannot be outer-joined to itself');
+        this.tables[i].outerJoinTo = to!;
+      });
     }
   }
 
   private alias(el: QmlElement, attr = 'alias'): number {
     const alias = requiredAttr(el, attr);
     const i = this.aliases.get(alias);
+    if (i === undefined && this.broken.has(alias)) throw new Skip();
     if (i === undefined) fail(el.path, `alias "${alias}" is not declared in from`);
     return i!;
   }
@@ -165,12 +192,18 @@ class Validator {
     if (el.children.length > max) {
       throw new QmlLimitError(el.path, `${el.children.length} items, more than the limit of ${max}`, 'maxSelectItems');
     }
-    return el.children.map((c) => {
-      const expr = this.operand(c, 0);
+    const items: SelectItem[] = [];
+    for (const c of el.children) {
       const heading = c.attrs.heading?.trim() || defaultHeading(c);
+      const expr = this.attempt(() => this.operand(c, 0));
+      if (!expr) {
+        this.brokenHeadings.add(heading);
+        continue;
+      }
       const objectClass = expr.k === 'prop' && expr.prop === OBJECT_ITSELF ? this.tables[expr.table].cls.name : null;
-      return { heading, expr, objectClass, path: c.path };
-    });
+      items.push({ heading, expr, objectClass, path: c.path });
+    }
+    return items;
   }
 
   private checkAggregates(el: QmlElement, select: SelectItem[], group: boolean): void {
@@ -198,7 +231,7 @@ class Validator {
         const table = this.alias(el);
         const path = el.text || el.attrs.propertyName?.trim() || '';
         if (!path) fail(el.path, 'a column needs a property path as its text');
-        const prop = resolveProperty(this.tables[table].cls, path, typeFromHint(el.attrs.type));
+        const prop = this.catalog.resolveProperty(this.tables[table].type, path, propertyHint(el.attrs.type));
         if (typeof prop === 'string') fail(el.path, prop);
         return { k: 'prop', table, prop: prop as Exclude<typeof prop, string>, path: el.path };
       }
@@ -207,7 +240,7 @@ class Validator {
         const table = this.alias(el);
         const chain = propertyChain(el);
         const path = chain ?? el.attrs.propertyName?.trim() ?? '';
-        const prop = resolveDerived(this.tables[table].cls, path);
+        const prop = this.catalog.resolveDerived(this.tables[table].type, path);
         if (typeof prop === 'string') fail(el.path, prop);
         return { k: 'prop', table, prop: prop as Exclude<typeof prop, string>, path: el.path };
       }
@@ -264,7 +297,9 @@ class Validator {
       const type = (el.attrs.type ?? 'and').trim();
       if (type !== 'and' && type !== 'or') fail(`${el.path}/@type`, `unknown type "${type}" (and, or)`);
       if (el.children.length === 0) fail(el.path, 'compositeCondition needs at least one condition');
-      return { k: type as 'and' | 'or', parts: el.children.map((c) => this.condition(c, inner)), path: el.path };
+      const parts = el.children.map((c) => this.attempt(() => this.condition(c, inner)));
+      if (parts.some((c) => c === undefined)) throw new Skip();
+      return { k: type as 'and' | 'or', parts: parts as Condition[], path: el.path };
     }
     only(el, ['operand', 'operator', 'nullOperator', 'inOperator', 'inOperand']);
     const kinds = el.children.map((c) => c.name).join(',');
@@ -336,7 +371,12 @@ class Validator {
 
   private orderBy(el: QmlElement, select: SelectItem[]): OrderItem[] {
     only(el, ['orderByItem']);
-    return el.children.map((item) => {
+    const items = el.children.map((item) => this.attempt(() => this.orderByItem(item, select)));
+    return items.filter((i): i is OrderItem => i !== undefined);
+  }
+
+  private orderByItem(item: QmlElement, select: SelectItem[]): OrderItem {
+    {
       only(item, ['columnTarget']);
       const type = (item.attrs.type ?? 'asc').trim().toLowerCase() || 'asc';
       if (type !== 'asc' && type !== 'desc')
@@ -345,101 +385,56 @@ class Validator {
       only(target, []);
       const heading = requiredAttr(target, 'heading');
       const index = select.findIndex((s) => s.heading === heading);
+      if (index < 0 && this.brokenHeadings.has(heading)) throw new Skip();
       if (index < 0) fail(target.path, `no selected item has the heading "${heading}"`);
       return { item: index, desc: type === 'desc', path: item.path };
-    });
+    }
   }
 
   private joins(el: QmlElement, kind: 'reference' | 'link'): JoinDecl[] {
     only(el, ['join']);
-    return el.children.map((j): JoinDecl => {
-      only(j, ['aliasTarget']);
-      const name = requiredAttr(j, 'name');
-      if (j.children.length !== 2)
-        fail(j.path, `a join names exactly two aliasTarget elements, found ${j.children.length}`);
-      const [a, b] = j.children.map((t) => this.alias(t));
-      const [ca, cb] = [this.tables[a].cls, this.tables[b].cls];
-      if (kind === 'reference') {
-        const ref = findReference(ca, name);
-        if (!ref) fail(`${j.path}/@name`, `unknown reference "${name}" of ${ca.name}`);
-        if (ref!.target !== cb.kind) fail(j.path, `reference "${name}" of ${ca.name} cannot point to ${cb.name}`);
-        return { k: 'reference', ref: ref!, from: a, to: b, path: j.path };
-      }
-      const link = findLink(name);
-      if (!link) fail(`${j.path}/@name`, `unknown link class "${name}"`);
-      if (link!.roleA !== ca.kind || link!.roleB !== cb.kind) {
-        fail(j.path, `link ${name} cannot join ${ca.name} (role A) to ${cb.name} (role B)`);
-      }
-      return { k: 'link', link: link!, a, b, path: j.path };
-    });
+    const joins = el.children.map((j) => this.attempt(() => this.join(j, kind)));
+    return joins.filter((j): j is JoinDecl => j !== undefined);
   }
-}
 
-function defaultHeading(el: QmlElement): string {
-  if (el.name === 'function') return el.attrs.name?.trim() ?? 'function';
-  return el.text || el.attrs.propertyName?.trim() || el.attrs.alias?.trim() || el.name;
-}
-
-/** `<property name="container"><property name="name"/></property>` → `container.name`. */
-function propertyChain(el: QmlElement): string | null {
-  const parts: string[] = [];
-  for (let parent = el; parent.children.length > 0; parent = parent.children[0]) {
-    if (parent.children.length > 1) fail(parent.children[1].path, 'a property chain has one property per level');
-    only(parent, ['property']);
-    parts.push(requiredAttr(parent.children[0], 'name'));
-  }
-  return parts.length ? parts.join('.') : null;
-}
-
-/** Result type of a function call, checking what can be checked before values are known. */
-function functionType(name: string, args: Operand[], path: string): ValueType | null {
-  const t = args.map(operandType);
-  switch (name) {
-    case 'UPPER':
-    case 'LOWER':
-    case 'CONCAT':
-      return 'string';
-    case 'SUBSTRING':
-      for (const i of [1, 2]) {
-        if (t[i] !== null && !isNumeric(t[i]!)) fail(args[i].path, `SUBSTRING needs a number here, not a ${t[i]}`);
+  private join(j: QmlElement, kind: 'reference' | 'link'): JoinDecl {
+    only(j, ['aliasTarget']);
+    const name = requiredAttr(j, 'name');
+    if (j.children.length !== 2)
+      fail(j.path, `a join names exactly two aliasTarget elements, found ${j.children.length}`);
+    const [a, b] = j.children.map((t) => this.alias(t));
+    const [ca, cb] = [this.tables[a].cls, this.tables[b].cls];
+    const cat = this.catalog;
+    const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
+    if (kind === 'reference') {
+      const ref = cat.findReference(ca, name);
+      if (!ref) {
+        const known = [...ca.references.keys()].join(', ') || 'none';
+        return fail(`${j.path}/@name`, `unknown reference "${name}" of ${ca.name} (its references: ${known})`);
       }
-      return 'string';
-    case 'LENGTH':
-    case 'COUNT':
-      return 'long';
-    case 'SYSDATE':
-      return 'timestamp';
-    case 'ADD':
-    case 'SUBTRACT': {
-      if (t[1] === 'timestamp' && (name === 'SUBTRACT' || t[0] === 'timestamp')) {
-        fail(path, `${name} takes a timestamp and a number of days, or two numbers`);
+      const target = cat.findClass(ref.target)!;
+      const byOid = 'oidJson' in ref.from;
+      if (!related(cb.name, target.name) || (!byOid && target.storage !== cb.storage)) {
+        fail(j.path, `reference "${name}" of ${ca.name} cannot point to ${cb.name} (it points to ${target.name})`);
       }
-      if (t[0] === 'timestamp' || t[1] === 'timestamp') return 'timestamp';
-      for (let i = 0; i < 2; i++) {
-        if (t[i] !== null && !isNumeric(t[i]!)) fail(args[i].path, `${name} needs a number here, not a ${t[i]}`);
-      }
-      return t[0] === 'long' && t[1] === 'long' ? 'long' : 'double';
+      return { k: 'reference', ref, from: a, to: b, path: j.path };
     }
-    case 'MIN':
-    case 'MAX':
-      if (t[0] === 'boolean') fail(args[0].path, `${name} needs a number, text or timestamp, not a boolean`);
-      return t[0] ?? 'string';
-    case 'SUM':
-      if (t[0] !== null && !isNumeric(t[0])) fail(args[0].path, `SUM needs a number, not a ${t[0]}`);
-      return t[0] === 'long' ? 'long' : 'double';
-    case 'AVG':
-      if (t[0] !== null && !isNumeric(t[0])) fail(args[0].path, `AVG needs a number, not a ${t[0]}`);
-      return 'double';
-    default:
-      return null;
+    const link = cat.findLink(name);
+    if (!link) {
+      const known = cat.findClass(name);
+      return fail(
+        `${j.path}/@name`,
+        known ? `${name} is not a link class (it has no roles A and B)` : `unknown link class "${name}"`,
+      );
+    }
+    const [ra, rb] = [cat.findClass(link.roles!.a)!, cat.findClass(link.roles!.b)!];
+    const fits = (c: typeof ca, role: typeof ra) => c.storage === role.storage && related(c.name, role.name);
+    if (!fits(ca, ra) || !fits(cb, rb)) {
+      fail(
+        j.path,
+        `link ${name} cannot join ${ca.name} (role A) to ${cb.name} (role B): it links ${ra.name} to ${rb.name}`,
+      );
+    }
+    return { k: 'link', link, a, b, path: j.path };
   }
-}
-
-function checkComparable(l: Operand, r: Operand, path: string): void {
-  const a = operandType(l);
-  const b = operandType(r);
-  if (a === null || b === null || a === b) return;
-  if (isNumeric(a) && isNumeric(b)) return;
-  if ((a === 'oid' && b === 'string') || (a === 'string' && b === 'oid')) return;
-  fail(path, `cannot compare a ${a} with a ${b}`);
 }

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import type { Sql as CompiledSql } from '../catalog/sql.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { ReadReplica } from '../prisma/read-replica.js';
 
 type Sql = Prisma.Sql;
 const { sql } = Prisma;
+
+/** SQL text of the `q` compiler (src/catalog/sql.ts) as a Prisma fragment, values still bound. */
+export function toPrismaSql(fragment: CompiledSql): Sql {
+  return new Prisma.Sql(fragment.strings, fragment.values as Prisma.Sql['values']);
+}
 
 /** One business object of a page, as read from the database. */
 export interface ItemRow {
@@ -79,11 +86,16 @@ function permitted(readable: number[] | null): Sql {
 /** The query_sessions and query_session_chunks tables. */
 @Injectable()
 export class QueryRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly replica: ReadReplica,
+  ) {}
 
   /**
    * Opens a session: snapshots the ordered ids of all matches in one INSERT … SELECT, then
    * reads the first page from the snapshot. Returns session id 0n when `keep` dropped it.
+   * The matches are sorted once into one array, cut into chunks by slicing: about twice as fast
+   * over a million matches as numbering them with a window and grouping (which sorts again).
    */
   async snapshot(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
     return this.prisma.$transaction(
@@ -112,13 +124,14 @@ export class QueryRepository {
         const [{ total }] = await tx.$queryRaw<{ total: number }[]>`
           WITH chunks AS (
             INSERT INTO query_session_chunks (session_id, chunk, ids)
-            SELECT ${id}::bigint, (pos - 1) / ${SNAPSHOT_CHUNK}::integer, array_agg(id ORDER BY pos)
+            SELECT ${id}::bigint, k, matches.ids[k * ${SNAPSHOT_CHUNK}::integer + 1 : (k + 1) * ${SNAPSHOT_CHUNK}::integer]
             FROM (
-              SELECT i.id, row_number() OVER (ORDER BY ${req.order})::integer AS pos
+              SELECT array_agg(i.id ORDER BY ${req.order}) AS ids
               FROM iterations i JOIN masters m ON m.id = i.master_id
               WHERE ${permitted(req.readable)} AND ${req.where}
             ) matches
-            GROUP BY 2
+            CROSS JOIN generate_series(0, (cardinality(matches.ids) - 1) / ${SNAPSHOT_CHUNK}::integer) k
+            WHERE cardinality(matches.ids) > 0
             RETURNING cardinality(ids) AS n
           )
           SELECT coalesce(sum(n), 0)::integer AS total FROM chunks`;
@@ -137,10 +150,46 @@ export class QueryRepository {
   }
 
   /**
-   * The common case in one statement: marks the caller's open, unexpired session used and
-   * reads the page. Null when the session is not such a session (then `page` tells why).
+   * The common case: marks the caller's open, unexpired session used and reads the page. Null
+   * when the session is not such a session (then `page` tells why).
+   *
+   * Without a replica, that is one statement. With one, the session is marked used on the
+   * primary and its page read on the replica, once the replica has the session: its snapshot
+   * was written on the primary in one transaction, so a replica that shows the session row has
+   * all of its chunks. A replica that has not replayed it yet (a session opened a moment ago)
+   * is not waited for: the page is read on the primary.
    */
   async touchAndRead(
+    sessionId: bigint,
+    userId: number,
+    range: PosRange,
+    readable: number[] | null,
+    ttlMs: number,
+  ): Promise<{ total: number; query: unknown; items: ItemRow[] } | null> {
+    if (!this.replica.usable) return this.touchAndReadOnPrimary(sessionId, userId, range, readable, ttlMs);
+    const touched = await this.prisma.$queryRaw<{ total: number; query: unknown }[]>`
+      UPDATE query_sessions SET last_used_at = now()
+      WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(ttlMs)}
+      RETURNING total, query`;
+    if (touched.length === 0) return null;
+    const page = pageSql(sessionId, range, readable);
+    const items = await this.replica.read(
+      async (pool) => {
+        const values = [...page.values, sessionId].map((v) => (typeof v === 'bigint' ? v.toString() : v));
+        const { rows } = await pool.query<ItemRow | { pos: null }>(
+          `SELECT p.* FROM query_sessions s LEFT JOIN LATERAL (${page.text}) p ON TRUE
+           WHERE s.id = $${values.length} ORDER BY p.pos`,
+          values,
+        );
+        if (rows.length === 0) return undefined; // the replica has not replayed the session yet
+        return rows[0].pos === null ? [] : (rows as ItemRow[]);
+      },
+      () => this.prisma.$queryRaw<ItemRow[]>(page),
+    );
+    return { total: touched[0].total, query: touched[0].query, items };
+  }
+
+  private async touchAndReadOnPrimary(
     sessionId: bigint,
     userId: number,
     range: PosRange,

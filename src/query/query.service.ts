@@ -8,7 +8,7 @@ import {
   Logger,
   NotFoundException,
   OnModuleDestroy,
-  OnModuleInit,
+  OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
@@ -20,7 +20,7 @@ import { compileOrder, compileWhere } from './q/q-compile.js';
 import { QError, type ParsedQuery } from './q/q-model.js';
 import { parseQuery } from './q/q-parse.js';
 import { refuseNul } from './q/q-text.js';
-import { QueryRepository, type ItemRow, type PosRange } from './query.repository.js';
+import { QueryRepository, toPrismaSql, type ItemRow, type PosRange } from './query.repository.js';
 
 export interface Paging {
   page: number;
@@ -44,7 +44,7 @@ function parseOrRefuse(q: unknown[]): ParsedQuery {
 
 /** Paged query sessions (interface spec 3 and 4.4) over the `q` language. */
 @Injectable()
-export class QueryService implements OnModuleInit, OnModuleDestroy {
+export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('QueryService');
   private sweeper?: NodeJS.Timeout;
 
@@ -54,7 +54,8 @@ export class QueryService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
+  /** Started once the whole application is up: a start that fails leaves no timer behind. */
+  onApplicationBootstrap(): void {
     const every = Math.min(Math.max(this.config.querySessionTtlMs, 1000), 60_000);
     this.sweeper = setInterval(() => void this.sweep(), every);
     this.sweeper.unref();
@@ -83,8 +84,8 @@ export class QueryService implements OnModuleInit, OnModuleDestroy {
     const { id, total, items } = await this.repo.snapshot({
       userId: user.id,
       query,
-      where: compileWhere(parsed),
-      order: compileOrder(parsed.sort),
+      where: toPrismaSql(compileWhere(parsed)),
+      order: toPrismaSql(compileOrder(parsed.sort)),
       readable,
       ttlMs: this.config.querySessionTtlMs,
       maxOpen,

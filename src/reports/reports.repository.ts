@@ -4,6 +4,7 @@ import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
 import { createPgPool } from '../prisma/pg-pool.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { ReadReplica } from '../prisma/read-replica.js';
 
 const pgTypes = pg.types;
 
@@ -109,15 +110,19 @@ async function giveBack(client: pg.PoolClient, held: number | null, slot: Report
 @Injectable()
 export class ReportsRepository implements OnModuleDestroy {
   private readonly pool: pg.Pool | null;
+  /** The same on the replica (DATABASE_REPLICA_URL), where reports run while it answers. */
+  private readonly replicaPool: pg.Pool | null;
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly replica: ReadReplica,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.pool =
-      config.dbPoolMax > 1
-        ? createPgPool(config, { statementTimeoutMs: config.reportTimeoutMs, readOnly: true })
-        : null;
+    const reportPool = { statementTimeoutMs: config.reportTimeoutMs, readOnly: true };
+    this.pool = config.dbPoolMax > 1 ? createPgPool(config, reportPool) : null;
+    this.replicaPool = config.databaseReplicaUrl
+      ? createPgPool(config, { ...reportPool, url: config.databaseReplicaUrl })
+      : null;
   }
 
   async list(f: TemplateFilter): Promise<{ id: number; name: string }[]> {
@@ -190,10 +195,20 @@ export class ReportsRepository implements OnModuleDestroy {
    * Before the query, the report takes one of the caller's `slot.max` slots on its connection
    * (ReportSlotsTakenError when none is free); it is given back when the report has ended.
    * A null slot: no per-user limit.
+   *
+   * With a replica, reports run there (slots are then taken on the replica) and see the data as
+   * far as it has replayed; on the primary only while the replica cannot answer.
    */
-  async execute(sql: Prisma.Sql, slot: ReportSlot | null): Promise<unknown[][]> {
-    const query = { text: sql.text, values: sql.values, rowMode: 'array' as const, types: REPORT_TYPES };
+  async execute(sql: { text: string; values: readonly unknown[] }, slot: ReportSlot | null): Promise<unknown[][]> {
+    const query = { text: sql.text, values: [...sql.values], rowMode: 'array' as const, types: REPORT_TYPES };
     try {
+      if (this.replicaPool && this.replica.usable) {
+        try {
+          return await this.onPool(this.replicaPool, query, slot);
+        } catch (e) {
+          if (!this.replica.fallsBack(e)) throw e;
+        }
+      }
       return this.pool ? await this.onPool(this.pool, query, slot) : await this.inTransaction(query, slot);
     } catch (e) {
       const state = sqlState(e);
@@ -251,7 +266,7 @@ export class ReportsRepository implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool?.end();
+    await Promise.all([this.pool?.end(), this.replicaPool?.end()]);
   }
 }
 

@@ -10,13 +10,17 @@ import {
 } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid, OidClass, parseOid } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {
   buildQuery,
   compileTemplate,
+  templateLayout,
   QmlError,
   QmlLimitError,
+  QmlProblems,
   templateColumns,
   type QmlLimitName,
   type QmlLimits,
@@ -64,7 +68,7 @@ const INLINE_CACHE_MAX_CHARS = 64 * 1024;
 /** Report templates and their execution: access rules, compilation, limits. */
 @Injectable()
 export class ReportsService {
-  /** Compiled templates by id, reused while the stored QML is unchanged. */
+  /** Compiled templates by id, reused while the stored QML and the catalog are unchanged. */
   private readonly compiled = new Map<number, { qml: string; template: QmlTemplate }>();
   /** Inline documents compiled lately, by their text: scripts send the same QML again and again. */
   private readonly inline = new Map<string, QmlTemplate>();
@@ -75,6 +79,7 @@ export class ReportsService {
   constructor(
     private readonly repo: ReportsRepository,
     private readonly permissions: PermissionsService,
+    private readonly catalogs: CatalogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.limits = {
@@ -109,7 +114,7 @@ export class ReportsService {
     if (!row || !(await this.permissions.canRead(user, row.containerId))) {
       throw new NotFoundException(`no report template with OID ${oidText}`);
     }
-    return this.describe(row);
+    return this.describe(row, await this.catalogs.current());
   }
 
   async runInline(
@@ -119,12 +124,14 @@ export class ReportsService {
     values: Record<string, string>,
   ): Promise<Execution> {
     const qml = qmlBody(body, contentType);
+    const catalog = await this.catalogs.current();
     let template = this.inline.get(qml);
+    if (template && template.catalog !== catalog) template = undefined;
     if (template) {
       // Refresh its place: the map's order is the eviction order (least recently used first).
       this.inline.delete(qml);
     } else {
-      template = this.compile(qml);
+      template = this.compile(qml, catalog);
     }
     if (qml.length <= INLINE_CACHE_MAX_CHARS) {
       this.inline.set(qml, template);
@@ -142,7 +149,7 @@ export class ReportsService {
   }
 
   async runNamed(user: AuthUser, row: TemplateRow, values: Record<string, string>): Promise<Execution> {
-    return this.execute(user, this.compiledTemplate(row), values);
+    return this.execute(user, this.compiledTemplate(row, await this.catalogs.current()), values);
   }
 
   /** Creates or replaces a template after compiling it; managers of its container and admins only. */
@@ -159,7 +166,8 @@ export class ReportsService {
     if (name === 'version')
       throw new BadRequestException('"version" is reserved: GET /reports/version is the version record');
     const qml = qmlBody(body, contentType);
-    this.compile(qml);
+    const catalog = await this.catalogs.current();
+    this.compile(qml, catalog);
     const container = opts.container ? await this.container(user, opts.container) : null;
     const existing = await this.repo.findByName(name);
     if (existing && (await this.permissions.canRead(user, existing.containerId))) {
@@ -179,7 +187,7 @@ export class ReportsService {
       if (e instanceof TemplateNameTakenError) throw nameTaken(name);
       throw e;
     }
-    return { created: true, details: this.describe(row) };
+    return { created: true, details: this.describe(row, catalog) };
   }
 
   private async replace(
@@ -196,7 +204,7 @@ export class ReportsService {
       description: description ?? existing.description,
       qml,
     });
-    return this.describe(row);
+    return this.describe(row, await this.catalogs.current());
   }
 
   async remove(user: AuthUser, name: string): Promise<void> {
@@ -221,24 +229,24 @@ export class ReportsService {
     }
   }
 
-  private compile(qml: string): QmlTemplate {
+  private compile(qml: string, catalog: Catalog): QmlTemplate {
     try {
-      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit, limits: this.limits });
+      return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit, limits: this.limits, catalog });
     } catch (e) {
       throw compileError(e);
     }
   }
 
-  private compiledTemplate(row: TemplateRow): QmlTemplate {
+  private compiledTemplate(row: TemplateRow, catalog: Catalog): QmlTemplate {
     const hit = this.compiled.get(row.id);
-    if (hit && hit.qml === row.qml) return hit.template;
-    const template = this.compile(row.qml);
+    if (hit && hit.qml === row.qml && hit.template.catalog === catalog) return hit.template;
+    const template = this.compile(row.qml, catalog);
     this.compiled.set(row.id, { qml: row.qml, template });
     return template;
   }
 
-  private describe(row: TemplateRow): TemplateDetailsDto {
-    const template = this.compiledTemplate(row);
+  private describe(row: TemplateRow, catalog: Catalog): TemplateDetailsDto {
+    const template = this.compiledTemplate(row, catalog);
     const columns = templateColumns(template);
     const tags = headingTags(columns.map((c) => c.heading));
     return {
@@ -254,7 +262,19 @@ export class ReportsService {
         default: p.default?.text ?? null,
         isMacro: p.default?.isMacro ?? false,
       })),
+      layout: templateLayout(template),
+      reportAttributes: (template.reportAttributes ?? []).map((a) => ({
+        id: a.id,
+        heading: a.heading,
+        column: a.selected,
+        input: a.kind === 'input',
+        userCanConstrain: a.userCanConstrain,
+        defaultValue: a.defaultValue,
+        constantValue: a.constantValue,
+        isMacro: a.isMacro,
+      })),
       headings: columns.map((c, i) => ({ heading: c.heading, tag: tags[i], type: c.typeName })),
+      warnings: template.warnings.map((w) => ({ path: w.path, message: w.message })),
       qml: row.qml,
     };
   }
@@ -332,6 +352,13 @@ function nameTaken(name: string): ConflictException {
 /** A compiler error as the 400 it is; a limit's message names the setting that raises it. */
 function compileError(e: unknown): unknown {
   if (e instanceof QmlLimitError) return new BadRequestException(`${e.message} (${LIMIT_SETTINGS[e.limit]})`);
+  if (e instanceof QmlProblems) {
+    const more = e.problems.length - 1;
+    return new BadRequestException({
+      message: `${e.message} (and ${more} more problem${more === 1 ? '' : 's'}, listed in "problems")`,
+      problems: e.problems.map((p) => ({ path: p.path, message: p.reason })),
+    });
+  }
   if (e instanceof QmlError) return new BadRequestException(e.message);
   return e;
 }

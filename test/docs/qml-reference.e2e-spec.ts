@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildReference, readReferenceInput, REFERENCE_FILE } from '../../scripts/qml-reference.js';
-import { registryCatalog } from '../../src/qml/qml-catalog.js';
+import {
+  buildReference,
+  buildReportsPage,
+  readReferenceInput,
+  REFERENCE_FILE,
+  REPORTS_FILE,
+} from '../../scripts/qml-reference.js';
+import { dialectCatalog } from '../../src/qml/qml-catalog.js';
 import { MACROS, QML_ELEMENTS } from '../../src/qml/qml-dialect.js';
 import { COMPARISON_OPERATORS, listFunctions } from '../../src/qml/qml-functions.js';
 import { unusedByExamples } from '../../src/qml/qml-reference.js';
@@ -19,13 +25,19 @@ describe('docs/qml-reference.md', () => {
     expect(committed()).toBe(buildReference(root));
   });
 
-  it('has an example for every element, attribute value, class, property, reference, link, function and macro', () => {
+  it('docs/reports.md lists every catalog class with its properties, as npm run docs:qml writes it', () => {
+    const page = readFileSync(join(root, REPORTS_FILE), 'utf8');
+    expect(page).toBe(buildReportsPage(root));
+    for (const c of dialectCatalog().classes) expect(page).toContain(`| \`${c.name}\` |`);
+  });
+
+  it('has an example for every element, attribute value, function, macro and storage kind of the catalog', () => {
     expect(unusedByExamples(readReferenceInput(root))).toEqual([]);
   });
 
   it('names every class, property, reference, link class, function, operator, macro, element and attribute', () => {
     const text = committed();
-    const catalog = registryCatalog();
+    const catalog = dialectCatalog();
     const names = [
       ...catalog.classes.flatMap((c) => [
         c.name,

@@ -7,12 +7,18 @@ import { demoQml } from '../reports/report-fixtures.js';
 function expectCleanAnswer(res: request.Response, allowed: number[]): void {
   if (!allowed.includes(res.status)) throw new Error(`unexpected ${res.status}: ${res.text.slice(0, 300)}`);
   if (res.status >= 400) {
+    // A QML template with several problems lists them all (each with its element path).
+    const problems = 'problems' in res.body ? { problems: expect.any(Array) } : {};
     expect(res.body).toEqual({
       statusCode: res.status,
       error: expect.any(String),
       message: expect.any(String),
       requestId: expect.any(String),
+      ...problems,
     });
+    for (const p of (res.body as { problems?: unknown[] }).problems ?? []) {
+      expect(p).toEqual({ path: expect.any(String), message: expect.any(String) });
+    }
   }
 }
 

@@ -24,6 +24,9 @@ const TABLES = [
   'content_items',
   'usage_links',
   'report_templates',
+  'objects',
+  'links',
+  'catalog_types',
 ];
 
 /** A fingerprint of every row of every table, to prove an import changed nothing. */
@@ -127,7 +130,7 @@ describe('dataset import', () => {
     ],
     [
       { ...goodPrefix, objects: [{ class: 'wt.doc.WTDoc', number: '1', name: 'n', container: 'c' }] },
-      'objects[0].class: unknown class "wt.doc.WTDoc" (expected wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart)',
+      'objects[0].class: wt.doc.WTDoc: unknown class; objects are versioned classes (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart …) or plain ones (views, workflow processes …)',
     ],
     [
       {
@@ -182,6 +185,39 @@ describe('dataset import', () => {
         ],
       },
       expect.stringMatching(/^reports\[0\]\.qml: .*wt\.doc\.WTNothing/),
+    ],
+    [
+      {
+        ...goodPrefix,
+        types: {
+          classes: [{ name: 'com.test.Thing', parent: 'wt.fc.Nothing' }],
+          softTypes: [{ name: 'com.test.Soft', parent: 'wt.org.WTUser' }],
+        },
+      },
+      'types: types: classes[0] (com.test.Thing): unknown parent class wt.fc.Nothing; types: softTypes[0] (com.test.Soft): class wt.org.WTUser keeps no soft types (storage user)',
+    ],
+    [
+      { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { colour: 'red' } }] },
+      'objects[0].properties.colour: is not a property of wt.workflow.work.WorkItem kept in JSON (its JSON properties: role, completedBy, required, deadline, ownership.owner.key.id, description)',
+    ],
+    [
+      { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { required: 'yes' } }] },
+      'objects[0].properties.required: must be true or false',
+    ],
+    [
+      {
+        ...goodPrefix,
+        objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', references: { source: 'NO-SUCH' } }],
+      },
+      'objects[0].references.source: no wt.workflow.work.WfAssignedActivity with number or name "NO-SUCH"',
+    ],
+    [
+      { ...goodPrefix, links: [{ class: 'wt.part.WTPartUsageLink', a: 'x', b: 'y' }] },
+      'links[0].class: wt.part.WTPartUsageLink: not a link class stored in links (part structure comes from "uses", files from "files")',
+    ],
+    [
+      { ...goodPrefix, objects: [{ class: 'wt.vc.views.View', name: 'V', softType: 'com.undeclared.Type' }] },
+      'objects[0].softType: soft type com.undeclared.Type is not declared (declare it in "types".softTypes)',
     ],
   ])('rejects a bad record with a message naming it (%#)', async (data, message) => {
     const before = await snapshot(db);
@@ -295,5 +331,74 @@ describe('dataset import', () => {
       expect(err.code).toBe(2);
       expect(err.stderr).toContain('usage: npm run import -- <dataset.json>   (- reads standard input)');
     });
+  });
+
+  it('imports types, objects of plain classes and links, resolving references, and again without duplicates', async () => {
+    const data = {
+      ...goodPrefix,
+      types: {
+        classes: [
+          {
+            name: 'com.importtest.Gauge',
+            parent: 'wt.fc.Item',
+            properties: { reading: { type: 'double', json: 'reading' } },
+            references: { calibratedBy: { target: 'wt.org.WTUser', json: 'calibratedBy' } },
+          },
+          {
+            name: 'com.importtest.GaugeLink',
+            parent: 'wt.fc.ObjectToObjectLink',
+            roles: { a: 'com.importtest.Gauge', b: 'com.importtest.Gauge' },
+          },
+        ],
+        softTypes: [
+          { name: 'com.importtest.Digital', parent: 'com.importtest.Gauge', attributes: { bits: { type: 'long' } } },
+        ],
+      },
+      objects: [
+        {
+          class: 'com.importtest.Gauge',
+          number: 'G-1',
+          name: 'first',
+          container: 'Import Test Container',
+          softType: 'com.importtest.Digital',
+          properties: { reading: 1.5 },
+          attributes: { bits: 12 },
+          references: { calibratedBy: 'import-test-user' },
+        },
+        { class: 'com.importtest.Gauge', number: 'G-2', name: 'second' },
+      ],
+      links: [{ class: 'com.importtest.GaugeLink', a: 'G-1', b: 'G-2', properties: {} }],
+    };
+    const file = writeDataset(data);
+    const first = await importFile(file, testDatabaseUrl());
+    expect(first).toMatchObject({ types: 3, objects: 2, links: 1 });
+    const { rows } = await db.query(
+      `SELECT o.number, o.soft_type, o.props, c.name AS container FROM objects o LEFT JOIN containers c ON c.id = o.container_id
+       WHERE o.class = 'com.importtest.Gauge' ORDER BY o.number`,
+    );
+    const user = await db.query(`SELECT id FROM users WHERE name = 'import-test-user'`);
+    expect(rows).toEqual([
+      {
+        number: 'G-1',
+        soft_type: 'com.importtest.Digital',
+        props: { reading: 1.5, bits: 12, calibratedBy: user.rows[0].id },
+        container: 'Import Test Container',
+      },
+      { number: 'G-2', soft_type: null, props: {}, container: null },
+    ]);
+    const links = await db.query(`SELECT count(*)::int AS n FROM links WHERE class = 'com.importtest.GaugeLink'`);
+    expect(links.rows[0].n).toBe(1);
+    const types = await db.query(
+      `SELECT name, kind FROM catalog_types WHERE name LIKE 'com.importtest.%' ORDER BY name`,
+    );
+    expect(types.rows).toEqual([
+      { name: 'com.importtest.Digital', kind: 'softType' },
+      { name: 'com.importtest.Gauge', kind: 'class' },
+      { name: 'com.importtest.GaugeLink', kind: 'class' },
+    ]);
+    // Again: the declared types replace themselves, records are matched, nothing is added.
+    const before = await snapshot(db);
+    await importFile(file, testDatabaseUrl());
+    expect(await snapshot(db)).toEqual(before);
   });
 });

@@ -262,7 +262,7 @@ describe('the q language', () => {
     [
       'an unknown type',
       ['{"type":"wt.Foo"}'],
-      'q[0].type: unknown type "wt.Foo" (one of wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, wt.enterprise.RevisionControlled)',
+      'q[0].type: unknown type "wt.Foo" (one of wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, wt.part.WTProductInstance2, wt.change2.WTChangeIssue',
     ],
     ['an order operator on type', ['{"type":{"gt":"a"}}'], 'q[0].type.gt: type takes only eq, ne and in'],
     ['more than 20 criteria', [JSON.stringify(tooMany)], 'q[0]: more than 20 criteria (21)'],

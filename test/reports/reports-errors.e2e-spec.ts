@@ -35,7 +35,7 @@ describe('POST /reports rejects bad input with 400 and the element path', () => 
     [
       'an unknown class',
       docQuery(NUMBER).replace('wt.doc.WTDocument', 'wt.doc.Secret'),
-      `${Q}/from/table[1]: unknown class "wt.doc.Secret"`,
+      `${Q}/from/table[1]: unknown class wt.doc.Secret: package wt.doc is known (wt.doc.WTDocument, wt.doc.WTDocumentMaster) but not this class; declare it in the dataset's "types" (docs/catalog.md) as a class with a parent there`,
     ],
     [
       'an unknown property',
@@ -105,7 +105,7 @@ describe('POST /reports rejects bad input with 400 and the element path', () => 
         '',
         '<referenceJoin><join name="secretRef"><aliasTarget alias="D"/><aliasTarget alias="D"/></join></referenceJoin>',
       ),
-      `${Q}/referenceJoin/join[1]/@name: unknown reference "secretRef" of wt.doc.WTDocument`,
+      `${Q}/referenceJoin/join[1]/@name: unknown reference "secretRef" of wt.doc.WTDocument (its references: masterReference, containerReference, iterationInfo.creator, iterationInfo.modifier)`,
     ],
     [
       'a wrong function arity',

@@ -97,7 +97,9 @@ describe('GET /reports and template details', () => {
       container: 'Drive Unit',
       created: expect.stringMatching(/Z$/),
       modified: expect.stringMatching(/Z$/),
+      layout: 'statement',
       parameters: [{ name: 'number', type: 'java.lang.String', default: '*', isMacro: false }],
+      reportAttributes: [],
       headings: [
         { heading: 'Document', tag: 'Document', type: 'wt.doc.WTDocument' },
         { heading: 'Number', tag: 'Number', type: 'java.lang.String' },
@@ -105,6 +107,7 @@ describe('GET /reports and template details', () => {
         { heading: 'State', tag: 'State', type: 'java.lang.String' },
         { heading: 'Last Modified', tag: 'Last_Modified', type: 'java.sql.Timestamp' },
       ],
+      warnings: [],
       qml: expect.stringContaining('<qml bypassAccessControl="false">'),
     });
     const carol = await request(t.http)

@@ -1,6 +1,6 @@
-import { Prisma } from '../../generated/prisma/client.js';
+import { join, sql, type Sql } from '../../catalog/sql.js';
 import {
-  TYPE_CLASSES,
+  typeClasses,
   type Cond,
   type Criterion,
   type FieldKind,
@@ -8,9 +8,6 @@ import {
   type Scalar,
   type SortKey,
 } from './q-model.js';
-
-type Sql = Prisma.Sql;
-const { sql, join } = Prisma;
 
 /*
  * SQL for parsed `q` objects over `iterations i JOIN masters m ON m.id = i.master_id`.
@@ -86,7 +83,7 @@ function compileCriterion(c: Criterion): Sql {
 }
 
 function classesOf(types: Scalar[]): Sql {
-  const classes = [...new Set(types.flatMap((t) => TYPE_CLASSES.get(String(t)) ?? []))];
+  const classes = [...new Set(types.flatMap((t) => typeClasses().get(String(t)) ?? []))];
   return sql`m.class IN (${join(classes)})`;
 }
 

@@ -1,4 +1,4 @@
-import { FIELDS, MAX_ARRAY, MAX_CRITERIA, SORT_KEYS, TYPE_CLASSES, type FieldKind } from './q-model.js';
+import { FIELDS, MAX_ARRAY, MAX_CRITERIA, SORT_KEYS, typeClasses, type FieldKind } from './q-model.js';
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of one `q` object. */
 export function qJsonSchema(): Record<string, unknown> {
@@ -6,7 +6,7 @@ export function qJsonSchema(): Record<string, unknown> {
     text: { type: 'string' },
     int: { type: 'integer' },
     timestamp: { type: 'string', format: 'date-time' },
-    type: { enum: [...TYPE_CLASSES.keys()] },
+    type: { enum: [...typeClasses().keys()] },
     attribute: { type: ['string', 'number', 'boolean'] },
   };
   const valueOf = (kind: FieldKind): object => {

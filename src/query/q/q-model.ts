@@ -1,3 +1,5 @@
+import { standardCatalog } from '../../catalog/catalog-load.js';
+
 /**
  * The parsed form of `q` objects (see docs/query.md): what the parser produces and the compiler
  * turns into SQL. Plain data, no SQL and no NestJS.
@@ -55,13 +57,22 @@ export const MAX_Q = 20;
 export const MAX_CRITERIA = 20;
 export const MAX_ARRAY = 1000;
 
-/** Class names `type` accepts, each with the classes it matches (itself and its subclasses). */
-export const TYPE_CLASSES: ReadonlyMap<string, readonly string[]> = new Map([
-  ['wt.doc.WTDocument', ['wt.doc.WTDocument']],
-  ['wt.epm.EPMDocument', ['wt.epm.EPMDocument']],
-  ['wt.part.WTPart', ['wt.part.WTPart']],
-  ['wt.enterprise.RevisionControlled', ['wt.doc.WTDocument', 'wt.epm.EPMDocument', 'wt.part.WTPart']],
-]);
+let typeClassMap: ReadonlyMap<string, readonly string[]> | null = null;
+
+/**
+ * Class names `type` accepts, each with the classes it matches (itself and its subclasses): the
+ * versioned classes of the type catalog (stored as masters and iterations).
+ */
+export function typeClasses(): ReadonlyMap<string, readonly string[]> {
+  if (typeClassMap) return typeClassMap;
+  const versioned = standardCatalog()
+    .listClasses()
+    .filter((c) => c.storage === 'iteration' && c.classValues.length > 0);
+  // Classes first, then the abstract ones that stand for several.
+  const ordered = [...versioned.filter((c) => !c.abstract), ...versioned.filter((c) => c.abstract)];
+  typeClassMap = new Map(ordered.map((c) => [c.name, c.classValues]));
+  return typeClassMap;
+}
 
 /** The criteria keys besides `attributes.<name>` and `latest`. */
 export const FIELDS: ReadonlyMap<string, FieldKind> = new Map<string, FieldKind>([

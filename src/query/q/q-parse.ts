@@ -9,7 +9,7 @@ import {
   MAX_Q,
   QError,
   SORT_KEYS,
-  TYPE_CLASSES,
+  typeClasses,
   type Cond,
   type Criterion,
   type FieldKind,
@@ -232,8 +232,8 @@ function scalar(kind: FieldKind, v: unknown, at: string): Scalar {
     }
     case 'type':
       if (typeof v !== 'string') throw new QError(`${at}: ${show(v)} is not a class name`);
-      if (!TYPE_CLASSES.has(v)) {
-        throw new QError(`${at}: unknown type ${show(v)} (one of ${[...TYPE_CLASSES.keys()].join(', ')})`);
+      if (!typeClasses().has(v)) {
+        throw new QError(`${at}: unknown type ${show(v)} (one of ${[...typeClasses().keys()].join(', ')})`);
       }
       return v;
     case 'attribute':

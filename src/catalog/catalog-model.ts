@@ -1,0 +1,136 @@
+import type { Aux, ColumnRef, StorageKind } from './storage.js';
+
+/**
+ * The catalog as written in catalog/*.json and in the dataset's `types` (see docs/catalog.md),
+ * and as resolved: inherited storage, properties and references, subclasses and soft types.
+ */
+
+/** Value types of properties (the dialect's value types without `oid`). */
+export type PropertyType = 'string' | 'long' | 'double' | 'boolean' | 'timestamp';
+export const PROPERTY_TYPES: readonly PropertyType[] = ['string', 'long', 'double', 'boolean', 'timestamp'];
+
+/** Values computed from a row: the whitelist of derived properties that are not a column. */
+export type ComputedKind =
+  'oid' | 'classname' | 'iterationDisplay' | 'displayType' | 'folderPath' | 'containerName' | 'formatName' | 'typeName';
+export const COMPUTED_KINDS: readonly ComputedKind[] = [
+  'oid',
+  'classname',
+  'iterationDisplay',
+  'displayType',
+  'folderPath',
+  'containerName',
+  'formatName',
+  'typeName',
+];
+
+/** A property as written: a column (of the storage or of a helper join), a JSON key, a computed value. */
+export type PropertySpec =
+  | { type: PropertyType; column: string; via?: Exclude<Aux, 'self'>; about?: string }
+  | { type: PropertyType; json: string; via?: Exclude<Aux, 'self'>; about?: string }
+  | { computed: ComputedKind; about?: string };
+
+/** A reference as written: the target class and where the target's id (or OID text) is kept. */
+export type ReferenceSpec =
+  | { target: string; column: string; via?: Exclude<Aux, 'self'>; about?: string }
+  | { target: string; json: string; about?: string }
+  | { target: string; oidJson: string; about?: string };
+
+export interface ClassSpec {
+  name: string;
+  parent?: string;
+  abstract?: boolean;
+  storage?: StorageKind;
+  /** The master class of a versioned class (its name + `Master`). */
+  master?: string;
+  displayName?: string;
+  about?: string;
+  properties?: Record<string, PropertySpec>;
+  derived?: Record<string, PropertySpec>;
+  references?: Record<string, ReferenceSpec>;
+  roles?: { a: string; b: string };
+}
+
+export interface AttributeSpec {
+  type: PropertyType;
+  about?: string;
+}
+
+export interface SoftTypeSpec {
+  name: string;
+  /** A class, or another soft type. */
+  parent: string;
+  displayName?: string;
+  about?: string;
+  attributes?: Record<string, AttributeSpec>;
+}
+
+export interface CatalogFile {
+  classes?: ClassSpec[];
+  softTypes?: SoftTypeSpec[];
+}
+
+/** A resolved property: where its value comes from, and its type. */
+export type PropertyDef = (
+  | { type: PropertyType; at: ColumnRef }
+  | { type: PropertyType; json: { at: ColumnRef; key: string; fallback?: ColumnRef } }
+  | { type: PropertyType | 'oid'; computed: ComputedKind }
+) & { about?: string };
+
+/** A resolved reference: the column or JSON key holding the target's id, or its OID text. */
+export interface ReferenceDef {
+  name: string;
+  target: string;
+  from: { at: ColumnRef } | { json: { at: ColumnRef; key: string } } | { oidJson: { at: ColumnRef; key: string } };
+}
+
+export interface CatalogClass {
+  name: string;
+  parent: string | null;
+  abstract: boolean;
+  /** null: an abstract class above several storage kinds (only an OID-kept reference may target it). */
+  storage: StorageKind | null;
+  master: string | null;
+  displayName: string;
+  about: string;
+  /** Own and inherited, in declaration order (own first). */
+  properties: ReadonlyMap<string, PropertyDef>;
+  derived: ReadonlyMap<string, PropertyDef>;
+  references: ReadonlyMap<string, ReferenceDef>;
+  roles: { a: string; b: string } | null;
+  /** This class and every class below it. */
+  descendants: readonly string[];
+  /** The values of the class column its rows have (master storage: the versioned classes). */
+  classValues: readonly string[];
+  /** Declared by a user (the dataset's `types`). */
+  userDeclared: boolean;
+}
+
+export interface CatalogSoftType {
+  name: string;
+  parent: string;
+  /** The class it is a type of. */
+  cls: string;
+  displayName: string;
+  about: string;
+  attributes: ReadonlyMap<string, AttributeSpec>;
+  /** This soft type and every soft type below it. */
+  descendants: readonly string[];
+  userDeclared: boolean;
+}
+
+/** One problem of a catalog: where (file and JSON path) and what. */
+export interface CatalogProblem {
+  where: string;
+  message: string;
+}
+
+/** A catalog that does not hold together: every problem found, not only the first. */
+export class CatalogError extends Error {
+  constructor(readonly problems: CatalogProblem[]) {
+    super(
+      `the type catalog has ${problems.length} problem(s):\n` +
+        problems.map((p) => `  ${p.where}: ${p.message}`).join('\n'),
+    );
+    this.name = 'CatalogError';
+  }
+}

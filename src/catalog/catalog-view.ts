@@ -1,0 +1,96 @@
+import type { Catalog } from './catalog.js';
+import type { CatalogClass, CatalogSoftType, PropertyDef } from './catalog-model.js';
+
+/** A catalog class as the API shows it (GET /reports/api/1.0/catalog). */
+export interface ClassView {
+  name: string;
+  parent: string | null;
+  abstract: boolean;
+  storage: string | null;
+  master: string | null;
+  displayName: string;
+  about: string;
+  oidPrefix: string;
+  userDeclared: boolean;
+  subclasses: string[];
+  softTypes: string[];
+  properties: PropertyView[];
+  derived: PropertyView[];
+  references: { name: string; target: string; keptIn: string }[];
+  roles: { a: string; b: string } | null;
+}
+
+export interface PropertyView {
+  path: string;
+  type: string;
+  /** `column <name>`, `json <key>`, `computed <kind>` (through a helper join: `master column number`). */
+  source: string;
+  about?: string;
+}
+
+export interface SoftTypeView {
+  name: string;
+  parent: string;
+  class: string;
+  displayName: string;
+  about: string;
+  userDeclared: boolean;
+  attributes: { name: string; type: string }[];
+}
+
+function source(p: PropertyDef): string {
+  if ('at' in p) return `${p.at.aux === 'self' ? '' : `${p.at.aux} `}column ${p.at.column}`;
+  if ('json' in p) return `${p.json.at.aux === 'self' ? '' : `${p.json.at.aux} `}json ${p.json.key}`;
+  return `computed ${p.computed}`;
+}
+
+const property = ([path, p]: [string, PropertyDef]): PropertyView => ({
+  path,
+  type: p.type,
+  source: source(p),
+  ...(p.about && { about: p.about }),
+});
+
+export function classView(catalog: Catalog, c: CatalogClass): ClassView {
+  return {
+    name: c.name,
+    parent: c.parent,
+    abstract: c.abstract,
+    storage: c.storage,
+    master: c.master,
+    displayName: c.displayName,
+    about: c.about,
+    oidPrefix: `OR:${c.name}`,
+    userDeclared: c.userDeclared,
+    subclasses: c.descendants.filter((d) => d !== c.name),
+    softTypes: catalog
+      .listSoftTypes()
+      .filter((s) => s.cls === c.name)
+      .map((s) => s.name),
+    properties: [...c.properties].map(property),
+    derived: [...c.derived].map(property),
+    references: [...c.references.values()].map((r) => ({
+      name: r.name,
+      target: r.target,
+      keptIn:
+        'at' in r.from
+          ? `column ${r.from.at.column}`
+          : 'json' in r.from
+            ? `json ${r.from.json.key}`
+            : `json ${r.from.oidJson.key} (OID)`,
+    })),
+    roles: c.roles,
+  };
+}
+
+export function softTypeView(s: CatalogSoftType): SoftTypeView {
+  return {
+    name: s.name,
+    parent: s.parent,
+    class: s.cls,
+    displayName: s.displayName,
+    about: s.about,
+    userDeclared: s.userDeclared,
+    attributes: [...s.attributes].map(([name, a]) => ({ name, type: a.type })),
+  };
+}
