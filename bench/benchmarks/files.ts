@@ -26,7 +26,7 @@ import type { ChildServer } from '../harness/child-server.js';
 import { withClient } from '../harness/database.js';
 import { memoryStatus, resetPeak, RssSampler } from '../harness/proc-stats.js';
 import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
-import { ALICE_BASIC } from './common.js';
+import { ALICE_BASIC, createBenchDocument, removeBenchContainer } from './common.js';
 
 const MiB = 1024 * 1024;
 const CONTAINER = 'bench-files';
@@ -52,7 +52,7 @@ function fileUrl(side: Side, name: string): URL {
 }
 
 /** One request; resolves with the response's status, byte count and (optionally) SHA-256. */
-function exchange(
+export function exchange(
   url: URL,
   method: 'GET' | 'POST',
   agent: http.Agent,
@@ -211,25 +211,7 @@ async function settleWrites(ctx: BenchContext): Promise<void> {
 async function prepare(ctx: BenchContext): Promise<void> {
   startedAt = new Date();
   await removeObjects(ctx);
-  await withClient(ctx.databaseUrl, async (c) => {
-    const container = await c.query<{ id: number }>(
-      "INSERT INTO containers (class, name) VALUES ('wt.pdmlink.PDMLinkProduct', $1) RETURNING id",
-      [CONTAINER],
-    );
-    const id = container.rows[0].id;
-    await c.query(
-      "INSERT INTO memberships (container_id, user_id, role) SELECT $1, id, 'author' FROM users WHERE name = 'alice'",
-      [id],
-    );
-    const master = await c.query<{ id: number }>(
-      "INSERT INTO masters (class, number, name, container_id) VALUES ('wt.doc.WTDocument', $1, 'file benchmark', $2) RETURNING id",
-      [NUMBER, id],
-    );
-    await c.query(
-      "INSERT INTO iterations (master_id, created_by, modified_by) SELECT $1, id, id FROM users WHERE name = 'alice'",
-      [master.rows[0].id],
-    );
-  });
+  await createBenchDocument(ctx, CONTAINER, NUMBER, 'file benchmark');
   dir = await mkdtemp(join(tmpdir(), 'pdm-bench-files-'));
   content.small = randomBytes(FILES.small.size);
   content.large = randomBytes(FILES.large.size);
@@ -263,8 +245,7 @@ async function checkSameBytes(): Promise<void> {
 /** The benchmark's objects, and the blobs only they used (every upload left one). */
 async function removeObjects(ctx: BenchContext): Promise<void> {
   await withClient(ctx.databaseUrl, async (c) => {
-    await c.query('DELETE FROM masters WHERE container_id IN (SELECT id FROM containers WHERE name = $1)', [CONTAINER]);
-    await c.query('DELETE FROM containers WHERE name = $1', [CONTAINER]);
+    await removeBenchContainer(c, CONTAINER);
     await c.query(
       `DELETE FROM content_blobs b WHERE b.created_at >= $1
        AND NOT EXISTS (SELECT 1 FROM content_items i WHERE i.sha256 = b.sha256)`,

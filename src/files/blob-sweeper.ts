@@ -2,18 +2,23 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { isDatabaseUnavailable } from '../common/database-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { sweepOrphanBlobs } from './blob-store.js';
+import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blob-records.js';
+import type { BlobStore } from './blob-store.js';
+import { FileContent } from './file-content.js';
 import { removeStaleSpools } from './upload-spool.js';
 
 /** Bytes stored this recently are never swept: an upload may not have recorded its file yet. */
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 /** Spool files of uploads older than this were left by a process that died mid-upload. */
 export const STALE_SPOOL_MS = 24 * 60 * 60 * 1000;
+/** Orphans of an external store deleted per query of candidates. */
+const SWEEP_BATCH = 100;
 
 /**
- * Deletes, every FILES_SWEEP_INTERVAL_MS, the file bytes that no file uses any more, and upload
- * spool files that a killed process left in the temporary folder. Several instances may sweep
- * at once: each deletion re-checks its condition, so they do no harm.
+ * Deletes, every FILES_SWEEP_INTERVAL_MS, the file bytes that no file uses any more (in every
+ * store this instance is configured for), upload spool files that a killed process left in the
+ * temporary folder, and what such a process left half-written in a store. Several instances
+ * may sweep at once: each deletion re-checks its condition under a row lock, so they do no harm.
  */
 @Injectable()
 export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -22,6 +27,7 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly content: FileContent,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -35,16 +41,37 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
+  /** Sweeps once; returns how many blobs went. */
   async sweep(): Promise<number> {
     const spools = await removeStaleSpools(STALE_SPOOL_MS).catch(() => 0);
     if (spools > 0) this.logger.log(`removed ${spools} upload spool files left by an earlier process`);
+    let n = 0;
     try {
-      const n = await sweepOrphanBlobs(this.prisma.pgPool, ORPHAN_GRACE_MS);
-      if (n > 0) this.logger.log(`deleted the bytes of ${n} files no longer used`);
-      return n;
+      n += await sweepOrphanBlobs(this.prisma.pgPool, ORPHAN_GRACE_MS);
+      for (const store of this.content.stores.all()) {
+        if (store.name !== 'postgres') n += await this.sweepStore(store);
+      }
     } catch (e) {
       if (!isDatabaseUnavailable(e)) this.logger.error(`sweep failed: ${(e as Error).message}`);
-      return 0;
+    }
+    if (n > 0) this.logger.log(`deleted the bytes of ${n} files no longer used`);
+    return n;
+  }
+
+  private async sweepStore(store: BlobStore): Promise<number> {
+    const leftovers = await store.removeLeftovers(STALE_SPOOL_MS).catch(() => 0);
+    if (leftovers > 0) this.logger.log(`removed ${leftovers} incomplete writes from the ${store.name} store`);
+    let n = 0;
+    const pool = this.prisma.pgPool;
+    for (;;) {
+      const batch = await orphansIn(pool, store.name, ORPHAN_GRACE_MS, SWEEP_BATCH);
+      let deleted = 0;
+      for (const sha256 of batch) {
+        if (await deleteOrphan(pool, sha256, store.name, ORPHAN_GRACE_MS, () => store.delete(sha256))) deleted++;
+      }
+      n += deleted;
+      // Stops when a batch found nothing to do (other instances may hold the rest).
+      if (batch.length < SWEEP_BATCH || deleted === 0) return n;
     }
   }
 }

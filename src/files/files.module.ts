@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { BlobSweeper } from './blob-sweeper.js';
+import { FileContent } from './file-content.js';
 import { FilesController } from './files.controller.js';
 import { FilesRepository } from './files.repository.js';
 import { FilesService } from './files.service.js';
 
 @Module({
   controllers: [FilesController],
-  providers: [FilesService, FilesRepository, BlobSweeper],
+  providers: [FilesService, FilesRepository, FileContent, BlobSweeper],
 })
 export class FilesModule {}

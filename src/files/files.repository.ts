@@ -239,8 +239,8 @@ export class FileChangeTx {
       SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
       FROM content_items WHERE iteration_id = ${from.iterationId} ORDER BY id`;
     await this.tx.$executeRaw`
-      INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number)
-      SELECT class, ${created.id}, child_id, quantity, unit, line_number
+      INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
+      SELECT class, ${created.id}, child_id, quantity, unit, line_number, reference_number, attributes
       FROM usage_links WHERE parent_id = ${from.iterationId} ORDER BY id`;
     return created.id;
   }

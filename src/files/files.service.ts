@@ -7,22 +7,18 @@ import {
   Injectable,
   Logger,
   NotFoundException,
-  type OnModuleDestroy,
   type OnModuleInit,
-  PayloadTooLargeException,
 } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { Base64Error, decodeBase64Strict, decodedLength } from './base64.js';
-import { BlobCache } from './blob-cache.js';
-import { DiskCache, type KeptFile } from './disk-cache.js';
-import { readBlob, readWholeBlob, storeBlob, type BlobRange, type BlobSource } from './blob-store.js';
+import type { BlobRange } from './blob-store.js';
+import type { KeptFile } from './disk-cache.js';
+import { FileContent, unavailableAs503 } from './file-content.js';
 import type { FileListDto } from './dto/files-response.dto.js';
 import { guessMimeType } from './file-name.js';
 import { defaultMessage, pathSegment, type HolderRef, type WriteOptions } from './files.params.js';
@@ -36,10 +32,9 @@ import {
 } from './files.repository.js';
 import { matchesStrong, matchesWeak, type EntityTags, type ExpectedDigests } from './http-conditions.js';
 import { largestJsonUpload } from './upload-limits.js';
-import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.js';
+import { receiveUpload, type UploadContent } from './upload-receipt.js';
 
-/** The content of a create/update: base64 text from a JSON body, or a raw request body. */
-export type UploadContent = { kind: 'base64'; data: string } | { kind: 'stream'; body: Readable; length?: number };
+export type { UploadContent } from './upload-receipt.js';
 
 /** If-Match / If-None-Match of a change request. */
 export interface ChangeConditions {
@@ -83,28 +78,20 @@ type ChangeOp =
 /**
  * Files of business objects: listing, reading, and changing them under the container's
  * permissions. A change locks the object's master row, checks its preconditions against what
- * is committed then, and applies everything (new iteration included) in one transaction.
+ * is committed then, and applies everything (new iteration included) in one transaction. The
+ * bytes are FileContent's (stores and caches); receiving them is upload-receipt.ts's.
  */
 @Injectable()
-export class FilesService implements OnModuleInit, OnModuleDestroy {
-  /** Small files read lately; every request still passes the permission check first. */
-  private readonly cache: BlobCache;
-  /** Small blobs being read from the database: simultaneous downloads share one read. */
-  private readonly loading = new Map<string, Promise<Buffer>>();
-  /** Larger files read lately, kept on local disk. */
-  private readonly disk: DiskCache;
+export class FilesService implements OnModuleInit {
   private readonly logger = new Logger('Files');
 
   constructor(
     private readonly repository: FilesRepository,
+    private readonly content: FileContent,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
-    this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
-  }
+  ) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.disk.start();
+  onModuleInit(): void {
     const json = largestJsonUpload(this.config.jsonBodyLimit);
     if (json < this.config.filesMaxSize) {
       // As configured by default (a JSON body is held whole in memory): a fact, not a warning.
@@ -113,10 +100,6 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
           `files up to FILES_MAX_SIZE (${this.config.filesMaxSize} bytes) are sent raw as application/octet-stream`,
       );
     }
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.disk.stop();
   }
 
   async list(user: AuthUser, ref: HolderRef, role: string, link: LinkContext): Promise<FileListDto> {
@@ -145,40 +128,9 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     return { fileName: item.fileName, mimeType: item.mimeType, size: item.size, sha256: item.sha256 };
   }
 
-  /**
-   * The file's bytes (or a range of them): small files from memory once read, larger ones from
-   * their copy on local disk once downloaded whole, else streamed from the database a few
-   * chunks at a time.
-   */
-  async read(file: StoredFile, range?: BlobRange): Promise<Readable | KeptFile> {
-    if (this.cache.takes(file.size)) {
-      const whole = await this.smallBlob(file);
-      return Readable.from([range ? whole.subarray(range.start, range.end + 1) : whole], { objectMode: false });
-    }
-    if (!this.disk.takes(file.size)) return readBlob(this.repository.blobPool, file.sha256, file.size, range);
-    const kept = await this.disk.read(file.sha256, file.size, range);
-    if (kept) return kept;
-    const stream = readBlob(this.repository.blobPool, file.sha256, file.size, range);
-    const whole = !range || (range.start === 0 && range.end === file.size - 1);
-    return whole ? this.disk.keep(file.sha256, file.size, stream) : stream;
-  }
-
-  private smallBlob(file: StoredFile): Buffer | Promise<Buffer> {
-    const hit = this.cache.get(file.sha256);
-    if (hit) return hit;
-    let pending = this.loading.get(file.sha256);
-    if (!pending) {
-      pending = readWholeBlob(this.repository.blobPool, file.sha256, file.size)
-        .then((bytes) => {
-          this.cache.set(file.sha256, bytes);
-          return bytes;
-        })
-        .finally(() => this.loading.delete(file.sha256));
-      // A download abandoned before the read ends must not leave an unhandled rejection.
-      pending.catch(() => undefined);
-      this.loading.set(file.sha256, pending);
-    }
-    return pending;
+  /** The file's bytes (or a range of them), from a cache or the store that holds them. */
+  read(file: StoredFile, range?: BlobRange): Promise<Readable | KeptFile> {
+    return this.content.read(file, range);
   }
 
   async save(
@@ -193,9 +145,12 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     // Everything that can be refused without the bytes is refused before reading them.
     const { holder, item } = await this.resolveForChange(user, target);
     checkConditions(conditions, item, target.fileName);
-    const source = await this.receive(content, digests);
+    const source = await unavailableAs503(
+      () => receiveUpload(content, digests, this.config.filesMaxSize, this.content.spoolDir),
+      '; nothing was stored',
+    );
     try {
-      await storeBlob(this.repository.blobPool, source);
+      await this.content.save(source);
       const blob = { sha256: source.sha256, size: source.size };
       return await this.change(user, target, holder, { kind: 'save', options, blob }, conditions);
     } finally {
@@ -264,43 +219,6 @@ export class FilesService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  /** Decodes or spools the content and checks it against the size limit and the client's digests. */
-  private async receive(
-    content: UploadContent,
-    digests: ExpectedDigests,
-  ): Promise<BlobSource & { dispose?: () => Promise<void> }> {
-    const max = this.config.filesMaxSize;
-    if (content.kind === 'base64') {
-      if (decodedLength(content.data) > max) throw tooLarge(max);
-      let bytes: Buffer;
-      try {
-        bytes = decodeBase64Strict(content.data);
-      } catch (e) {
-        if (e instanceof Base64Error) throw new BadRequestException(`data ${e.message}`);
-        throw e;
-      }
-      const sha256 = createHash('sha256').update(bytes).digest();
-      verifyDigests(digests, sha256, digests.md5 && createHash('md5').update(bytes).digest());
-      return { bytes, sha256: sha256.toString('hex'), size: bytes.length };
-    }
-    if (content.length !== undefined && content.length > max) throw tooLarge(max);
-    let spooled;
-    try {
-      spooled = await spoolUpload(content.body, max, digests.md5 !== undefined);
-    } catch (e) {
-      if (e instanceof UploadTooLargeError) throw tooLarge(max);
-      if (e instanceof UploadAbortedError) throw new BadRequestException(e.message);
-      throw e;
-    }
-    try {
-      verifyDigests(digests, spooled.sha256, spooled.md5);
-    } catch (e) {
-      await spooled.dispose();
-      throw e;
-    }
-    return { path: spooled.path, size: spooled.size, sha256: spooled.sha256.toString('hex'), dispose: spooled.dispose };
-  }
-
   /**
    * The holder named by `ref` (and its file `fileName`, if given), if the caller may read it
    * (404 otherwise) and, for 'write', change it (403).
@@ -360,10 +278,6 @@ function noFile(fileName: string, holder: HolderRecord): string {
   return `no file '${fileName}' in ${holder.cls} ${holder.number} ${holder.version}.${holder.iteration}`;
 }
 
-function tooLarge(max: number): PayloadTooLargeException {
-  return new PayloadTooLargeException(`the file is larger than the limit of ${max} bytes (FILES_MAX_SIZE)`);
-}
-
 function etag(sha256: string): string {
   return `"${sha256}"`;
 }
@@ -387,19 +301,6 @@ function checkConditions(conditions: ChangeConditions, current: ContentItemRecor
         ? `If-None-Match: file '${fileName}' already exists`
         : `If-None-Match: file '${fileName}' has the ETag ${etag(current!.sha256)}`,
       headers,
-    );
-  }
-}
-
-function verifyDigests(expected: ExpectedDigests, sha256: Buffer, md5: Buffer | undefined): void {
-  if (expected.sha256 && !expected.sha256.equals(sha256)) {
-    throw new BadRequestException(
-      `the content does not match the SHA-256 digest sent (received content has sha-256=${sha256.toString('base64')}); nothing was stored`,
-    );
-  }
-  if (expected.md5 && md5 && !expected.md5.equals(md5)) {
-    throw new BadRequestException(
-      `the content does not match the MD5 digest sent (received content has md5=${md5.toString('base64')}); nothing was stored`,
     );
   }
 }

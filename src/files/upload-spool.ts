@@ -55,10 +55,17 @@ export async function removeStaleSpools(maxAgeMs: number, dir = tmpdir()): Promi
  * Copies a request body to a temporary file while hashing and counting it, so that neither
  * memory nor a database connection is held while a slow client sends a large file, and the
  * digest can be checked before anything is stored. Stops at `maxSize` bytes; the rest of the
- * body is then drained and discarded by Node after the error response.
+ * body is then drained and discarded by Node after the error response. `dir` is the system's
+ * temporary folder, or the vault's folder of incoming files, from where the file is renamed
+ * into the vault instead of copied.
  */
-export async function spoolUpload(body: Readable, maxSize: number, withMd5: boolean): Promise<SpooledUpload> {
-  const path = join(tmpdir(), `${SPOOL_PREFIX}${randomUUID()}`);
+export async function spoolUpload(
+  body: Readable,
+  maxSize: number,
+  withMd5: boolean,
+  dir = tmpdir(),
+): Promise<SpooledUpload> {
+  const path = join(dir, `${SPOOL_PREFIX}${randomUUID()}`);
   const dispose = () => rm(path, { force: true });
   const sha256 = createHash('sha256');
   const md5 = withMd5 ? createHash('md5') : null;

@@ -16,9 +16,10 @@ export const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base
  * A container of the test file's own ("<prefix> Files": alice author, bob reader, carol not a
  * member) with documents, a CAD document sharing a number with a document, a part with a
  * usage link, and a document with two iterations. Numbers start with the prefix. Remove it
- * with removeFilesFixture when the test file is done.
+ * with removeFilesFixture when the test file is done. Into the run's database unless another
+ * is named.
  */
-export async function importFilesFixture(prefix: string): Promise<void> {
+export async function importFilesFixture(prefix: string, databaseUrl = testDatabaseUrl()): Promise<void> {
   const container = `${prefix} Files`;
   const doc = (
     number: string,
@@ -64,7 +65,7 @@ export async function importFilesFixture(prefix: string): Promise<void> {
       },
     ],
   });
-  const prisma = createPrismaClient(testDatabaseUrl(), 1);
+  const prisma = createPrismaClient(databaseUrl, 1);
   try {
     await importDataset(prisma, data);
   } finally {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type pg from 'pg';
 import request from 'supertest';
-import { BATCH_SELECT, SET_BATCH } from '../../src/files/blob-store.js';
+import { BATCH_SELECT, SET_BATCH } from '../../src/files/copy-reader.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { b64, binaryParser, importFilesFixture, removeFilesFixture, itemsOf, oidOf } from './files-fixtures.js';

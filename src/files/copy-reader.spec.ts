@@ -1,4 +1,4 @@
-import { parseCopyRows } from './blob-store.js';
+import { parseCopyRows } from './copy-reader.js';
 
 /** A binary COPY stream of (seq int4, data bytea) rows, as PostgreSQL sends it. */
 function copyStream(rows: [number, Buffer][]): Buffer {

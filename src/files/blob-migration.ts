@@ -1,0 +1,194 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import type { BlobSource, StoreName } from './blob-store.js';
+import type { BlobStores } from './blob-stores.js';
+import { withClient } from './copy-reader.js';
+import { writePostgresChunks } from './postgres-blob-store.js';
+
+/** Only one move runs at a time, whichever instance or shell started it. */
+const MIGRATION_LOCK = 0x70646d62; // 'pdmb'
+
+export interface MigrationOptions {
+  to: StoreName;
+  /** Only blobs in this store; default: every store but `to`. */
+  from?: StoreName;
+  /** Blobs read per query. */
+  batch?: number;
+  /** Called after each blob with what happened to it. */
+  progress?: (event: MigrationEvent) => void;
+}
+
+export type MigrationEvent =
+  | { kind: 'moved'; sha256: string; size: number; from: StoreName }
+  | { kind: 'skipped'; sha256: string; reason: string }
+  | { kind: 'failed'; sha256: string; reason: string };
+
+export interface MigrationResult {
+  moved: number;
+  bytes: number;
+  skipped: number;
+  failed: number;
+}
+
+export class MigrationBusyError extends Error {
+  constructor() {
+    super('another files:migrate is running on this database; wait for it to finish');
+  }
+}
+
+interface BlobRow {
+  sha256: string;
+  size: string;
+  store: StoreName;
+}
+
+/**
+ * Moves the bytes of every blob recorded in another store into `to`, while the service runs.
+ * Each blob is copied to a temporary file and checked against its SHA-256 and size, written to
+ * the target (which checks again, or is asked for the size), and then its row is switched to
+ * the target in one statement that also deletes the PostgreSQL chunks; bytes in another external
+ * store are deleted after that. Downloads follow the row, so they read the old copy until the
+ * switch and the new one after. The row's stored_at is refreshed first, so the sweep leaves the
+ * blob alone meanwhile. Interrupted, it is run again: it goes on with what is not moved yet.
+ * A blob that fails (unreadable, damaged, store down) is reported and left where it is.
+ */
+export async function migrateBlobs(
+  pool: pg.Pool,
+  stores: BlobStores,
+  options: MigrationOptions,
+): Promise<MigrationResult> {
+  const target = stores.get(options.to);
+  if (options.from) stores.get(options.from);
+  const result: MigrationResult = { moved: 0, bytes: 0, skipped: 0, failed: 0 };
+  const lock = await pool.connect();
+  try {
+    const got = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK]);
+    if (!got.rows[0].ok) throw new MigrationBusyError();
+    let after = '';
+    for (;;) {
+      const rows = await pool.query<BlobRow>(
+        `SELECT sha256, size::text, store FROM content_blobs
+         WHERE store <> $1 AND ($2::text IS NULL OR store = $2) AND sha256 > $3
+         ORDER BY sha256 LIMIT $4`,
+        [options.to, options.from ?? null, after, options.batch ?? 100],
+      );
+      if (!rows.rowCount) break;
+      for (const row of rows.rows) {
+        after = row.sha256;
+        const event = await moveBlob(pool, stores, target.name, row);
+        if (event.kind === 'moved') {
+          result.moved++;
+          result.bytes += event.size;
+        } else if (event.kind === 'skipped') result.skipped++;
+        else result.failed++;
+        options.progress?.(event);
+      }
+    }
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  } finally {
+    lock.release();
+  }
+  return result;
+}
+
+async function moveBlob(pool: pg.Pool, stores: BlobStores, to: StoreName, row: BlobRow): Promise<MigrationEvent> {
+  const { sha256, store: from } = row;
+  const size = Number(row.size);
+  const path = join(tmpdir(), `pdm-migrate-${randomUUID()}`);
+  try {
+    const claimed = await pool.query('UPDATE content_blobs SET stored_at = now() WHERE sha256 = $1 AND store = $2', [
+      sha256,
+      from,
+    ]);
+    if (!claimed.rowCount) return { kind: 'skipped', sha256, reason: 'deleted or moved meanwhile' };
+    const source = stores.get(from);
+    const copy = await copyVerified(await source.read(sha256, size), path, sha256, size);
+    if (copy) return { kind: 'failed', sha256, reason: copy };
+    const bytes: BlobSource = { sha256, size, path };
+    const switched =
+      to === 'postgres'
+        ? await switchIntoPostgres(pool, bytes, from)
+        : await switchToExternal(pool, stores, to, bytes, from);
+    if (!switched) return { kind: 'skipped', sha256, reason: 'deleted or moved meanwhile' };
+    if (from !== 'postgres') await source.delete(sha256);
+    return { kind: 'moved', sha256, size, from };
+  } catch (e) {
+    return { kind: 'failed', sha256, reason: (e as Error).message };
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+/** Copies the stream to `path`; the reason it is not the blob's bytes, or null when it is. */
+async function copyVerified(stream: NodeJS.ReadableStream, path: string, sha256: string, size: number) {
+  const hash = createHash('sha256');
+  let length = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      length += chunk.length;
+      done(null, chunk);
+    },
+  });
+  await pipeline(stream, meter, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  const digest = hash.digest('hex');
+  if (length !== size || digest !== sha256) {
+    return `the stored bytes are damaged: ${length} bytes with sha-256 ${digest}, recorded ${size} bytes`;
+  }
+  return null;
+}
+
+async function switchToExternal(
+  pool: pg.Pool,
+  stores: BlobStores,
+  to: StoreName,
+  bytes: BlobSource,
+  from: StoreName,
+): Promise<boolean> {
+  const target = stores.get(to);
+  if (!(await target.has(bytes.sha256, bytes.size))) await target.write(bytes);
+  return inTransaction(pool, async (client) => {
+    const res = await client.query('UPDATE content_blobs SET store = $3 WHERE sha256 = $1 AND store = $2', [
+      bytes.sha256,
+      from,
+      to,
+    ]);
+    if (res.rowCount && from === 'postgres') {
+      await client.query('DELETE FROM blob_chunks WHERE sha256 = $1', [bytes.sha256]);
+    }
+    return Boolean(res.rowCount);
+  });
+}
+
+async function switchIntoPostgres(pool: pg.Pool, bytes: BlobSource, from: StoreName): Promise<boolean> {
+  return inTransaction(pool, async (client) => {
+    const locked = await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 AND store = $2 FOR UPDATE', [
+      bytes.sha256,
+      from,
+    ]);
+    if (!locked.rowCount) return false;
+    await writePostgresChunks(client, bytes);
+    await client.query(`UPDATE content_blobs SET store = 'postgres' WHERE sha256 = $1`, [bytes.sha256]);
+    return true;
+  });
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, async (client) => {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+}

@@ -1,0 +1,148 @@
+import { HttpStatus, Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { BlobCache } from './blob-cache.js';
+import { claimBlob, releaseClaim, storeOf } from './blob-records.js';
+import { StoreUnavailableError, type BlobRange, type BlobSource, type BlobStore } from './blob-store.js';
+import { BlobStores } from './blob-stores.js';
+import { DiskCache, type KeptFile } from './disk-cache.js';
+import { FilesRepository } from './files.repository.js';
+import { storePostgresBlob } from './postgres-blob-store.js';
+
+/** A blob to read: its SHA-256 and size. */
+export interface BlobRef {
+  sha256: string;
+  size: number;
+}
+
+/**
+ * File bytes: written to the configured store, read from the store that holds them through a
+ * memory cache for small files and a disk cache for larger ones. Who may read or write a file is
+ * decided before anything here is called.
+ */
+@Injectable()
+export class FileContent implements OnModuleInit, OnModuleDestroy {
+  /** Small files read lately; every request still passes the permission check first. */
+  private readonly cache: BlobCache;
+  /** Small blobs being read from their store: simultaneous downloads share one read. */
+  private readonly loading = new Map<string, Promise<Buffer>>();
+  /** Larger files read lately, kept on local disk. */
+  private readonly disk: DiskCache;
+  readonly stores: BlobStores;
+  private readonly logger = new Logger('Files');
+
+  constructor(
+    private readonly repository: FilesRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
+    this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
+    this.stores = new BlobStores(repository.blobPool, config);
+  }
+
+  async onModuleInit(): Promise<void> {
+    for (const warning of await this.stores.open()) this.logger.warn(warning);
+    if (this.stores.current !== 'postgres')
+      this.logger.log(`new file content is written to the ${this.stores.current} store`);
+    await this.disk.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.disk.stop();
+    await this.stores.close();
+  }
+
+  /**
+   * The file's bytes (or a range of them): small files from memory once read, larger ones from
+   * their copy on local disk once downloaded whole, else streamed from their store.
+   */
+  async read(file: BlobRef, range?: BlobRange): Promise<Readable | KeptFile> {
+    return unavailableAs503(async () => {
+      if (this.cache.takes(file.size)) {
+        const whole = await this.smallBlob(file);
+        return Readable.from([range ? whole.subarray(range.start, range.end + 1) : whole], { objectMode: false });
+      }
+      if (!this.disk.takes(file.size)) return (await this.storeFor(file)).read(file.sha256, file.size, range);
+      const kept = await this.disk.read(file.sha256, file.size, range);
+      if (kept) return kept;
+      const stream = await (await this.storeFor(file)).read(file.sha256, file.size, range);
+      const whole = !range || (range.start === 0 && range.end === file.size - 1);
+      return whole ? this.disk.keep(file.sha256, file.size, stream) : stream;
+    }, '');
+  }
+
+  /**
+   * Makes the bytes durable in a store and recorded in content_blobs, before the content item
+   * that uses them is written; bytes stored before (in whichever store) are not written again.
+   * What is left when the content item is not written (its transaction failed) is swept later.
+   */
+  async save(source: BlobSource): Promise<void> {
+    await unavailableAs503(async () => {
+      const pool = this.repository.blobPool;
+      if (this.stores.current === 'postgres') {
+        const { store } = await storePostgresBlob(pool, source);
+        if (store !== 'postgres') await ensure(this.stores.get(store), source);
+        return;
+      }
+      const claim = await claimBlob(pool, source.sha256, source.size, this.stores.current);
+      if (claim.store === 'postgres') return; // written with its row, in one transaction
+      try {
+        await ensure(this.stores.get(claim.store), source);
+      } catch (e) {
+        await releaseClaim(pool, source.sha256, claim).catch(() => undefined);
+        throw e;
+      }
+    }, '; nothing was stored');
+  }
+
+  /** Where raw uploads are spooled: beside the vault when it is where new bytes go (renamed, not copied). */
+  get spoolDir(): string | undefined {
+    return this.stores.current === 'filesystem' ? this.stores.vault?.incoming : undefined;
+  }
+
+  private async storeFor(blob: BlobRef): Promise<BlobStore> {
+    const name = await storeOf(this.repository.blobPool, blob.sha256);
+    if (!name) throw new Error(`blob ${blob.sha256} is not recorded in content_blobs`);
+    return this.stores.get(name);
+  }
+
+  private smallBlob(file: BlobRef): Buffer | Promise<Buffer> {
+    const hit = this.cache.get(file.sha256);
+    if (hit) return hit;
+    let pending = this.loading.get(file.sha256);
+    if (!pending) {
+      pending = this.storeFor(file)
+        .then((store) => store.readWhole(file.sha256, file.size))
+        .then((bytes) => {
+          this.cache.set(file.sha256, bytes);
+          return bytes;
+        })
+        .finally(() => this.loading.delete(file.sha256));
+      // A download abandoned before the read ends must not leave an unhandled rejection.
+      pending.catch(() => undefined);
+      this.loading.set(file.sha256, pending);
+    }
+    return pending;
+  }
+}
+
+/** Writes the bytes to the store unless it holds them whole already. */
+async function ensure(store: BlobStore, source: BlobSource): Promise<void> {
+  if (!(await store.has(source.sha256, source.size))) await store.write(source);
+}
+
+/** A store that cannot be reached is answered 503, like the database; the cause goes to the log. */
+export async function unavailableAs503<T>(work: () => Promise<T>, outcome: string): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!(e instanceof StoreUnavailableError)) throw e;
+    new Logger('Files').warn(e.message);
+    throw new HttpErrorWithHeaders(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      `the file store (${e.store}) is unavailable${outcome}; retry shortly`,
+      { 'Retry-After': '5' },
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { Base64Error, decodeBase64Strict, decodedLength } from './base64.js';
+import { StoreUnavailableError, type BlobSource } from './blob-store.js';
+import type { ExpectedDigests } from './http-conditions.js';
+import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.js';
+
+/** The content of a create/update: base64 text from a JSON body, or a raw request body. */
+export type UploadContent = { kind: 'base64'; data: string } | { kind: 'stream'; body: Readable; length?: number };
+
+/** Received bytes, with a way to remove their temporary file (a spooled raw upload). */
+export type ReceivedContent = BlobSource & { dispose?: () => Promise<void> };
+
+/**
+ * Takes an upload's bytes: decodes base64, or spools a raw body to a temporary file, hashing
+ * them on the way; checks them against the size limit and the digests the client sent.
+ */
+export async function receiveUpload(
+  content: UploadContent,
+  digests: ExpectedDigests,
+  max: number,
+  spoolDir?: string,
+): Promise<ReceivedContent> {
+  if (content.kind === 'base64') {
+    if (decodedLength(content.data) > max) throw tooLarge(max);
+    let bytes: Buffer;
+    try {
+      bytes = decodeBase64Strict(content.data);
+    } catch (e) {
+      if (e instanceof Base64Error) throw new BadRequestException(`data ${e.message}`);
+      throw e;
+    }
+    const sha256 = createHash('sha256').update(bytes).digest();
+    verifyDigests(digests, sha256, digests.md5 && createHash('md5').update(bytes).digest());
+    return { bytes, sha256: sha256.toString('hex'), size: bytes.length };
+  }
+  if (content.length !== undefined && content.length > max) throw tooLarge(max);
+  let spooled;
+  try {
+    spooled = await spoolUpload(content.body, max, digests.md5 !== undefined, spoolDir);
+  } catch (e) {
+    if (e instanceof UploadTooLargeError) throw tooLarge(max);
+    if (e instanceof UploadAbortedError) throw new BadRequestException(e.message);
+    // Spooled into the vault (see FileContent.spoolDir), which failed: the store is unusable.
+    if (spoolDir && (e as NodeJS.ErrnoException).syscall) throw new StoreUnavailableError('filesystem', e);
+    throw e;
+  }
+  try {
+    verifyDigests(digests, spooled.sha256, spooled.md5);
+  } catch (e) {
+    await spooled.dispose();
+    throw e;
+  }
+  return { path: spooled.path, size: spooled.size, sha256: spooled.sha256.toString('hex'), dispose: spooled.dispose };
+}
+
+function tooLarge(max: number): PayloadTooLargeException {
+  return new PayloadTooLargeException(`the file is larger than the limit of ${max} bytes (FILES_MAX_SIZE)`);
+}
+
+function verifyDigests(expected: ExpectedDigests, sha256: Buffer, md5: Buffer | undefined): void {
+  if (expected.sha256 && !expected.sha256.equals(sha256)) {
+    throw new BadRequestException(
+      `the content does not match the SHA-256 digest sent (received content has sha-256=${sha256.toString('base64')}); nothing was stored`,
+    );
+  }
+  if (expected.md5 && md5 && !expected.md5.equals(md5)) {
+    throw new BadRequestException(
+      `the content does not match the MD5 digest sent (received content has md5=${md5.toString('base64')}); nothing was stored`,
+    );
+  }
+}

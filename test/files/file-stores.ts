@@ -1,0 +1,82 @@
+import type pg from 'pg';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+/** A file store for a test: the variables that select it, and a way to remove it afterwards. */
+export interface TestStore {
+  name: 'postgres' | 'filesystem' | 's3';
+  env: Record<string, string>;
+  /** The vault directory (filesystem) or the s3rver data directory (s3). */
+  dir: string | null;
+  /** Stops the S3 server (the bytes stay), so that the store is unreachable. */
+  stopServer(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const STORE_NAMES = ['postgres', 'filesystem', 's3'] as const;
+export const BUCKET = 'pdm-test';
+
+/**
+ * postgres: nothing to set up; filesystem: a vault in a temporary directory; s3: s3rver (an
+ * S3-compatible server from npm, on a free local port, keeping its objects in a temporary
+ * directory) with a bucket of its own.
+ */
+export async function startTestStore(name: TestStore['name']): Promise<TestStore> {
+  if (name === 'postgres') {
+    return { name, env: { FILES_STORE: 'postgres' }, dir: null, stopServer: async () => {}, stop: async () => {} };
+  }
+  const dir = await mkdtemp(join(tmpdir(), `pdm-${name}-test-`));
+  if (name === 'filesystem') {
+    const env = { FILES_STORE: 'filesystem', FILES_VAULT_DIR: dir };
+    return { name, env, dir, stopServer: async () => {}, stop: () => rm(dir, { recursive: true, force: true }) };
+  }
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: BUCKET }],
+  });
+  const { port } = await server.run();
+  let running = true;
+  const stopServer = async () => {
+    if (!running) return;
+    running = false;
+    // Clients keep connections alive, and close() would wait for them.
+    const closed = server.close();
+    server.httpServer?.closeAllConnections();
+    await closed;
+  };
+  return {
+    name,
+    env: {
+      FILES_STORE: 's3',
+      FILES_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      FILES_S3_REGION: 'us-east-1',
+      FILES_S3_BUCKET: BUCKET,
+      FILES_S3_ACCESS_KEY_ID: 'S3RVER',
+      FILES_S3_SECRET_ACCESS_KEY: 'S3RVER',
+      FILES_S3_FORCE_PATH_STYLE: 'true',
+      FILES_S3_PREFIX: 'blobs/',
+    },
+    dir,
+    stopServer,
+    stop: async () => {
+      await stopServer();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Removes the rows of unused blobs recorded outside PostgreSQL: a test file's store goes with
+ * it, and other test files (files:migrate's) expect every blob left to be readable.
+ */
+export async function removeStoreBlobs(db: pg.Pool): Promise<void> {
+  await db.query(
+    `DELETE FROM content_blobs b WHERE b.store <> 'postgres'
+     AND NOT EXISTS (SELECT 1 FROM content_items ci WHERE ci.sha256 = b.sha256)`,
+  );
+}
