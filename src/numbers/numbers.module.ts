@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { CadController } from './cad.controller.js';
+import { CadRepository } from './cad.repository.js';
+import { CadService } from './cad.service.js';
 import { NumbersController } from './numbers.controller.js';
 import { NumbersRepository } from './numbers.repository.js';
 import { NumbersService } from './numbers.service.js';
 import { ReservationBatcher } from './reservation-batcher.js';
 
 @Module({
-  controllers: [NumbersController],
-  providers: [NumbersService, NumbersRepository, ReservationBatcher],
+  controllers: [NumbersController, CadController],
+  providers: [NumbersService, NumbersRepository, ReservationBatcher, CadService, CadRepository],
 })
 export class NumbersModule {}

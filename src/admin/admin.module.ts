@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { AdminContainersRepository } from './containers.repository.js';
+import { ContainersController } from './containers.controller.js';
+import { ContainersService } from './containers.service.js';
+import { AdminRulesRepository } from './rules.repository.js';
+import { RulesController } from './rules.controller.js';
+import { RulesService } from './rules.service.js';
+import { AdminUsersRepository } from './users.repository.js';
+import { UsersController } from './users.controller.js';
+import { UsersService } from './users.service.js';
+import { AdminWorkspacesRepository } from './workspaces.repository.js';
+import { WorkspacesController } from './workspaces.controller.js';
+import { WorkspacesService } from './workspaces.service.js';
+
+/** Administration over HTTP: users, containers and memberships, numbering rules, workspaces, content roles. */
+@Module({
+  controllers: [UsersController, ContainersController, RulesController, WorkspacesController],
+  providers: [
+    AdminUsersRepository,
+    UsersService,
+    AdminContainersRepository,
+    ContainersService,
+    AdminRulesRepository,
+    RulesService,
+    AdminWorkspacesRepository,
+    WorkspacesService,
+  ],
+})
+export class AdminModule {}

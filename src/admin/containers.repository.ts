@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import type { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+export interface AdminContainerRecord {
+  id: number;
+  cls: string;
+  name: string;
+  description: string | null;
+  createdAt: Date;
+}
+
+export interface MemberRecord {
+  user: string;
+  fullName: string | null;
+  role: 'reader' | 'author' | 'manager';
+}
+
+/** What makes a container not empty: business content that would be lost with it. */
+export interface ContainerContents {
+  masters: number;
+  objects: number;
+  links: number;
+  reports: number;
+}
+
+const CONTAINER_COLUMNS = { id: true, cls: true, name: true, description: true, createdAt: true } as const;
+
+type Tx = Prisma.TransactionClient;
+
+/** Containers and their memberships, as administration reads and writes them. */
+@Injectable()
+export class AdminContainersRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async page(skip: number, take: number): Promise<{ total: number; rows: AdminContainerRecord[] }> {
+    const [total, rows] = await this.prisma.$transaction([
+      this.prisma.container.count(),
+      this.prisma.container.findMany({ select: CONTAINER_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+    ]);
+    return { total, rows };
+  }
+
+  find(name: string): Promise<AdminContainerRecord | null> {
+    return this.prisma.container.findUnique({ where: { name }, select: CONTAINER_COLUMNS });
+  }
+
+  /** The caller's role in the container, null when not a member. */
+  async roleOf(containerId: number, userId: number): Promise<MemberRecord['role'] | null> {
+    const m = await this.prisma.membership.findUnique({
+      where: { containerId_userId: { containerId, userId } },
+      select: { role: true },
+    });
+    return m?.role ?? null;
+  }
+
+  create(data: { cls: string; name: string; description: string | null }): Promise<AdminContainerRecord> {
+    return this.prisma.container.create({ data, select: CONTAINER_COLUMNS });
+  }
+
+  update(id: number, data: { name?: string; description?: string | null }): Promise<AdminContainerRecord> {
+    return this.prisma.container.update({ where: { id }, data, select: CONTAINER_COLUMNS });
+  }
+
+  /**
+   * Deletes the container if it holds no business content, in one transaction with its row
+   * locked: an object being added at the same time either commits first (and is counted) or waits
+   * and then finds the container gone. Memberships, numbering rules and workspaces go with it.
+   * Returns null when there was no such container, the contents when it was not empty.
+   */
+  deleteIfEmpty(name: string): Promise<{ deleted: boolean; contents: ContainerContents } | null> {
+    return this.prisma.$transaction(async (tx: Tx) => {
+      const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM containers WHERE name = ${name} FOR UPDATE`;
+      if (!locked.length) return null;
+      const id = locked[0].id;
+      const [contents] = await tx.$queryRaw<ContainerContents[]>`
+        SELECT (SELECT count(*)::int FROM masters WHERE container_id = ${id}) AS masters,
+               (SELECT count(*)::int FROM objects WHERE container_id = ${id}) AS objects,
+               (SELECT count(*)::int FROM links WHERE container_id = ${id}) AS links,
+               (SELECT count(*)::int FROM report_templates WHERE container_id = ${id}) AS reports`;
+      if (contents.masters + contents.objects + contents.links + contents.reports > 0) {
+        return { deleted: false, contents };
+      }
+      await tx.container.delete({ where: { id } });
+      return { deleted: true, contents };
+    });
+  }
+
+  async members(containerId: number, skip: number, take: number): Promise<{ total: number; rows: MemberRecord[] }> {
+    const [total, rows] = await this.prisma.$transaction([
+      this.prisma.membership.count({ where: { containerId } }),
+      this.prisma.membership.findMany({
+        where: { containerId },
+        select: { role: true, user: { select: { name: true, fullName: true } } },
+        orderBy: { user: { name: 'asc' } },
+        skip,
+        take,
+      }),
+    ]);
+    return { total, rows: rows.map((m) => ({ user: m.user.name, fullName: m.user.fullName, role: m.role })) };
+  }
+
+  userId(name: string): Promise<{ id: number; fullName: string | null } | null> {
+    return this.prisma.user.findUnique({ where: { name }, select: { id: true, fullName: true } });
+  }
+
+  /** Sets the role (one upsert statement); true when the membership is new. */
+  async setMember(containerId: number, userId: number, role: MemberRecord['role']): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<{ created: boolean }[]>`
+      INSERT INTO memberships (container_id, user_id, role) VALUES (${containerId}, ${userId}, ${role}::member_role)
+      ON CONFLICT (container_id, user_id) DO UPDATE SET role = EXCLUDED.role
+      RETURNING (xmax = 0) AS created`;
+    return rows[0].created;
+  }
+
+  /** True when there was such a membership. */
+  async removeMember(containerId: number, userId: number): Promise<boolean> {
+    const { count } = await this.prisma.membership.deleteMany({ where: { containerId, userId } });
+    return count > 0;
+  }
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin-names.js';
+
+export class PageQueryDto {
+  @ApiPropertyOptional({ description: 'page number, from 1', default: 1, minimum: 1, example: 1 })
+  @Type(() => Number)
+  @IsInt({ message: 'page must be a whole number' })
+  @Min(1, { message: 'page must be at least 1' })
+  @Max(1_000_000, { message: 'page must be at most 1000000' })
+  page: number = 1;
+
+  @ApiPropertyOptional({
+    description: `rows per page, 1 to ${PAGE_LIMIT_MAX}`,
+    default: PAGE_LIMIT_DEFAULT,
+    minimum: 1,
+    maximum: PAGE_LIMIT_MAX,
+    example: PAGE_LIMIT_DEFAULT,
+  })
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(PAGE_LIMIT_MAX, { message: `limit must be at most ${PAGE_LIMIT_MAX}` })
+  limit: number = PAGE_LIMIT_DEFAULT;
+}
+
+/** Fields of every paged list; the items are added by each list's DTO. */
+export class PageDto {
+  @ApiProperty({ description: 'rows on this page', example: 4 })
+  count!: number;
+
+  @ApiProperty({ description: 'rows on all pages', example: 4 })
+  total!: number;
+
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: 50 })
+  limit!: number;
+}

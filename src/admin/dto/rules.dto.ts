@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { BUSINESS_CLASSES } from '../../common/oid.js';
+import { NumberingRuleDto } from '../../numbers/dto/numbers-response.dto.js';
+import { AFFIX, AFFIX_RULE, MAX_WIDTH } from '../admin-names.js';
+
+const given = (_: object, v: unknown) => v !== undefined;
+const MAX_NEXT = Number.MAX_SAFE_INTEGER;
+
+export class RulesParamDto {
+  @ApiProperty({ description: 'container name (URL-encoded)', example: 'Standard Parts' })
+  @IsString()
+  container!: string;
+}
+
+export class RuleParamsDto extends RulesParamDto {
+  @ApiProperty({ description: 'the class the rule numbers', enum: BUSINESS_CLASSES, example: 'wt.doc.WTDocument' })
+  @IsString()
+  class_name!: string;
+}
+
+export class CreateRuleDto {
+  @ApiProperty({
+    description: 'the class to number (and its soft subtypes)',
+    enum: BUSINESS_CLASSES,
+    example: 'wt.doc.WTDocument',
+  })
+  @IsString({ message: 'class_name must be a string' })
+  @IsIn(BUSINESS_CLASSES, { message: `class_name must be one of ${BUSINESS_CLASSES.join(', ')}` })
+  class_name!: string;
+
+  @ApiPropertyOptional({ description: AFFIX_RULE, default: '', example: 'SD-' })
+  @ValidateIf(given)
+  @IsString({ message: 'prefix must be a string' })
+  @Matches(AFFIX, { message: `prefix must be ${AFFIX_RULE}` })
+  prefix?: string;
+
+  @ApiPropertyOptional({ description: AFFIX_RULE, default: '', example: '' })
+  @ValidateIf(given)
+  @IsString({ message: 'suffix must be a string' })
+  @Matches(AFFIX, { message: `suffix must be ${AFFIX_RULE}` })
+  suffix?: string;
+
+  @ApiProperty({ description: `digits of the counter, 1 to ${MAX_WIDTH}`, example: 6 })
+  @IsInt({ message: 'width must be a whole number' })
+  @Min(1, { message: 'width must be at least 1' })
+  @Max(MAX_WIDTH, { message: `width must be at most ${MAX_WIDTH}` })
+  width!: number;
+
+  @ApiPropertyOptional({ description: 'the first counter to hand out; below 10^width', default: 1, example: 1 })
+  @ValidateIf(given)
+  @IsInt({ message: 'next must be a whole number' })
+  @Min(1, { message: 'next must be at least 1' })
+  @Max(MAX_NEXT, { message: `next must be at most ${MAX_NEXT}` })
+  next?: number;
+}
+
+/** A missing field is left as it is. */
+export class UpdateRuleDto {
+  @ApiPropertyOptional({ description: AFFIX_RULE, example: 'SD-' })
+  @ValidateIf(given)
+  @IsString({ message: 'prefix must be a string' })
+  @Matches(AFFIX, { message: `prefix must be ${AFFIX_RULE}` })
+  prefix?: string;
+
+  @ApiPropertyOptional({ description: AFFIX_RULE, example: '-A' })
+  @ValidateIf(given)
+  @IsString({ message: 'suffix must be a string' })
+  @Matches(AFFIX, { message: `suffix must be ${AFFIX_RULE}` })
+  suffix?: string;
+
+  @ApiPropertyOptional({ description: `digits of the counter, 1 to ${MAX_WIDTH}`, example: 7 })
+  @ValidateIf(given)
+  @IsInt({ message: 'width must be a whole number' })
+  @Min(1, { message: 'width must be at least 1' })
+  @Max(MAX_WIDTH, { message: `width must be at most ${MAX_WIDTH}` })
+  width?: number;
+
+  @ApiPropertyOptional({
+    description: 'the counter to go on from: never below the current one (numbers below it may be handed out)',
+    example: 10,
+  })
+  @ValidateIf(given)
+  @IsInt({ message: 'next must be a whole number' })
+  @Min(1, { message: 'next must be at least 1' })
+  @Max(MAX_NEXT, { message: `next must be at most ${MAX_NEXT}` })
+  next?: number;
+}
+
+export class RuleListDto {
+  @ApiProperty({ example: 1 })
+  count!: number;
+
+  @ApiProperty({ example: 'Standard Parts' })
+  container!: string;
+
+  @ApiProperty({ type: [NumberingRuleDto] })
+  items!: NumberingRuleDto[];
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import type { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+export interface AdminUserRecord {
+  id: number;
+  name: string;
+  fullName: string | null;
+  email: string | null;
+  admin: boolean;
+  disabled: boolean;
+  createdAt: Date;
+}
+
+export interface NewUser {
+  name: string;
+  passwordHash: string;
+  fullName: string | null;
+  email: string | null;
+  admin: boolean;
+  disabled: boolean;
+}
+
+export type UserChange = Partial<Omit<NewUser, 'name'>>;
+
+/** What keeps a user from being deleted: the things that name them as creator, modifier or owner. */
+export interface UserReferences {
+  iterations: number;
+  objects: number;
+  workspaces: number;
+}
+
+const USER_COLUMNS = {
+  id: true,
+  name: true,
+  fullName: true,
+  email: true,
+  admin: true,
+  disabled: true,
+  createdAt: true,
+} as const;
+
+type Tx = Prisma.TransactionClient;
+
+/** The users table, as administration reads and writes it. */
+@Injectable()
+export class AdminUsersRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async page(skip: number, take: number): Promise<{ total: number; rows: AdminUserRecord[] }> {
+    const [total, rows] = await this.prisma.$transaction([
+      this.prisma.user.count(),
+      this.prisma.user.findMany({ select: USER_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+    ]);
+    return { total, rows };
+  }
+
+  find(name: string): Promise<AdminUserRecord | null> {
+    return this.prisma.user.findUnique({ where: { name }, select: USER_COLUMNS });
+  }
+
+  create(user: NewUser): Promise<AdminUserRecord> {
+    return this.prisma.user.create({ data: user, select: USER_COLUMNS });
+  }
+
+  /**
+   * Runs `work` in one transaction with the user's row locked (null when there is no such user),
+   * so a change and the checks it depends on see one state.
+   */
+  withLockedUser<T>(name: string, work: (tx: UserTx, user: AdminUserRecord | null) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE name = ${name} FOR UPDATE`;
+      const user = locked.length
+        ? await tx.user.findUnique({ where: { id: locked[0].id }, select: USER_COLUMNS })
+        : null;
+      return work(new UserTx(tx), user);
+    });
+  }
+}
+
+/** The writes of one administration transaction on users. */
+export class UserTx {
+  constructor(private readonly tx: Tx) {}
+
+  /**
+   * Enabled administrators other than `userId`, counted under a transaction-long advisory lock
+   * that every change taking an administrator away holds: two requests disabling the last two
+   * administrators at once cannot both see the other one still there.
+   */
+  async otherEnabledAdmins(userId: number): Promise<number> {
+    await this.tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('pdm.admins'))`;
+    const [row] = await this.tx.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM users WHERE admin AND NOT disabled AND id <> ${userId}`;
+    return row.n;
+  }
+
+  async references(userId: number): Promise<UserReferences> {
+    const [row] = await this.tx.$queryRaw<UserReferences[]>`
+      SELECT (SELECT count(*)::int FROM iterations WHERE created_by = ${userId} OR modified_by = ${userId}) AS iterations,
+             (SELECT count(*)::int FROM objects WHERE created_by = ${userId} OR modified_by = ${userId}) AS objects,
+             (SELECT count(*)::int FROM workspaces WHERE owner_id = ${userId}) AS workspaces`;
+    return row;
+  }
+
+  async update(userId: number, change: UserChange): Promise<AdminUserRecord> {
+    return this.tx.user.update({ where: { id: userId }, data: change, select: USER_COLUMNS });
+  }
+
+  /** Deletes the user with their memberships and query sessions. */
+  async delete(userId: number): Promise<void> {
+    await this.tx.user.delete({ where: { id: userId } });
+  }
+}

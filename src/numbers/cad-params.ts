@@ -1,0 +1,124 @@
+import { BadRequestException } from '@nestjs/common';
+import { OidClass, parseOid } from '../common/oid.js';
+import { clip } from './numbers.params.js';
+
+/**
+ * The parameters of the number service's attribute and `used` operations, checked without the
+ * database. A number names a CAD document (wt.epm.EPMDocument); an OID names one iteration.
+ */
+export type CadRef = { kind: 'iteration'; text: string; id: number } | { kind: 'number'; text: string };
+
+export function parseCadRef(text: string): CadRef {
+  if (text.startsWith('OR:')) {
+    const oid = parseOid(text);
+    if (!oid) throw new BadRequestException(`oid_or_number "${clip(text)}" is not an OID (OR:<class>:<id>)`);
+    if (oid.cls !== OidClass.cadDocument) {
+      throw new BadRequestException(
+        `oid_or_number ${text} is not a CAD document: attributes and used links are kept for ${OidClass.cadDocument}`,
+      );
+    }
+    return { kind: 'iteration', text, id: oid.id };
+  }
+  if (text.trim() === '' || text.length > 200) {
+    throw new BadRequestException('oid_or_number must be an OID or a number of 1 to 200 characters');
+  }
+  return { kind: 'number', text };
+}
+
+/** A custom attribute value: a JSON scalar; null removes the attribute in a merge. */
+export type AttributeValue = string | number | boolean;
+export type AttributeChange = Record<string, AttributeValue | null>;
+
+export const ATTRIBUTE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
+export const MAX_ATTRIBUTES = 200;
+export const MAX_ATTRIBUTE_TEXT = 4000;
+
+/**
+ * Checks an `attributes` object of a request: at most MAX_ATTRIBUTES names of the form
+ * ATTRIBUTE_NAME, each a string (up to MAX_ATTRIBUTE_TEXT characters), a finite number, a
+ * boolean or null. The 400 names the field: `attributes.<name>`.
+ */
+export function checkAttributes(value: unknown, field = 'attributes'): AttributeChange {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestException(`${field} must be an object of name → value`);
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_ATTRIBUTES) {
+    throw new BadRequestException(`${field} has ${entries.length} names; at most ${MAX_ATTRIBUTES} may be given`);
+  }
+  for (const [name, v] of entries) {
+    if (!ATTRIBUTE_NAME.test(name)) {
+      throw new BadRequestException(
+        `${field}: "${clip(name)}" is not an attribute name (a letter or _, then up to 99 letters, digits, _ . -)`,
+      );
+    }
+    const ok =
+      v === null ||
+      typeof v === 'boolean' ||
+      (typeof v === 'number' && Number.isFinite(v)) ||
+      (typeof v === 'string' && v.length <= MAX_ATTRIBUTE_TEXT);
+    if (!ok) {
+      throw new BadRequestException(
+        `${field}.${name} must be a string of at most ${MAX_ATTRIBUTE_TEXT} characters, a number, true, false or null`,
+      );
+    }
+  }
+  return value as AttributeChange;
+}
+
+/** Merges a change into stored attributes: null removes a name, anything else sets it. */
+export function mergeAttributes(stored: unknown, change: AttributeChange): Record<string, AttributeValue> {
+  const out: Record<string, AttributeValue> = {
+    ...(stored && typeof stored === 'object' && !Array.isArray(stored)
+      ? (stored as Record<string, AttributeValue>)
+      : {}),
+  };
+  for (const [name, v] of Object.entries(change)) {
+    if (v === null) delete out[name];
+    else out[name] = v;
+  }
+  return out;
+}
+
+export type NumberingMode = 'missing' | 'all';
+
+export interface NumberingPlanLink {
+  id: number;
+  lineNumber: bigint | null;
+  memberNumber: string;
+}
+
+/**
+ * The line numbers to give the links of an assembly's used relation, as [link id, number]
+ * pairs. `all`: every link, ordered by its current line number (links without one last), then
+ * by member number, then link id, gets start, start + step, … . `missing`: only links without a
+ * line number, ordered by member number then link id, numbered on from the highest existing line
+ * number + step (from start when that is higher or there is none), so they never repeat one.
+ */
+export function planLineNumbers(
+  links: NumberingPlanLink[],
+  mode: NumberingMode,
+  start: bigint,
+  step: bigint,
+): [number, bigint][] {
+  const byMember = (a: NumberingPlanLink, b: NumberingPlanLink) =>
+    a.memberNumber < b.memberNumber ? -1 : a.memberNumber > b.memberNumber ? 1 : a.id - b.id;
+  if (mode === 'all') {
+    const ordered = [...links].sort((a, b) => {
+      if (a.lineNumber !== b.lineNumber) {
+        if (a.lineNumber === null) return 1;
+        if (b.lineNumber === null) return -1;
+        return a.lineNumber < b.lineNumber ? -1 : 1;
+      }
+      return byMember(a, b);
+    });
+    return ordered.map((l, i) => [l.id, start + BigInt(i) * step]);
+  }
+  const existing = links.filter((l) => l.lineNumber !== null).map((l) => l.lineNumber as bigint);
+  const highest = existing.reduce<bigint | null>((m, n) => (m === null || n > m ? n : m), null);
+  const first = highest === null || highest + step < start ? start : highest + step;
+  return links
+    .filter((l) => l.lineNumber === null)
+    .sort(byMember)
+    .map((l, i) => [l.id, first + BigInt(i) * step]);
+}

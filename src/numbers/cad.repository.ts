@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { AttributeValue, CadRef } from './cad-params.js';
+
+/** The link class of the CAD `used` relation. */
+export const MEMBER_LINK = 'wt.epm.structure.EPMMemberLink';
+
+/** Most links one answer carries; an assembly with more is answered with `truncated: true`. */
+export const MAX_LINKS = 10_000;
+
+/** An iteration named by an OID or number, with what addressing and permissions need of its master. */
+export interface CadIteration {
+  iterationId: number;
+  masterId: number;
+  cls: string;
+  subtype: string | null;
+  number: string;
+  containerId: number;
+  version: string;
+  iteration: number;
+  latest: boolean;
+  attributes: Record<string, AttributeValue>;
+}
+
+export interface CadLink {
+  id: number;
+  memberIterationId: number | null;
+  memberNumber: string;
+  quantity: number;
+  unit: string;
+  lineNumber: bigint | null;
+  referenceNumber: string | null;
+  attributes: Record<string, AttributeValue>;
+}
+
+type Db = Prisma.TransactionClient | PrismaService;
+
+async function findIteration(db: Db, ref: CadRef): Promise<CadIteration | null> {
+  const where =
+    ref.kind === 'iteration'
+      ? Prisma.sql`i.id = ${ref.id}`
+      : Prisma.sql`m.class = 'wt.epm.EPMDocument' AND m.number = ${ref.text} AND i.latest`;
+  const rows = await db.$queryRaw<CadIteration[]>`
+    SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.subtype, m.number,
+           m.container_id AS "containerId", i.version, i.iteration, i.latest, i.attributes
+    FROM iterations i JOIN masters m ON m.id = i.master_id
+    WHERE ${where}`;
+  return rows[0] ?? null;
+}
+
+async function listLinks(db: Db, iterationId: number, limit = MAX_LINKS): Promise<CadLink[]> {
+  return db.$queryRaw<CadLink[]>`
+    SELECT ul.id, (SELECT li.id FROM iterations li WHERE li.master_id = cm.id AND li.latest) AS "memberIterationId",
+           cm.number AS "memberNumber", ul.quantity, ul.unit, ul.line_number AS "lineNumber",
+           ul.reference_number AS "referenceNumber", ul.attributes
+    FROM usage_links ul JOIN masters cm ON cm.id = ul.child_id
+    WHERE ul.parent_id = ${iterationId} AND ul.class = ${MEMBER_LINK}
+    ORDER BY ul.line_number NULLS LAST, cm.number, ul.id
+    LIMIT ${limit}`;
+}
+
+/** CAD documents' attributes and the links of their `used` relation. */
+@Injectable()
+export class CadRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  findIteration(ref: CadRef): Promise<CadIteration | null> {
+    return findIteration(this.prisma, ref);
+  }
+
+  /** The links of the iteration's used relation, one more than MAX_LINKS at most (to tell truncation). */
+  links(iterationId: number): Promise<CadLink[]> {
+    return listLinks(this.prisma, iterationId, MAX_LINKS + 1);
+  }
+
+  /** Runs a change in one transaction. */
+  change<T>(work: (tx: CadChangeTx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction((tx) => work(new CadChangeTx(tx)), { maxWait: 10_000, timeout: 60_000 });
+  }
+}
+
+/** The steps of a change of a CAD document, inside the caller's transaction. */
+export class CadChangeTx {
+  constructor(private readonly tx: Prisma.TransactionClient) {}
+
+  /**
+   * Serialises changes of one CAD document (its attributes, iterations, the line numbers of its
+   * links) with each other and with the file service's changes, which take the same lock: what
+   * is read after this is what the change applies to.
+   */
+  async lockMaster(masterId: number): Promise<void> {
+    await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR NO KEY UPDATE`;
+  }
+
+  findIteration(ref: CadRef): Promise<CadIteration | null> {
+    return findIteration(this.tx, ref);
+  }
+
+  links(iterationId: number): Promise<CadLink[]> {
+    return listLinks(this.tx, iterationId);
+  }
+
+  /**
+   * Makes the next iteration of `fromId` (same version, next iteration number) and moves
+   * `latest` to it, as the file service does: attributes, title, description, state, files and
+   * links (with their line numbers, reference numbers and attributes) are carried over.
+   */
+  async newIteration(fromId: number, userId: number, note: string | null): Promise<number> {
+    await this.tx.iteration.update({ where: { id: fromId }, data: { latest: false } });
+    const [created] = await this.tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes, note,
+                              created_by, modified_by, created_at, modified_at)
+      SELECT i.master_id, i.version,
+             (SELECT max(o.iteration) + 1 FROM iterations o WHERE o.master_id = i.master_id AND o.version = i.version),
+             true, i.state, i.title, i.description, i.attributes, ${note}, ${userId}, ${userId}, now(), now()
+      FROM iterations i WHERE i.id = ${fromId}
+      RETURNING id`;
+    await this.tx.$executeRaw`
+      INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256, message, created_at, modified_at)
+      SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
+      FROM content_items WHERE iteration_id = ${fromId} ORDER BY id`;
+    await this.tx.$executeRaw`
+      INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
+      SELECT class, ${created.id}, child_id, quantity, unit, line_number, reference_number, attributes
+      FROM usage_links WHERE parent_id = ${fromId} ORDER BY id`;
+    return created.id;
+  }
+
+  /** Stores the iteration's attributes and who changed it when; the note when one is given. */
+  async saveAttributes(
+    iterationId: number,
+    attributes: Record<string, AttributeValue>,
+    userId: number,
+    note: string | null,
+  ): Promise<void> {
+    await this.tx.iteration.update({
+      where: { id: iterationId },
+      data: {
+        attributes,
+        modifiedById: userId,
+        modifiedAt: new Date(),
+        ...(note !== null && { note }),
+      },
+    });
+  }
+
+  async touchIteration(iterationId: number, userId: number): Promise<void> {
+    await this.tx.iteration.update({
+      where: { id: iterationId },
+      data: { modifiedById: userId, modifiedAt: new Date() },
+    });
+  }
+
+  async saveLink(
+    linkId: number,
+    change: { lineNumber: bigint | null; referenceNumber: string | null; attributes: Record<string, AttributeValue> },
+  ): Promise<void> {
+    await this.tx.usageLink.update({ where: { id: linkId }, data: change });
+  }
+
+  /**
+   * Sets the line numbers of links, [link id, number] pairs, in one statement; with
+   * `onlyMissing`, only on links that still have none.
+   */
+  async setLineNumbers(pairs: [number, bigint][], onlyMissing: boolean): Promise<void> {
+    if (!pairs.length) return;
+    const ids = pairs.map(([id]) => id);
+    const numbers = pairs.map(([, n]) => n.toString());
+    await this.tx.$executeRaw`
+      UPDATE usage_links u SET line_number = v.n
+      FROM unnest(${ids}::int[], ${numbers}::bigint[]) AS v(id, n)
+      WHERE u.id = v.id AND (u.line_number IS NULL OR NOT ${onlyMissing})`;
+  }
+}

@@ -1,0 +1,211 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import type { AuthUser } from '../auth/auth-user.js';
+import { PermissionsService } from '../auth/permissions.service.js';
+import { OidClass, formatOid } from '../common/oid.js';
+import {
+  checkAttributes,
+  mergeAttributes,
+  parseCadRef,
+  planLineNumbers,
+  type CadRef,
+  type NumberingMode,
+} from './cad-params.js';
+import { CadRepository, MAX_LINKS, type CadChangeTx, type CadIteration, type CadLink } from './cad.repository.js';
+import type { CadAttributesDto, CadLinkDto, LinkChangeBodyDto, NumberUsedLinksDto } from './dto/cad.dto.js';
+import { clip } from './numbers.params.js';
+
+const ASSEMBLY = 'CADASSEMBLY';
+
+/**
+ * The number service's attribute purposes: the custom attributes of CAD documents and of the
+ * links of their `used` relation, and line numbers on those links. Reading needs read rights in
+ * the document's container, changing needs author or manager rights; an object the caller may
+ * not read is answered 404 like one that does not exist. Every change runs in one transaction
+ * holding the document's master row, the lock the file service's changes take too.
+ */
+@Injectable()
+export class CadService {
+  constructor(
+    private readonly repository: CadRepository,
+    private readonly permissions: PermissionsService,
+  ) {}
+
+  async read(user: AuthUser, text: string, withLinks: boolean): Promise<CadAttributesDto> {
+    const ref = parseCadRef(text);
+    const doc = await this.readable(user, ref);
+    const out = describe(doc);
+    if (!withLinks) return out;
+    const links = await this.repository.links(doc.iterationId);
+    return { ...out, links: links.slice(0, MAX_LINKS).map(linkDto), truncated: links.length > MAX_LINKS };
+  }
+
+  async merge(
+    user: AuthUser,
+    text: string,
+    body: { attributes: unknown; iterate?: boolean; message?: string },
+  ): Promise<CadAttributesDto> {
+    const ref = parseCadRef(text);
+    const change = checkAttributes(body.attributes);
+    const note = body.message ?? null;
+    return this.repository.change(async (tx) => {
+      const doc = await this.writable(user, ref, tx);
+      const target = body.iterate ? await tx.newIteration(doc.iterationId, user.id, note) : doc.iterationId;
+      const attributes = mergeAttributes(doc.attributes, change);
+      await tx.saveAttributes(target, attributes, user.id, note);
+      const saved = await tx.findIteration({ kind: 'iteration', text: '', id: target });
+      return describe(saved!);
+    });
+  }
+
+  async changeLink(user: AuthUser, text: string, linkRef: string, body: LinkChangeBodyDto | null): Promise<CadLinkDto> {
+    const ref = parseCadRef(text);
+    const change = body?.attributes === undefined ? null : checkAttributes(body.attributes);
+    return this.repository.change(async (tx) => {
+      const doc = await this.writable(user, ref, tx);
+      const links = await tx.links(doc.iterationId);
+      const link = pickLink(links, linkRef, doc);
+      const lineNumber = body === null || body.lineNumber === undefined ? link.lineNumber : toBig(body.lineNumber);
+      if (lineNumber !== null && lineNumber !== link.lineNumber) {
+        const other = links.find((l) => l.id !== link.id && l.lineNumber === lineNumber);
+        if (other) {
+          throw new ConflictException(
+            `lineNumber: ${lineNumber} is the line number of the link to ${other.memberNumber} (link ${other.id}) in ${doc.number}`,
+          );
+        }
+      }
+      const updated = {
+        lineNumber,
+        referenceNumber:
+          body === null || body.referenceNumber === undefined ? link.referenceNumber : body.referenceNumber,
+        // DELETE (no body) clears the attributes; a POST merges its own into them.
+        attributes: body === null ? {} : change === null ? link.attributes : mergeAttributes(link.attributes, change),
+      };
+      await tx.saveLink(link.id, updated);
+      await tx.touchIteration(doc.iterationId, user.id);
+      return linkDto({ ...link, ...updated });
+    });
+  }
+
+  async numberUsedLinks(
+    user: AuthUser,
+    text: string,
+    opts: { mode: NumberingMode; start: number; step: number },
+  ): Promise<NumberUsedLinksDto> {
+    const ref = parseCadRef(text);
+    return this.repository.change(async (tx) => {
+      const doc = await this.writable(user, ref, tx);
+      if (doc.subtype !== ASSEMBLY) {
+        throw new BadRequestException(
+          `${doc.number} is a ${doc.subtype ?? 'CAD document without subtype'}, not a ${ASSEMBLY}: only assemblies number the links they use`,
+        );
+      }
+      const links = await tx.links(doc.iterationId);
+      if (links.length > MAX_LINKS) {
+        throw new ConflictException(
+          `${doc.number} uses more than ${MAX_LINKS} links; number them in smaller assemblies`,
+        );
+      }
+      const plan = planLineNumbers(links, opts.mode, BigInt(opts.start), BigInt(opts.step));
+      await tx.setLineNumbers(plan, opts.mode === 'missing');
+      if (plan.length) await tx.touchIteration(doc.iterationId, user.id);
+      const numbered = new Map(plan);
+      const after = links.map((l) => ({ ...l, lineNumber: numbered.get(l.id) ?? l.lineNumber }));
+      after.sort((a, b) => (a.lineNumber! < b.lineNumber! ? -1 : a.lineNumber! > b.lineNumber! ? 1 : 0));
+      return {
+        ...describe(doc),
+        mode: opts.mode,
+        start: opts.start,
+        step: opts.step,
+        numbered: plan.length,
+        links: after.map(linkDto),
+      };
+    });
+  }
+
+  /** The document, when the caller may read it; 404 otherwise. */
+  private async readable(user: AuthUser, ref: CadRef): Promise<CadIteration> {
+    const doc = await this.repository.findIteration(ref);
+    if (!doc || doc.cls !== OidClass.cadDocument || !(await this.permissions.canRead(user, doc.containerId))) {
+      throw notFound(ref);
+    }
+    return doc;
+  }
+
+  /**
+   * The latest iteration the reference names, locked, when the caller may change it: 404 when
+   * they may not read it, 403 when they may only read it, 409 for an iteration that is not the latest.
+   */
+  private async writable(user: AuthUser, ref: CadRef, tx: CadChangeTx): Promise<CadIteration> {
+    const found = await tx.findIteration(ref);
+    const access =
+      found && found.cls === OidClass.cadDocument ? await this.permissions.access(user, found.containerId) : 'none';
+    if (!found || access === 'none') throw notFound(ref);
+    if (access === 'read') {
+      throw new ForbiddenException(`changing ${found.number} needs author or manager rights in its container`);
+    }
+    await tx.lockMaster(found.masterId);
+    // Read again under the lock: a change that committed meanwhile may have made a new iteration.
+    const doc = await tx.findIteration(ref);
+    if (!doc) throw notFound(ref);
+    if (!doc.latest) {
+      throw new ConflictException(
+        `${ref.text} is iteration ${doc.version}.${doc.iteration}, not the latest: only the latest iteration can be changed`,
+      );
+    }
+    return doc;
+  }
+}
+
+function pickLink(links: CadLink[], linkRef: string, doc: CadIteration): CadLink {
+  const matches = links.filter((l) => String(l.id) === linkRef || l.memberNumber === linkRef);
+  if (matches.length === 0) {
+    throw new NotFoundException(`${doc.number} ${doc.version}.${doc.iteration} has no used link ${clip(linkRef)}`);
+  }
+  if (matches.length > 1) {
+    throw new ConflictException(
+      `link: '${clip(linkRef)}' names ${matches.length} used links of ${doc.number}; give the link id (${matches.map((l) => l.id).join(', ')})`,
+    );
+  }
+  return matches[0];
+}
+
+function toBig(n: number | null): bigint | null {
+  return n === null ? null : BigInt(n);
+}
+
+function notFound(ref: CadRef): NotFoundException {
+  return new NotFoundException(
+    ref.kind === 'number' ? `no CAD document with number ${clip(ref.text)}` : `no CAD document ${ref.text}`,
+  );
+}
+
+function describe(doc: CadIteration): CadAttributesDto {
+  return {
+    oid: formatOid(OidClass.cadDocument, doc.iterationId),
+    number: doc.number,
+    subtype: doc.subtype,
+    version: `${doc.version}.${doc.iteration}`,
+    attributes: doc.attributes ?? {},
+  };
+}
+
+function linkDto(l: CadLink): CadLinkDto {
+  return {
+    id: l.id,
+    member: {
+      oid: l.memberIterationId === null ? null : formatOid(OidClass.cadDocument, l.memberIterationId),
+      number: l.memberNumber,
+    },
+    quantity: l.quantity,
+    unit: l.unit,
+    lineNumber: l.lineNumber === null ? null : Number(l.lineNumber),
+    referenceNumber: l.referenceNumber,
+    attributes: l.attributes ?? {},
+  };
+}

@@ -1,0 +1,42 @@
+import { BadRequestException } from '@nestjs/common';
+import { BUSINESS_CLASSES, parseOid } from '../common/oid.js';
+
+/**
+ * How a request names a business object: an OID names one iteration
+ * (`OR:wt.part.WTPart:<iteration id>`), a number the latest iteration of the object with that
+ * number, of class `type` when given, else of whichever business class carries it.
+ */
+export type ObjectRef =
+  | { kind: 'oid'; text: string; cls: string; id: number }
+  | { kind: 'number'; text: string; cls: string | null; number: string };
+
+export function parseObjectRef(text: string, type: string | undefined): ObjectRef {
+  if (type !== undefined && !(BUSINESS_CLASSES as readonly string[]).includes(type)) {
+    throw new BadRequestException(`type must be one of ${BUSINESS_CLASSES.join(', ')}, not "${type}"`);
+  }
+  if (text.startsWith('OR:')) {
+    const oid = parseOid(text);
+    if (!oid) throw new BadRequestException(`"${text}" is not an OID (OR:<class>:<id>)`);
+    if (!(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
+      throw new BadRequestException(`structures are those of ${BUSINESS_CLASSES.join(', ')}, not of ${oid.cls}`);
+    }
+    if (type !== undefined && type !== oid.cls) {
+      throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
+    }
+    return { kind: 'oid', text, cls: oid.cls, id: oid.id };
+  }
+  if (text.length === 0 || text.length > 200) {
+    throw new BadRequestException('an object is named by its OID or its number (1 to 200 characters)');
+  }
+  return { kind: 'number', text, cls: type ?? null, number: text };
+}
+
+/** `levels`: 1 (the default), a positive number of levels, or max. */
+export function parseLevels(text: string | undefined, maxLevels: number): number {
+  if (text === undefined || text === '') return 1;
+  if (text === 'max') return maxLevels;
+  if (!/^[1-9][0-9]{0,5}$/.test(text) || Number(text) > maxLevels) {
+    throw new BadRequestException(`levels must be 1 to ${maxLevels} or max, not "${text}"`);
+  }
+  return Number(text);
+}

@@ -1,0 +1,66 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { ApiAuthenticated } from '../common/api-docs.decorators.js';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ObjectRefParamDto, StructureQueryDto } from './dto/structure-query.dto.js';
+import { StructureDto } from './dto/structure-response.dto.js';
+import { ObjectsService } from './objects.service.js';
+
+const NAMING =
+  'The object is named by the OID of an iteration or by a number (its latest iteration; `type` picks the class ' +
+  'when several carry the number). Objects in containers the caller cannot read are shown as `restricted` ' +
+  '(the link only) and not followed; an object already on the path is marked `cycle` and not followed again. ' +
+  'One recursive SQL statement; at most OBJECTS_STRUCTURE_MAX_NODES nodes, filled level by level (`truncated`).';
+
+@ApiTags('objects')
+@ApiAuthenticated()
+@Controller('objects')
+export class ObjectsController {
+  constructor(private readonly objects: ObjectsService) {}
+
+  @Get(':ref/structure')
+  @ApiOperation({
+    summary: 'The part or CAD structure below an object',
+    description:
+      'The objects its usage links (WTPartUsageLink, EPMMemberLink) use, each by its latest iteration, with ' +
+      'quantity, unit and line number, `levels` deep. ' +
+      NAMING,
+  })
+  @ApiOkResponse({ type: StructureDto })
+  @ApiBadRequestResponse({
+    description: 'bad levels, type or OID; a number several classes carry',
+    type: ErrorEnvelopeDto,
+  })
+  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  structure(
+    @CurrentUser() user: AuthUser,
+    @Param() params: ObjectRefParamDto,
+    @Query() query: StructureQueryDto,
+  ): Promise<StructureDto> {
+    return this.objects.structure(user, params.ref, query);
+  }
+
+  @Get(':ref/where-used')
+  @ApiOperation({
+    summary: 'The objects using an object',
+    description:
+      'The objects whose latest iteration has a usage link to this object, then those using them, `levels` ' +
+      'deep; each node carries the link from it to the node below. ' +
+      NAMING,
+  })
+  @ApiOkResponse({ type: StructureDto })
+  @ApiBadRequestResponse({
+    description: 'bad levels, type or OID; a number several classes carry',
+    type: ErrorEnvelopeDto,
+  })
+  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  whereUsed(
+    @CurrentUser() user: AuthUser,
+    @Param() params: ObjectRefParamDto,
+    @Query() query: StructureQueryDto,
+  ): Promise<StructureDto> {
+    return this.objects.whereUsed(user, params.ref, query);
+  }
+}
