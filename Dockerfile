@@ -22,6 +22,8 @@ COPY --from=build /app/package.json /app/package-lock.json /app/prisma.config.ts
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
+# The standard type catalog (catalog/standard/*.json), read and checked at start.
+COPY --from=build /app/catalog ./catalog
 # DATA_DIR for the embedded database, when the image runs without DATABASE_URL (a demo only).
 RUN mkdir /app/data && chown node:node /app/data
 USER node

@@ -1,14 +1,16 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { RequestBodyReader } from '../common/request-body.reader.js';
 import type { AuthUser } from './auth-user.js';
 import { AuthService } from './auth.service.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 /**
  * Global guard: every route needs the credentials of an enabled user unless marked @Public().
- * It runs on every request, so the @Public() lookup is remembered per handler and a caller whose
- * credentials are cached is let through without waiting for a promise.
+ * Once the caller is known, it has the request body read (RequestBodyReader): nothing of a body
+ * is read before authentication. It runs on every request, so the @Public() lookup is remembered
+ * per handler.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -17,20 +19,24 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly auth: AuthService,
     private readonly reflector: Reflector,
+    private readonly bodies: RequestBodyReader,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (this.isPublic(context)) return true;
+    if (this.isPublic(context)) return this.readBody(context);
     const req = context.switchToHttp().getRequest<Request>();
-    const user = this.auth.authenticate(singleAuthorization(req), req.socket.remoteAddress ?? 'unknown');
-    if (user instanceof Promise) {
-      return user.then((u: AuthUser) => {
+    // req.ip: the socket's address, or the client's as named by a trusted proxy (TRUST_PROXY).
+    return this.auth
+      .authenticate(singleAuthorization(req), req.ip ?? req.socket.remoteAddress ?? 'unknown')
+      .then((u: AuthUser) => {
         req.user = u;
-        return true;
+        return this.readBody(context);
       });
-    }
-    req.user = user;
-    return true;
+  }
+
+  private readBody(context: ExecutionContext): boolean | Promise<boolean> {
+    const reading = this.bodies.read(context);
+    return reading ? reading.then(() => true) : true;
   }
 
   private isPublic(context: ExecutionContext): boolean {

@@ -1,13 +1,27 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { RequestBodyReader } from '../common/request-body.reader.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuthGuard } from './auth.guard.js';
 import { AuthService } from './auth.service.js';
+import { FailureThrottle } from './failure-throttle.js';
 import { PermissionsService } from './permissions.service.js';
 import { UsersRepository } from './users.repository.js';
 
 @Global()
 @Module({
-  providers: [UsersRepository, AuthService, PermissionsService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [AuthService, PermissionsService],
+  providers: [
+    UsersRepository,
+    FailureThrottle,
+    AuthService,
+    PermissionsService,
+    {
+      provide: RequestBodyReader,
+      useFactory: (config: AppConfig) => new RequestBodyReader(config),
+      inject: [APP_CONFIG],
+    },
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [AuthService, PermissionsService, FailureThrottle],
 })
 export class AuthModule {}

@@ -1,9 +1,44 @@
 import { loadConfig } from '../config/app-config.js';
 import { AuthService } from './auth.service.js';
+import type { FailureThrottle } from './failure-throttle.js';
 import { hashPassword } from './password.js';
 import type { UserRecord, UsersRepository } from './users.repository.js';
 
 const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
+
+/**
+ * The throttle's rules over a map instead of its table (test/auth has the table's own tests):
+ * attempts reserved per (name, address) and per address, refunded when right.
+ */
+class MemoryThrottle {
+  private readonly counts = new Map<string, number>();
+  constructor(
+    private readonly limit: number,
+    private readonly users: { findById(id: number): Promise<UserRecord | null> },
+  ) {}
+  retryAfter(name: string, address: string): Promise<number> {
+    return Promise.resolve(this.wait(name, address));
+  }
+  /** The wait and the user's row, as the one statement of the real throttle answers them. */
+  async confirm(name: string, address: string, userId: number): Promise<{ wait: number; row: UserRecord | null }> {
+    return { wait: this.wait(name, address), row: await this.users.findById(userId) };
+  }
+  /** Checks and counts in one step, as the table's function does. */
+  reserve(name: string, address: string): Promise<number> {
+    const wait = this.wait(name, address);
+    if (wait === 0) for (const k of [`${name}@${address}`, address]) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    return Promise.resolve(wait);
+  }
+  private wait(name: string, address: string): number {
+    const full = (this.counts.get(`${name}@${address}`) ?? 0) >= this.limit;
+    return full || (this.counts.get(address) ?? 0) >= this.limit * 10 ? 60 : 0;
+  }
+  refund(name: string, address: string): Promise<void> {
+    this.counts.delete(`${name}@${address}`);
+    this.counts.set(address, Math.max(0, (this.counts.get(address) ?? 0) - 1));
+    return Promise.resolve();
+  }
+}
 
 /** The service over an in-memory user table that counts its lookups. */
 async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
@@ -25,11 +60,16 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
       if (this.gate) await this.gate;
       return name === record.name ? record : null;
     },
+    /** Reads of the row that confirm a cached check. */
+    confirmations: 0,
+    async findById(id: number) {
+      this.confirmations++;
+      return id === record.id ? { ...record } : null;
+    },
   };
-  const service = new AuthService(
-    users as unknown as UsersRepository,
-    loadConfig({ AUTH_CACHE_TTL_MS: String(ttlMs), ...env }),
-  );
+  const config = loadConfig({ AUTH_CACHE_TTL_MS: String(ttlMs), ...env });
+  const throttle = new MemoryThrottle(config.authFailureLimit, users) as unknown as FailureThrottle;
+  const service = new AuthService(users as unknown as UsersRepository, throttle, config);
   return { service, users, record };
 }
 
@@ -45,23 +85,58 @@ describe('AuthService', () => {
     expect(users.lookups).toBe(1);
   });
 
-  it('answers a cached caller synchronously, without a promise', async () => {
-    const { service } = await serviceWith(60_000);
-    await service.authenticate(basic('erin:erin-pw'), 'a');
-    const again = service.authenticate(basic('erin:erin-pw'), 'a');
-    expect(again).not.toBeInstanceOf(Promise);
-    expect(again).toMatchObject({ id: 7, name: 'erin' });
+  it('lets a caller share a check under way from another address when its own address is throttled there', async () => {
+    const { service, users } = await serviceWith(60_000, { AUTH_FAILURE_LIMIT: '2' });
+    for (let i = 0; i < 2; i++) await settle(() => service.authenticate(basic(`erin:guess-${i}`), 'mallory'));
+    const lookups = users.lookups;
+    // The same right credentials at once from the throttled address and from another one.
+    const [fromMallory, fromVictim] = await Promise.all([
+      settle(() => service.authenticate(basic('erin:erin-pw'), 'mallory')),
+      service.authenticate(basic('erin:erin-pw'), 'victim'),
+    ]);
+    expect(fromMallory.status).toBe(429);
+    expect(fromVictim).toMatchObject({ id: 7 });
+    expect(users.lookups).toBe(lookups + 1);
   });
 
-  it('re-verifies an entry in use shortly before it expires, and notices a disabled user', async () => {
-    const { service, users, record } = await serviceWith(1000);
+  it("confirms a cached check against the user's row, without checking the password again", async () => {
+    const { service, users } = await serviceWith(60_000);
+    await service.authenticate(basic('erin:erin-pw'), 'a');
+    await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ id: 7, name: 'erin' });
+    expect({ lookups: users.lookups, confirmations: users.confirmations }).toEqual({ lookups: 1, confirmations: 1 });
+  });
+
+  it('drops a cached check at once when the password, the name or the disabled flag changed', async () => {
+    for (const change of [
+      async (r: UserRecord) => (r.passwordHash = await hashPassword('new-pw')),
+      (r: UserRecord) => (r.disabled = true),
+      (r: UserRecord) => (r.name = 'erin2'),
+    ]) {
+      const { service, record } = await serviceWith(60_000);
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await change(record);
+      await expect(service.authenticate(basic('erin:erin-pw'), 'a')).rejects.toMatchObject({ status: 401 });
+    }
+  });
+
+  it('takes a changed admin flag from the row at the next request', async () => {
+    const { service, record, users } = await serviceWith(60_000);
+    record.admin = true;
+    await service.authenticate(basic('erin:erin-pw'), 'a');
+    record.admin = false;
+    await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ admin: false });
+    expect(users.lookups).toBe(1);
+  });
+
+  it('re-verifies an entry in use shortly before it expires', async () => {
+    const { service, users } = await serviceWith(1000);
     await service.authenticate(basic('erin:erin-pw'), 'a');
     await new Promise((r) => setTimeout(r, 800));
-    record.disabled = true;
     await service.authenticate(basic('erin:erin-pw'), 'a'); // still cached; starts the refresh
     await new Promise((r) => setTimeout(r, 400));
     expect(users.lookups).toBe(2);
-    await expect(service.authenticate(basic('erin:erin-pw'), 'a')).rejects.toMatchObject({ status: 401 });
+    await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ id: 7 });
+    expect(users.lookups).toBe(2);
   });
 
   it('does not cache failures', async () => {
@@ -79,7 +154,7 @@ describe('AuthService', () => {
     const answers = Array.from({ length: 10 }, (_, i) =>
       settle(() => service.authenticate(basic(`erin:guess-${i}`), 'a')),
     );
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 20));
     expect(users.lookups).toBe(3);
     open();
     const statuses = (await Promise.all(answers)).map((e) => e.status);
@@ -113,7 +188,7 @@ describe('AuthService', () => {
     }
     expect(users.lookups).toBe(lookups);
     // The signed-in user at their own address is not affected.
-    expect(service.authenticate(basic('erin:erin-pw'), 'victim')).toMatchObject({ id: 7 });
+    await expect(service.authenticate(basic('erin:erin-pw'), 'victim')).resolves.toMatchObject({ id: 7 });
   });
 });
 

@@ -6,10 +6,13 @@ import type { AuthUser } from './auth-user.js';
 import { parseBasicAuth, type BasicCredentials } from './basic-credentials.js';
 import { FailureThrottle } from './failure-throttle.js';
 import { verifyPassword } from './password.js';
-import { UsersRepository } from './users.repository.js';
+import { UsersRepository, type UserRecord } from './users.repository.js';
 
 export const AUTH_CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
 const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic)';
+
+/** A verification's outcome: the user, null for refused, undefined when it was not made (throttled). */
+type Verdict = AuthUser | null | undefined;
 
 /**
  * Verifies HTTP Basic credentials. Every failure (missing, malformed, unknown user, wrong
@@ -17,33 +20,36 @@ const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic)';
  * AUTH_CACHE_TTL_MS under a hash of name and password, so scrypt is paid once per caller
  * and period, not per request; simultaneous first requests share one verification, and an
  * entry in use is re-verified in the background before it expires.
+ *
+ * A cached verification is confirmed on every request, in one prepared statement, against the
+ * user's row as it is now and the shared failure counts (FailureThrottle.confirm): when the
+ * password hash it was verified against, the name or the disabled flag changed, or the user is
+ * gone, it is dropped and the password checked again; the admin flag and contact data are taken
+ * from the row; a throttled (user, address) gets its 429. So a changed password, a disabled user
+ * or a removed admin flag holds at the next request on every instance sharing the database,
+ * whoever changed the row (the admin API, an import, plain SQL).
  */
 @Injectable()
 export class AuthService {
-  private readonly cache = new Map<string, { user: AuthUser; expiresAt: number }>();
-  private readonly inflight = new Map<string, Promise<AuthUser | null>>();
-  private readonly throttle: FailureThrottle;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inflight = new Map<string, Promise<Verdict>>();
 
   constructor(
     private readonly users: UsersRepository,
+    private readonly throttle: FailureThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowMs);
-  }
+  ) {}
 
   /**
-   * The caller, or a 401 (429 while throttled). A caller whose credentials are cached is answered
-   * synchronously (this runs on every request); otherwise the answer is a promise.
+   * The caller, or a 401 (429 while throttled).
    *
    * A throttled (user, address) gets the 429 whatever the password, cached or not: if the right
    * password still passed, the 429s for wrong ones would tell a guesser when they found it.
    */
-  authenticate(header: string | undefined, address: string): AuthUser | Promise<AuthUser> {
+  authenticate(header: string | undefined, address: string): Promise<AuthUser> {
     const creds = parseBasicAuth(header);
     if (!creds) throw unauthorized();
 
-    const wait = this.throttle.retryAfter(creds.name, address);
-    if (wait > 0) throw tooManyFailures(wait);
     const cacheKey = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');
     const now = Date.now();
     const hit = this.cache.get(cacheKey);
@@ -51,9 +57,28 @@ export class AuthService {
       // Re-verify in the background shortly before expiry, so busy callers never wait for scrypt.
       if (hit.expiresAt - now < this.config.authCacheTtlMs / 4)
         void this.verifyOnce(cacheKey, creds).catch(() => undefined);
-      return hit.user;
+      return this.confirm(cacheKey, hit, creds, address);
     }
     return this.signIn(cacheKey, creds, address);
+  }
+
+  /** A cached verification, if the user's row still says what it was verified against. */
+  private async confirm(
+    cacheKey: string,
+    hit: CacheEntry,
+    creds: BasicCredentials,
+    address: string,
+  ): Promise<AuthUser> {
+    const { wait, row } = await this.throttle.confirm(creds.name, address, hit.user.id);
+    if (wait > 0) throw tooManyFailures(wait);
+    if (!row || row.disabled || row.passwordHash !== hit.passwordHash || row.name !== hit.user.name) {
+      if (this.cache.get(cacheKey) === hit) this.cache.delete(cacheKey);
+      return this.signIn(cacheKey, creds, address);
+    }
+    if (row.admin !== hit.user.admin || row.fullName !== hit.user.fullName || row.email !== hit.user.email) {
+      hit.user = toAuthUser(row);
+    }
+    return hit.user;
   }
 
   /**
@@ -63,27 +88,47 @@ export class AuthService {
    */
   private async signIn(cacheKey: string, creds: BasicCredentials, address: string): Promise<AuthUser> {
     const pending = this.inflight.get(cacheKey);
-    if (pending) {
-      const shared = await pending;
-      if (!shared) throw unauthorized();
-      return shared;
-    }
-    const wait = this.throttle.reserve(creds.name, address);
+    if (pending) return this.share(pending, cacheKey, creds, address);
+    let wait = 0;
+    const check = this.track(
+      cacheKey,
+      this.throttle.reserve(creds.name, address).then((w) => {
+        wait = w;
+        return w > 0 ? undefined : this.verify(cacheKey, creds);
+      }),
+    );
+    const user = await check;
     if (wait > 0) throw tooManyFailures(wait);
-    const user = await this.verifyOnce(cacheKey, creds);
     if (!user) throw unauthorized();
-    this.throttle.refund(creds.name, address);
+    await this.throttle.refund(creds.name, address);
     return user;
   }
 
+  /** Waits for a check of the same credentials under way (after this caller's own throttle check). */
+  private async share(
+    pending: Promise<Verdict>,
+    cacheKey: string,
+    creds: BasicCredentials,
+    address: string,
+  ): Promise<AuthUser> {
+    const wait = await this.throttle.retryAfter(creds.name, address);
+    if (wait > 0) throw tooManyFailures(wait);
+    const verdict = await pending;
+    // Its caller was throttled (at another address): no check was made, so make one.
+    if (verdict === undefined) return this.signIn(cacheKey, creds, address);
+    if (!verdict) throw unauthorized();
+    return verdict;
+  }
+
   /** One password verification per credentials at a time: simultaneous callers share it. */
-  private verifyOnce(cacheKey: string, creds: BasicCredentials): Promise<AuthUser | null> {
-    let pending = this.inflight.get(cacheKey);
-    if (!pending) {
-      pending = this.verify(cacheKey, creds).finally(() => this.inflight.delete(cacheKey));
-      this.inflight.set(cacheKey, pending);
-    }
-    return pending;
+  private verifyOnce(cacheKey: string, creds: BasicCredentials): Promise<Verdict> {
+    return this.inflight.get(cacheKey) ?? this.track(cacheKey, this.verify(cacheKey, creds));
+  }
+
+  private track(cacheKey: string, check: Promise<Verdict>): Promise<Verdict> {
+    const tracked = check.finally(() => this.inflight.delete(cacheKey));
+    this.inflight.set(cacheKey, tracked);
+    return tracked;
   }
 
   private async verify(cacheKey: string, creds: BasicCredentials): Promise<AuthUser | null> {
@@ -93,16 +138,14 @@ export class AuthService {
       this.cache.delete(cacheKey);
       return null;
     }
-    const user: AuthUser = {
-      id: record.id,
-      name: record.name,
-      admin: record.admin,
-      fullName: record.fullName,
-      email: record.email,
-    };
+    const user = toAuthUser(record);
     if (this.config.authCacheTtlMs > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(cacheKey, { user, expiresAt: Date.now() + this.config.authCacheTtlMs });
+      this.cache.set(cacheKey, {
+        user,
+        passwordHash: record.passwordHash,
+        expiresAt: Date.now() + this.config.authCacheTtlMs,
+      });
     }
     return user;
   }
@@ -111,6 +154,17 @@ export class AuthService {
   clearCache(): void {
     this.cache.clear();
   }
+}
+
+interface CacheEntry {
+  user: AuthUser;
+  /** The hash the password was verified against: the entry holds while the user's row has it. */
+  passwordHash: string;
+  expiresAt: number;
+}
+
+function toAuthUser(record: UserRecord): AuthUser {
+  return { id: record.id, name: record.name, admin: record.admin, fullName: record.fullName, email: record.email };
 }
 
 function tooManyFailures(wait: number): HttpErrorWithHeaders {

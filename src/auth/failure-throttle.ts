@@ -1,3 +1,12 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { UserRecord } from './users.repository.js';
+
+/** Attempts per client address allowed for every one allowed per (user name, address). */
+export const ADDRESS_LIMIT_FACTOR = 10;
+
 /**
  * Slows down password guessing. Attempts are counted per (user name, client address) and per
  * client address before the password is checked (a reservation), and given back when the
@@ -5,63 +14,120 @@
  * failed. Past the limit within the window, further attempts from that pair (or that address)
  * are refused until the window has passed. A real user at another address is never locked out
  * by someone else's guesses.
+ *
+ * The counts live in PostgreSQL (the unlogged table auth_failures), so the limits hold across
+ * every instance of the service; windows run on the database's clock. Each call is one
+ * statement on the primary; auth_failure_reserve checks and counts in one step under a lock
+ * per address (see its migration).
  */
-export class FailureThrottle {
-  private readonly byKey = new Map<string, { count: number; resetAt: number }>();
+@Injectable()
+export class FailureThrottle implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('FailureThrottle');
+  private sweeper?: NodeJS.Timeout;
+  private readonly limit: number;
+  private readonly windowMs: number;
 
   constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly addressLimitFactor = 10,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly prisma: PrismaService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.limit = config.authFailureLimit;
+    this.windowMs = config.authFailureWindowMs;
+  }
+
+  /** Started once the whole application is up: a start that fails leaves no timer behind. */
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(this.windowMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
 
   /** Seconds to wait before trying again, or 0 when an attempt may go ahead. */
-  retryAfter(name: string, address: string): number {
-    const t = this.now();
-    return Math.max(
-      this.waitFor(pairKey(name, address), this.limit, t),
-      this.waitFor(addressKey(address), this.limit * this.addressLimitFactor, t),
-    );
+  async retryAfter(name: string, address: string): Promise<number> {
+    const k = keys(name, address);
+    const { rows } = await this.prisma.pgPool.query<{ wait: number | null }>({
+      text: `SELECT max(greatest(1, ceil(extract(epoch FROM reset_at - clock_timestamp()))))::integer AS wait
+             FROM auth_failures
+             WHERE reset_at > clock_timestamp()
+               AND ((key = $1 AND count >= $3) OR (key = $2 AND count >= $4))`,
+      values: [k.pair, k.address, this.limit, this.limit * ADDRESS_LIMIT_FACTOR],
+    });
+    return rows[0]?.wait ?? 0;
+  }
+
+  /**
+   * What a cached sign-in needs on every request, in one prepared statement: the seconds the
+   * (user, address) must still wait (0: none), and the user's row as it is now (null: gone).
+   */
+  async confirm(name: string, address: string, userId: number): Promise<{ wait: number; row: UserRecord | null }> {
+    const k = keys(name, address);
+    const { rows } = await this.prisma.pgPool.query<UserRecord & { wait: number | null; found: boolean }>({
+      name: 'auth-confirm',
+      text: `SELECT u.id IS NOT NULL AS found, u.id, u.name, u.password_hash AS "passwordHash", u.admin,
+                    u.full_name AS "fullName", u.email, u.disabled,
+                    (SELECT max(greatest(1, ceil(extract(epoch FROM reset_at - clock_timestamp()))))::integer
+                     FROM auth_failures
+                     WHERE reset_at > clock_timestamp()
+                       AND ((key = $1 AND count >= $3) OR (key = $2 AND count >= $4))) AS wait
+             FROM (SELECT 1) one LEFT JOIN users u ON u.id = $5`,
+      values: [k.pair, k.address, this.limit, this.limit * ADDRESS_LIMIT_FACTOR, userId],
+    });
+    const { wait, found, ...row } = rows[0];
+    return { wait: wait ?? 0, row: found ? row : null };
   }
 
   /**
    * Counts an attempt about to be checked, unless the limit is reached: then nothing is counted
    * and the seconds to wait are returned. 0 means the attempt was counted and may go ahead.
    */
-  reserve(name: string, address: string): number {
-    const wait = this.retryAfter(name, address);
-    if (wait > 0) return wait;
-    const t = this.now();
-    this.bump(pairKey(name, address), t);
-    this.bump(addressKey(address), t);
-    if (this.byKey.size > 100_000) this.sweep(t);
-    return 0;
+  async reserve(name: string, address: string): Promise<number> {
+    const { rows } = await this.prisma.pgPool.query<{ wait: number }>(
+      reserveSql(name, address, this.limit, this.windowMs),
+    );
+    return rows[0].wait;
   }
 
   /** The reserved attempt was right: the pair's failures are forgotten, the address's attempt given back. */
-  refund(name: string, address: string): void {
-    this.byKey.delete(pairKey(name, address));
-    const entry = this.byKey.get(addressKey(address));
-    if (entry && entry.count > 0) entry.count--;
+  async refund(name: string, address: string): Promise<void> {
+    const k = keys(name, address);
+    await this.prisma.pgPool.query({
+      text: `WITH pair AS (DELETE FROM auth_failures WHERE key = $1)
+             UPDATE auth_failures SET count = count - 1 WHERE key = $2 AND count > 0`,
+      values: [k.pair, k.address],
+    });
   }
 
-  private waitFor(key: string, limit: number, t: number): number {
-    const entry = this.byKey.get(key);
-    if (!entry || entry.resetAt <= t || entry.count < limit) return 0;
-    return Math.max(1, Math.ceil((entry.resetAt - t) / 1000));
-  }
-
-  private bump(key: string, t: number): void {
-    const entry = this.byKey.get(key);
-    if (!entry || entry.resetAt <= t) this.byKey.set(key, { count: 1, resetAt: t + this.windowMs });
-    else entry.count++;
-  }
-
-  private sweep(t: number): void {
-    for (const [k, v] of this.byKey) if (v.resetAt <= t) this.byKey.delete(k);
+  /** Deletes counts whose window has passed (they count as nothing already). */
+  async sweep(): Promise<number> {
+    try {
+      const res = await this.prisma.pgPool.query('DELETE FROM auth_failures WHERE reset_at <= clock_timestamp()');
+      return res.rowCount ?? 0;
+    } catch (e) {
+      this.logger.error('sweeping sign-in failure counts failed', e instanceof Error ? e.stack : String(e));
+      return 0;
+    }
   }
 }
 
-const pairKey = (name: string, address: string) => `u:${name}\u0000${address}`;
-const addressKey = (address: string) => `a:${address}`;
+/** The statement that checks and counts one attempt; its `wait` is 0 when it was counted. */
+export function reserveSql(name: string, address: string, limit: number, windowMs: number) {
+  const k = keys(name, address);
+  return {
+    text: 'SELECT auth_failure_reserve($1, $2, $3, $4, $5, $6) AS wait',
+    values: [k.pair, k.address, k.addressLock, limit, limit * ADDRESS_LIMIT_FACTOR, windowMs],
+  };
+}
+
+/**
+ * The rows' keys: SHA-256 of the pair and of the address (a user name never holds a colon in
+ * Basic credentials, but the NUL separators keep the keys apart whatever they hold), and the
+ * address's lock key, the first 8 bytes of its hash.
+ */
+export function keys(name: string, address: string): { pair: Buffer; address: Buffer; addressLock: string } {
+  const pair = createHash('sha256').update('u\u0000').update(name).update('\u0000').update(address).digest();
+  const addr = createHash('sha256').update('a\u0000').update(address).digest();
+  return { pair, address: addr, addressLock: addr.readBigInt64BE(0).toString() };
+}

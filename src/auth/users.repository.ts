@@ -11,14 +11,21 @@ export interface UserRecord {
   disabled: boolean;
 }
 
+const USER_COLUMNS = {
+  id: true,
+  name: true,
+  passwordHash: true,
+  admin: true,
+  fullName: true,
+  email: true,
+  disabled: true,
+} as const;
+
 @Injectable()
 export class UsersRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   findByName(name: string): Promise<UserRecord | null> {
-    return this.prisma.user.findUnique({
-      where: { name },
-      select: { id: true, name: true, passwordHash: true, admin: true, fullName: true, email: true, disabled: true },
-    });
+    return this.prisma.user.findUnique({ where: { name }, select: USER_COLUMNS });
   }
 }

@@ -1,4 +1,4 @@
-import { badValueMessage, isDatabaseUnavailable, sqlStateOf } from './database-errors.js';
+import { badValueMessage, isDatabaseUnavailable, isForeignKeyViolation, sqlStateOf } from './database-errors.js';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -49,5 +49,26 @@ describe('badValueMessage', () => {
     expect(badValueMessage({ code: '22003' })).toBe('a number is out of range');
     expect(sqlStateOf({ code: 'P2002' })).toBeNull();
     expect(badValueMessage(new Error('x'))).toBeNull();
+  });
+});
+
+describe('isForeignKeyViolation', () => {
+  it.each([
+    ['Prisma P2003', { code: 'P2003' }],
+    [
+      'raw query',
+      { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '23503' } } } },
+    ],
+    ['pg', { code: '23503' }],
+  ])('recognises %s', (_, error) => {
+    expect(isForeignKeyViolation(error)).toBe(true);
+  });
+
+  it.each([
+    ['unique violation', { code: 'P2002' }],
+    ['check violation', { code: '23514' }],
+    ['nothing', null],
+  ])('does not take %s for one', (_, error) => {
+    expect(isForeignKeyViolation(error)).toBe(false);
   });
 });

@@ -71,3 +71,11 @@ export function badValueMessage(error: unknown): string | null {
       return null;
   }
 }
+
+/**
+ * A foreign key refused the change: it refers to a row another transaction deleted meanwhile, or
+ * deletes one that rows committed meanwhile refer to. A race between two callers, answered 409.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2003' || sqlStateOf(error) === '23503';
+}

@@ -2,13 +2,16 @@ import pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
 
 /**
- * A connection pool of DB_POOL_MAX connections to DATABASE_URL with the service's connect and
- * idle limits. `statementTimeoutMs` (0: none) and `readOnly` are set on each connection as it
- * opens, so they cost no statement per query.
+ * A connection pool of DB_POOL_MAX connections to DATABASE_URL (or `url`, e.g. the replica's)
+ * with the service's connect and idle limits. `statementTimeoutMs` (0: none) and `readOnly` are
+ * set on each connection as it opens, so they cost no statement per query.
  */
-export function createPgPool(config: AppConfig, opts: { statementTimeoutMs: number; readOnly?: boolean }): pg.Pool {
+export function createPgPool(
+  config: AppConfig,
+  opts: { statementTimeoutMs: number; readOnly?: boolean; url?: string },
+): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: config.databaseUrl,
+    connectionString: opts.url ?? config.databaseUrl,
     max: config.dbPoolMax,
     connectionTimeoutMillis: config.dbConnectTimeoutMs,
     idleTimeoutMillis: config.dbPoolIdleTimeoutMs,

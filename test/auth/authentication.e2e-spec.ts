@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type pg from 'pg';
 import { hashPassword } from '../../src/auth/password.js';
+import { forgetSignInFailures } from '../helpers/sign-in-failures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 
@@ -35,10 +36,12 @@ describe('authentication', () => {
       ],
     );
     await db.query(`UPDATE users SET disabled = true WHERE name = 'dora-disabled'`);
+    await forgetSignInFailures(db);
     t = await createTestApp({ AUTH_FAILURE_LIMIT: '3' });
   });
   afterAll(async () => {
     await t.close();
+    await forgetSignInFailures(db);
     await db.end();
   });
 

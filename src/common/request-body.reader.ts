@@ -1,14 +1,6 @@
-import {
-  BadRequestException,
-  PayloadTooLargeException,
-  SetMetadata,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { BadRequestException, PayloadTooLargeException, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { from, switchMap, type Observable } from 'rxjs';
 import type { AppConfig } from '../config/app-config.js';
 import { BodyMemoryBudget } from './body-memory-budget.js';
 import { HttpErrorWithHeaders } from './http-errors.js';
@@ -31,15 +23,17 @@ interface BodyParser {
 }
 
 /**
- * Reads and parses JSON, form and XML request bodies, as an interceptor: it runs after the
- * guards, so a request without valid credentials is answered before a byte of its body is read.
+ * Reads and parses JSON, form and XML request bodies. The global guard calls it once the caller
+ * is authenticated (auth.guard.ts), so a request without valid credentials is answered before a
+ * byte of its body is read. (A guard rather than an interceptor: with no interceptor at all,
+ * NestJS runs a handler without building an Observable chain per request.)
  * Bodies of other types (raw uploads) and of routes marked @StreamedBody() are left unread.
  *
  * A body is held in memory until its request is over, so its bytes are taken from the
  * BODY_MEMORY_BUDGET before it is read: its Content-Length, or its whole limit when the length
  * is not known in advance (chunked or compressed). One that does not fit is answered 503.
  */
-export class RequestBodyInterceptor implements NestInterceptor {
+export class RequestBodyReader {
   private readonly parsers: BodyParser[];
   private readonly streamed = new WeakMap<object, boolean>();
 
@@ -67,17 +61,17 @@ export class RequestBodyInterceptor implements NestInterceptor {
     ];
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  /** Reads the request's body if it has one to parse; undefined when there is nothing to wait for. */
+  read(context: ExecutionContext): Promise<void> | undefined {
     const req = context.switchToHttp().getRequest<Request>();
     // Most requests are GETs without a body: they pass without a promise.
-    if (!hasBody(req) || this.isStreamed(context)) return next.handle();
+    if (!hasBody(req) || this.isStreamed(context)) return undefined;
     const parser = this.parsers.find((p) => req.is(p.types));
-    if (!parser) return next.handle();
-    const res = context.switchToHttp().getResponse<Response>();
-    return from(this.read(parser, req, res)).pipe(switchMap(() => next.handle()));
+    if (!parser) return undefined;
+    return this.parse(parser, req, context.switchToHttp().getResponse<Response>());
   }
 
-  private async read(parser: BodyParser, req: Request, res: Response): Promise<void> {
+  private async parse(parser: BodyParser, req: Request, res: Response): Promise<void> {
     const release = this.budget.reserve(this.bytesToHold(parser, req));
     if (!release) {
       throw new HttpErrorWithHeaders(503, 'too many request bodies are being received at once; retry shortly', {

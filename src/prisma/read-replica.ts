@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type pg from 'pg';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { isDatabaseUnavailable, sqlStateOf } from '../common/database-errors.js';
+import { createPgPool } from './pg-pool.js';
+
+/** After the replica was found unreachable, reads go to the primary this long before it is tried again. */
+const RETRY_AFTER_MS = 5000;
+
+/**
+ * The streaming replica of DATABASE_REPLICA_URL, for reads that may lag behind the primary
+ * (reports, pages of query sessions whose snapshot the replica has; see docs/deployment.md for
+ * the rule). Every read has a fallback on the primary, taken when there is no replica, when it
+ * was unreachable in the last few seconds, or when it cancelled the read for a conflict with
+ * recovery: a replica that is down or behind slows nothing down and answers nothing wrong.
+ */
+@Injectable()
+export class ReadReplica implements OnModuleDestroy {
+  private readonly logger = new Logger('ReadReplica');
+  /** DB_POOL_MAX read-only connections to the replica; null without one. */
+  readonly pool: pg.Pool | null;
+  private unavailableUntil = 0;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.pool = config.databaseReplicaUrl
+      ? createPgPool(config, {
+          url: config.databaseReplicaUrl,
+          statementTimeoutMs: config.dbStatementTimeoutMs,
+          readOnly: true,
+        })
+      : null;
+  }
+
+  /** A replica is configured and was not found unreachable lately. */
+  get usable(): boolean {
+    return this.config.databaseReplicaUrl !== '' && Date.now() >= this.unavailableUntil;
+  }
+
+  /**
+   * Whether a read that failed on the replica should be made on the primary instead: the
+   * replica is unreachable (then it is left alone for a few seconds) or it cancelled the read
+   * because replaying the primary's changes needed what the read was using.
+   */
+  fallsBack(error: unknown): boolean {
+    if (isDatabaseUnavailable(error)) {
+      if (Date.now() >= this.unavailableUntil) {
+        this.logger.warn(`replica unreachable, reading from the primary for ${RETRY_AFTER_MS / 1000} s`);
+      }
+      this.unavailableUntil = Date.now() + RETRY_AFTER_MS;
+      return true;
+    }
+    const message = error instanceof Error ? error.message : '';
+    return sqlStateOf(error) === '40001' || /conflict with recovery/.test(message);
+  }
+
+  /**
+   * `read` on the replica, or `primary` when there is none or the replica cannot answer. `read`
+   * may return undefined to say that the replica does not have what is asked for yet.
+   */
+  async read<T>(read: (pool: pg.Pool) => Promise<T | undefined>, primary: () => Promise<T>): Promise<T> {
+    if (!this.pool || !this.usable) return primary();
+    let answer: T | undefined;
+    try {
+      answer = await read(this.pool);
+    } catch (e) {
+      if (!this.fallsBack(e)) throw e;
+    }
+    return answer === undefined ? primary() : answer;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.end();
+  }
+}
