@@ -4,8 +4,10 @@
  * parseBasicAuth, look the user up (the columns of UsersRepository.findByName), verifyPassword,
  * cache the success under the SHA-256 of name and password for AUTH_CACHE_TTL_MS; simultaneous
  * first requests share one verification, and an entry in use is re-verified in the background
- * in the last quarter of its lifetime. Left out: the failure throttle, which only acts on
- * failed sign-ins and never on a benchmark's load.
+ * in the last quarter of its lifetime. Like the service, which must refuse a changed password or
+ * a disabled user at once on every instance, a cached check is confirmed on every request against
+ * the user's row (one prepared primary-key read; the service's statement also reads the shared
+ * failure counts, left out here as they never act on a benchmark's load).
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -38,7 +40,7 @@ export function createBaselineAuth(
   pool: pg.Pool,
   ttlMs = BASELINE_AUTH_TTL_MS,
 ): (header: string | undefined) => BaselineUser | null | Promise<BaselineUser | null> {
-  const cache = new Map<string, { user: BaselineUser; expiresAt: number }>();
+  const cache = new Map<string, { user: BaselineUser; hash: string; expiresAt: number }>();
   const inflight = new Map<string, Promise<BaselineUser | null>>();
 
   async function verify(key: string, creds: BasicCredentials): Promise<BaselineUser | null> {
@@ -55,7 +57,7 @@ export function createBaselineAuth(
     const user = { id: row.id, name: row.name, admin: row.admin, fullName: row.full_name, email: row.email };
     if (ttlMs > 0) {
       if (cache.size > 10_000) cache.clear();
-      cache.set(key, { user, expiresAt: Date.now() + ttlMs });
+      cache.set(key, { user, hash: row.password_hash, expiresAt: Date.now() + ttlMs });
     }
     return user;
   }
@@ -69,7 +71,18 @@ export function createBaselineAuth(
     return pending;
   }
 
-  // Like the service, a cached caller is answered synchronously.
+  async function confirm(key: string, creds: BasicCredentials, hit: { user: BaselineUser; hash: string }) {
+    const r = await pool.query<{ password_hash: string; disabled: boolean }>({
+      name: 'baseline-auth-confirm',
+      text: 'SELECT password_hash, disabled FROM users WHERE id = $1',
+      values: [hit.user.id],
+    });
+    const row = r.rows[0];
+    if (row && !row.disabled && row.password_hash === hit.hash) return hit.user;
+    cache.delete(key);
+    return verifyOnce(key, creds);
+  }
+
   return (header) => {
     const creds = parseBasicAuth(header);
     if (!creds) return null;
@@ -78,7 +91,7 @@ export function createBaselineAuth(
     const hit = cache.get(key);
     if (hit && hit.expiresAt > now) {
       if (hit.expiresAt - now < ttlMs / 4) void verifyOnce(key, creds).catch(() => undefined);
-      return hit.user;
+      return confirm(key, creds, hit);
     }
     return verifyOnce(key, creds);
   };

@@ -38,6 +38,22 @@ const QUERIES: Record<string, { sql: string; param?: string }> = {
         AND i.latest AND m.number LIKE $2
       ORDER BY m.number, l.line_number, i.id, l.id, um.id LIMIT ${MAX_ROWS + 1}`,
   },
+  'change-management': {
+    param: 'number',
+    sql: `SELECT cm.number, am.number, pm.number, pm.name
+      FROM iterations ci JOIN masters cm ON cm.id = ci.master_id
+      JOIN links l1 ON l1.class = 'wt.change2.IncludedIn2' AND l1.role_b_id = ci.id
+      JOIN iterations ai ON ai.id = l1.role_a_id JOIN masters am ON am.id = ai.master_id
+      JOIN links l2 ON l2.class = 'wt.change2.AffectedActivityData' AND l2.role_a_id = ai.id
+      JOIN iterations pi ON pi.id = l2.role_b_id JOIN masters pm ON pm.id = pi.master_id
+      WHERE cm.class = 'wt.change2.WTChangeOrder2' AND am.class = 'wt.change2.WTChangeActivity2'
+        AND pm.class = 'wt.part.WTPart'
+        AND cm.container_id ${READABLE} AND am.container_id ${READABLE} AND pm.container_id ${READABLE}
+        AND (l1.container_id IS NULL OR l1.container_id ${READABLE})
+        AND (l2.container_id IS NULL OR l2.container_id ${READABLE})
+        AND cm.number LIKE $2 AND ci.latest
+      ORDER BY cm.number, am.number, pm.number, ci.id, ai.id, pi.id LIMIT ${MAX_ROWS + 1}`,
+  },
   'files-per-state': {
     sql: `SELECT i.state, count(c.id)::int8, sum(c.size)::int8
       FROM iterations i JOIN masters m ON m.id = i.master_id JOIN content_items c ON c.iteration_id = i.id

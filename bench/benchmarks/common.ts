@@ -1,5 +1,7 @@
-/** What several benchmarks share: the demo credentials and the version load. */
+/** What several benchmarks share: the demo credentials, the version load, a document to upload to. */
+import type pg from 'pg';
 import type { ChildServer } from '../harness/child-server.js';
+import { withClient } from '../harness/database.js';
 import { assertClean, runLoad } from '../harness/load.js';
 import type { BenchContext } from '../harness/types.js';
 
@@ -13,8 +15,11 @@ export const ALICE_BASIC = basicAuth('alice', 'alice-pw');
 
 export const VERSION_PATH = '/files/version';
 
-export function startVersionBaseline(ctx: BenchContext): Promise<ChildServer> {
-  return ctx.startBaseline('baselines/version-baseline.js', { DATABASE_URL: ctx.databaseUrl });
+export function startVersionBaseline(ctx: BenchContext, logging = true): Promise<ChildServer> {
+  return ctx.startBaseline('baselines/version-baseline.js', {
+    DATABASE_URL: ctx.databaseUrl,
+    VERSION_BASELINE_LOGGING: logging ? 'on' : 'off',
+  });
 }
 
 /**
@@ -38,4 +43,37 @@ export async function versionLoad(server: ChildServer, ctx: BenchContext, second
   });
   assertClean(r, `${server.name} GET ${VERSION_PATH}`);
   return r;
+}
+
+/**
+ * A container of the benchmark's own (alice author) holding one document with one iteration:
+ * what the file benchmarks upload to. Any earlier one of that name is removed first.
+ */
+export async function createBenchDocument(ctx: BenchContext, container: string, number: string, name: string) {
+  await withClient(ctx.databaseUrl, async (c) => {
+    await removeBenchContainer(c, container);
+    const created = await c.query<{ id: number }>(
+      "INSERT INTO containers (class, name) VALUES ('wt.pdmlink.PDMLinkProduct', $1) RETURNING id",
+      [container],
+    );
+    const id = created.rows[0].id;
+    await c.query(
+      "INSERT INTO memberships (container_id, user_id, role) SELECT $1, id, 'author' FROM users WHERE name = 'alice'",
+      [id],
+    );
+    const master = await c.query<{ id: number }>(
+      "INSERT INTO masters (class, number, name, container_id) VALUES ('wt.doc.WTDocument', $1, $2, $3) RETURNING id",
+      [number, name, id],
+    );
+    await c.query(
+      "INSERT INTO iterations (master_id, created_by, modified_by) SELECT $1, id, id FROM users WHERE name = 'alice'",
+      [master.rows[0].id],
+    );
+  });
+}
+
+/** A benchmark's container and its objects (their blobs are the caller's to remove). */
+export async function removeBenchContainer(c: pg.Client, container: string): Promise<void> {
+  await c.query('DELETE FROM masters WHERE container_id IN (SELECT id FROM containers WHERE name = $1)', [container]);
+  await c.query('DELETE FROM containers WHERE name = $1', [container]);
 }

@@ -1,11 +1,24 @@
 /** The benchmark modules, in the order `npm run bench` runs them. Add new ones here. */
 import type { Benchmark } from '../harness/types.js';
 import { files } from './files.js';
+import { filesVault } from './files-vault.js';
 import { memory } from './memory.js';
 import { numbers } from './numbers.js';
 import { query } from './query.js';
 import { reports } from './reports.js';
 import { soak } from './soak.js';
-import { version } from './version.js';
+import { structure } from './structure.js';
+import { version, versionUnlogged } from './version.js';
 
-export const BENCHMARKS: Benchmark[] = [version, memory, reports, query, numbers, files, soak];
+export const BENCHMARKS: Benchmark[] = [
+  version,
+  versionUnlogged,
+  memory,
+  reports,
+  query,
+  structure,
+  numbers,
+  files,
+  filesVault,
+  soak,
+];

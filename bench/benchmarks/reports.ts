@@ -13,6 +13,7 @@ import pg from 'pg';
 import type { ChildServer } from '../harness/child-server.js';
 import type { Benchmark, BenchContext, MetricSpec, RunSpec, Sample } from '../harness/types.js';
 import { Worker } from 'node:worker_threads';
+import { seedChanges } from '../data/changes.js';
 import { ALICE_BASIC } from './common.js';
 
 export const NUMBER_WILDCARD = `<?xml version="1.0" encoding="UTF-8"?>
@@ -54,6 +55,21 @@ const FILES_PER_STATE = `<?xml version="1.0" encoding="UTF-8"?>
   <linkJoin><join name="wt.content.HolderToContent"><aliasTarget alias="Doc"/><aliasTarget alias="File"/></join></linkJoin>
 </query></statement></qml>`;
 
+/** Change management: change orders → their activities (IncludedIn2) → affected parts (AffectedActivityData). */
+export const CHANGE_MANAGEMENT = `<?xml version="1.0" encoding="UTF-8"?>
+<qml><parameter name="number" type="java.lang.String"/><statement><query>
+  <select><column alias="CN" heading="Change Notice">number</column><column alias="CA" heading="Task">number</column>
+    <column alias="P" heading="Part">number</column><column alias="P" heading="Part Name">name</column></select>
+  <from><table alias="CN">wt.change2.WTChangeOrder2</table><table alias="CA">wt.change2.WTChangeActivity2</table><table alias="P">wt.part.WTPart</table></from>
+  <where><compositeCondition type="and">
+    <condition><operand><column alias="CN">number</column></operand><operator type="like"/><operand><parameterTarget name="number"/></operand></condition>
+    <condition><operand><column alias="CN">iterationInfo.latest</column></operand><operator type="equal"/><operand><constant>1</constant></operand></condition>
+  </compositeCondition></where>
+  <orderBy><orderByItem><columnTarget heading="Change Notice"/></orderByItem><orderByItem><columnTarget heading="Task"/></orderByItem><orderByItem><columnTarget heading="Part"/></orderByItem></orderBy>
+  <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CA"/><aliasTarget alias="CN"/></join>
+    <join name="wt.change2.AffectedActivityData"><aliasTarget alias="CA"/><aliasTarget alias="P"/></join></linkJoin>
+</query></statement></qml>`;
+
 interface Case {
   name: string;
   qml: string;
@@ -65,6 +81,7 @@ const CASES: Case[] = [
   { name: 'number-wildcard', qml: NUMBER_WILDCARD, query: '' },
   { name: 'part-structure', qml: PART_STRUCTURE, query: '' },
   { name: 'files-per-state', qml: FILES_PER_STATE, query: '' },
+  { name: 'change-management', qml: CHANGE_MANAGEMENT, query: '' },
 ];
 
 let baseline: ChildServer | undefined;
@@ -82,9 +99,15 @@ async function chooseParameters(databaseUrl: string): Promise<void> {
       `SELECT m.number FROM usage_links l JOIN iterations i ON i.id = l.parent_id JOIN masters m ON m.id = i.master_id
        WHERE l.class = 'wt.part.WTPartUsageLink' AND i.latest AND m.container_id IN ${readable} ORDER BY l.id LIMIT 1`,
     );
+    const change = await client.query<{ number: string }>(
+      `SELECT m.number FROM masters m WHERE m.class = 'wt.change2.WTChangeOrder2' AND m.container_id IN ${readable}
+       ORDER BY m.number LIMIT 1`,
+    );
     const prefix = (rows: { number: string }[], keep: number) => (rows[0] ? `${rows[0].number.slice(0, -keep)}*` : '*');
     CASES[0].query = `?number=${encodeURIComponent(prefix(doc.rows, 2))}`;
     CASES[1].query = `?number=${encodeURIComponent(prefix(part.rows, 1))}`;
+    // About ten change orders of one container: some 500 affected parts.
+    CASES[3].query = `?number=${encodeURIComponent(prefix(change.rows, 1))}`;
   } finally {
     await client.end();
   }
@@ -171,10 +194,11 @@ const metrics: MetricSpec[] = CASES.flatMap((c): MetricSpec[] => [
 export const reports: Benchmark = {
   name: 'reports',
   description:
-    'POST /reports as alice with three QML templates (number wildcard, part structure with joins, files per state grouped), beside the same SQL by hand in a minimal node:http + pg server; and the compile time per template',
+    'POST /reports as alice with four QML templates (number wildcard, part structure with joins, files per state grouped, change orders → activities → affected parts over catalog links), beside the same SQL by hand in a minimal node:http + pg server; and the compile time per template',
   metrics,
   objects: 100_000,
   async setup(ctx) {
+    await seedChanges(ctx.databaseUrl);
     await chooseParameters(ctx.databaseUrl);
     baseline = await ctx.startBaseline('baselines/reports-baseline.js', { DATABASE_URL: ctx.databaseUrl });
     await checkSameWork(ctx.service, baseline);
