@@ -1,12 +1,15 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CatalogModule } from './catalog/catalog.module.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
+import { ObjectsModule } from './objects/objects.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { QueryModule } from './query/query.module.js';
 import { ReportsModule } from './reports/reports.module.js';
@@ -19,11 +22,14 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         PrismaModule,
+        CatalogModule,
         AuthModule,
         ReportsModule,
         FilesModule,
         NumbersModule,
+        ObjectsModule,
         QueryModule,
+        AdminModule,
         HealthModule,
       ],
       providers: [

@@ -3,7 +3,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
 import { createLogger, requestContext } from './common/logger.js';
-import { RequestBodyInterceptor } from './common/request-body.interceptor.js';
 import type { Logger } from 'pino';
 import { versionRecord } from './common/version.js';
 
@@ -14,10 +13,12 @@ import { versionRecord } from './common/version.js';
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger?: Logger): void {
   app.disable('x-powered-by');
+  // The client address (sign-in throttling, logs) behind a load balancer: see TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy);
   applyHttpTimeouts(app.getHttpServer() as Server, config);
   app.use(requestContext(logger ?? createLogger(config.logLevel)));
-  // Bodies are read after authentication, by an interceptor, never by Express middleware.
-  app.useGlobalInterceptors(new RequestBodyInterceptor(config));
+  // Bodies are read after authentication, by the global guard (RequestBodyReader), never by
+  // Express middleware.
   if (config.basePath) app.setGlobalPrefix(config.basePath);
   setupSwagger(app, config);
 }

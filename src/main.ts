@@ -5,6 +5,8 @@ import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import type { Logger } from 'pino';
 import { createLogger, PinoNestLogger } from './common/logger.js';
+import { standardCatalog } from './catalog/catalog-load.js';
+import { CatalogError } from './catalog/catalog-model.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
 import { seedDemoData } from './import/demo-seed.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './prisma/embedded-postgres.js';
@@ -16,6 +18,15 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  try {
+    standardCatalog();
+  } catch (e) {
+    if (e instanceof CatalogError) {
       console.error(e.message);
       process.exit(1);
     }

@@ -39,6 +39,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ FILES_DISK_CACHE_SIZE: '0' }).filesDiskCacheSize).toBe(0);
   });
 
+  it('chooses the file store, and keeps the embedded database on postgres', () => {
+    expect(loadConfig({}).filesStore).toBe('postgres');
+    const db = { DATABASE_URL: 'postgresql://pdm@db/pdm' };
+    expect(loadConfig({ ...db, FILES_STORE: 'filesystem', FILES_VAULT_DIR: '/vault' })).toMatchObject({
+      filesStore: 'filesystem',
+      filesVaultDir: '/vault',
+    });
+    expect(loadConfig({ ...db, FILES_STORE: 'S3', FILES_S3_BUCKET: 'pdm' })).toMatchObject({
+      filesStore: 's3',
+      filesS3Bucket: 'pdm',
+      filesS3Region: 'us-east-1',
+      filesS3ForcePathStyle: false,
+    });
+    expect(() => loadConfig({ FILES_STORE: 's3', FILES_S3_BUCKET: 'pdm' })).toThrow(
+      'FILES_STORE: "s3" needs DATABASE_URL; the embedded database keeps file bytes in PostgreSQL only (FILES_STORE=postgres)',
+    );
+    expect(() => loadConfig({ ...db, FILES_STORE: 'filesystem' })).toThrow(
+      'FILES_VAULT_DIR: needed with FILES_STORE=filesystem',
+    );
+    expect(() => loadConfig({ ...db, FILES_STORE: 's3' })).toThrow('FILES_S3_BUCKET: needed with FILES_STORE=s3');
+    expect(() => loadConfig({ FILES_S3_ACCESS_KEY_ID: 'key' })).toThrow('give both or neither');
+    expect(() => loadConfig({ FILES_STORE: 'ftp' })).toThrow(
+      'FILES_STORE: "ftp" is not one of postgres, filesystem, s3',
+    );
+    expect(() => loadConfig({ FILES_S3_ENDPOINT: 'minio:9000' })).toThrow('FILES_S3_ENDPOINT: is not an http(s) URL');
+  });
+
   it('lists every bad variable at once', () => {
     let err: unknown;
     try {
@@ -53,6 +80,34 @@ describe('loadConfig', () => {
       'BASE_PATH: "no-slash" is not a path like /pdm',
       'JSON_BODY_LIMIT: "lots" is not a size (use e.g. 1048576, 512kb, 10mb)',
     ]);
+  });
+
+  it('reads TRUST_PROXY as hops or addresses, and refuses anything else', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'balancer' })).toThrow(
+      'TRUST_PROXY: "balancer" is not a number of hops, an address, a subnet (10.0.0.0/8), loopback, linklocal or uniquelocal',
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow('TRUST_PROXY: "10.0.0.0/33" is not');
+  });
+
+  it('takes a replica only beside a PostgreSQL server', () => {
+    const replica = 'postgresql://pdm@replica:5432/pdm';
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://pdm@primary:5432/pdm', DATABASE_REPLICA_URL: replica }),
+    ).toMatchObject({ databaseReplicaUrl: replica });
+    expect(loadConfig({}).databaseReplicaUrl).toBe('');
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: replica })).toThrow(
+      'DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded database has no replica)',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/d', DATABASE_REPLICA_URL: 'mysql://h/d' })).toThrow(
+      'DATABASE_REPLICA_URL: must start with postgresql://',
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../common/logger.js';
@@ -11,6 +12,13 @@ export interface AppConfig {
   host: string;
   /** PostgreSQL connection string; empty means "start the embedded database". */
   databaseUrl: string;
+  /** A streaming replica of DATABASE_URL for reads that may lag (docs/deployment.md); empty: none. */
+  databaseReplicaUrl: string;
+  /**
+   * Which proxies in front may name the client address (X-Forwarded-For), as Express's
+   * `trust proxy`: a number of hops, or addresses and subnets; false: none (the socket's address).
+   */
+  trustProxy: false | number | string[];
   /** Prefix for every route, e.g. "/pdm"; empty for none. */
   basePath: string;
   /** Absolute base address used in links (url fields); derived from the request when empty. */
@@ -47,6 +55,8 @@ export interface AppConfig {
   queryMaxLimit: number;
   /** Most numbers one POST /numbers/generate request may reserve. */
   numbersMaxCount: number;
+  /** Most nodes one structure or where-used answer holds. */
+  objectsStructureMaxNodes: number;
   /** Largest file the file service stores (413 past it); see docs/files.md for JSON_BODY_LIMIT. */
   filesMaxSize: number;
   /** How often file bytes no file uses any more are deleted (after an hour's grace); 0 = never. */
@@ -59,6 +69,21 @@ export interface AppConfig {
   filesDiskCacheDir: string;
   /** Bytes of files kept there; 0 = none. */
   filesDiskCacheSize: number;
+  /** Where new file bytes are written (see docs/files.md); reads follow each blob's recorded store. */
+  filesStore: FilesStoreName;
+  /** The vault directory of the filesystem store; empty when none is configured. */
+  filesVaultDir: string;
+  /** The S3-compatible service: endpoint URL (empty: AWS S3), region, bucket (empty: none configured). */
+  filesS3Endpoint: string;
+  filesS3Region: string;
+  filesS3Bucket: string;
+  /** Credentials; both empty: the AWS SDK's default chain (environment, profile, instance role). */
+  filesS3AccessKeyId: string;
+  filesS3SecretAccessKey: string;
+  /** Path-style addressing (endpoint/bucket/key), which MinIO, Ceph and most self-hosted services need. */
+  filesS3ForcePathStyle: boolean;
+  /** Prepended to every object key, e.g. "pdm/blobs/". */
+  filesS3Prefix: string;
   /** Bytes of request bodies held in memory at once, across all requests (503 past it). */
   bodyMemoryBudget: number;
   /** Longest wait for a request's headers. */
@@ -79,7 +104,12 @@ export interface AppConfig {
   reportMaxNesting: number;
   /** CSV cells starting with = + - @ (or tab, CR) are prefixed with ' so spreadsheets do not run them. */
   csvNeutralizeFormulas: boolean;
+  /** How long the catalog's user-declared types are used before catalog_types is checked again (0: every use). */
+  catalogCheckIntervalMs: number;
 }
+
+export const FILES_STORES = ['postgres', 'filesystem', 's3'] as const;
+export type FilesStoreName = (typeof FILES_STORES)[number];
 
 type Parser<T> = (raw: string) => T;
 
@@ -159,6 +189,48 @@ function databaseUrl(raw: string): string {
   return v;
 }
 
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string): false | number | string[] {
+  const v = raw.trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) throw new Error(`${v} hops: at most 10`);
+    return hops;
+  }
+  const entries = v.split(',').map((e) => e.trim());
+  for (const e of entries) {
+    const [address, bits, extra] = e.split('/');
+    const subnetOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+    if (!PROXY_RANGES.includes(e) && (extra !== undefined || !isIP(address) || !subnetOk)) {
+      throw new Error(
+        `"${e}" is not a number of hops, an address, a subnet (10.0.0.0/8), loopback, linklocal or uniquelocal`,
+      );
+    }
+  }
+  return entries;
+}
+
+function filesStore(raw: string): FilesStoreName {
+  const v = raw.trim().toLowerCase();
+  if (!(FILES_STORES as readonly string[]).includes(v))
+    throw new Error(`"${raw}" is not one of ${FILES_STORES.join(', ')}`);
+  return v as FilesStoreName;
+}
+
+function optionalHttpUrl(raw: string): string {
+  const v = raw.trim();
+  if (v !== '') publicUrl(v);
+  return v;
+}
+
+function s3Prefix(raw: string): string {
+  const v = raw.trim();
+  if (v.startsWith('/') || /[\\\x00-\x1f]/.test(v)) throw new Error(`"${raw}" is not a key prefix like pdm/blobs/`);
+  return v;
+}
+
 function publicUrl(raw: string): string {
   const v = raw.trim().replace(/\/+$/, '');
   if (v === '') return '';
@@ -175,6 +247,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   port: ['PORT', '3000', intIn(0, 65535)],
   host: ['HOST', '0.0.0.0', text],
   databaseUrl: ['DATABASE_URL', '', databaseUrl],
+  databaseReplicaUrl: ['DATABASE_REPLICA_URL', '', databaseUrl],
+  trustProxy: ['TRUST_PROXY', '', trustProxy],
   basePath: ['BASE_PATH', '', basePath],
   publicUrl: ['PUBLIC_URL', '', publicUrl],
   // A JSON body is held whole in memory (BODY_MEMORY_BUDGET): large files go raw, streamed.
@@ -196,6 +270,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
+  objectsStructureMaxNodes: ['OBJECTS_STRUCTURE_MAX_NODES', '10000', intIn(1, 1_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],
@@ -203,6 +278,15 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   filesCacheMaxFile: ['FILES_CACHE_MAX_FILE', '4mb', sizeUpTo(64 * 1024 ** 2)],
   filesDiskCacheDir: ['FILES_DISK_CACHE_DIR', join(tmpdir(), 'pdm-file-cache'), text],
   filesDiskCacheSize: ['FILES_DISK_CACHE_SIZE', '1gb', sizeOrZero],
+  filesStore: ['FILES_STORE', 'postgres', filesStore],
+  filesVaultDir: ['FILES_VAULT_DIR', '', text],
+  filesS3Endpoint: ['FILES_S3_ENDPOINT', '', optionalHttpUrl],
+  filesS3Region: ['FILES_S3_REGION', 'us-east-1', text],
+  filesS3Bucket: ['FILES_S3_BUCKET', '', text],
+  filesS3AccessKeyId: ['FILES_S3_ACCESS_KEY_ID', '', text],
+  filesS3SecretAccessKey: ['FILES_S3_SECRET_ACCESS_KEY', '', text],
+  filesS3ForcePathStyle: ['FILES_S3_FORCE_PATH_STYLE', 'false', bool],
+  filesS3Prefix: ['FILES_S3_PREFIX', '', s3Prefix],
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
   querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
   queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],
@@ -216,6 +300,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   reportMaxListValues: ['REPORT_MAX_LIST_VALUES', '10000', intIn(1, 60_000)],
   reportMaxNesting: ['REPORT_MAX_NESTING', '32', intIn(1, 200)],
   csvNeutralizeFormulas: ['CSV_NEUTRALIZE_FORMULAS', 'true', bool],
+  catalogCheckIntervalMs: ['CATALOG_CHECK_INTERVAL_MS', '1000', intIn(0, 3_600_000)],
 };
 
 export class ConfigError extends Error {
@@ -237,8 +322,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       problems.push(`${name}: ${(e as Error).message}`);
     }
   }
+  if (out.databaseReplicaUrl && out.databaseUrl === '') {
+    problems.push('DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded database has no replica)');
+  }
+  if (!problems.length) problems.push(...filesStoreProblems(out as AppConfig));
   if (problems.length) throw new ConfigError(problems);
   return out as AppConfig;
+}
+
+/** What the chosen file store needs besides its name. */
+function filesStoreProblems(c: AppConfig): string[] {
+  const problems: string[] = [];
+  if (c.filesStore !== 'postgres' && c.databaseUrl === '') {
+    problems.push(
+      `FILES_STORE: "${c.filesStore}" needs DATABASE_URL; the embedded database keeps file bytes in PostgreSQL only (FILES_STORE=postgres)`,
+    );
+  }
+  if (c.filesStore === 'filesystem' && c.filesVaultDir === '') {
+    problems.push('FILES_VAULT_DIR: needed with FILES_STORE=filesystem (the vault directory, e.g. a shared volume)');
+  }
+  if (c.filesStore === 's3' && c.filesS3Bucket === '') {
+    problems.push('FILES_S3_BUCKET: needed with FILES_STORE=s3');
+  }
+  if ((c.filesS3AccessKeyId === '') !== (c.filesS3SecretAccessKey === '')) {
+    problems.push('FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY: give both or neither');
+  }
+  return problems;
 }
 
 /** Injection token for the validated configuration. */

@@ -26,8 +26,45 @@ interface Outcome {
 
 const VERSION = ['build', 'date', 'version'];
 const LIST = ['_runtime', 'count', 'items'];
-const TEMPLATE = ['container', 'created', 'description', 'headings', 'modified', 'name', 'oid', 'parameters', 'qml'];
+const TEMPLATE = [
+  'container',
+  'created',
+  'description',
+  'headings',
+  'layout',
+  'modified',
+  'name',
+  'oid',
+  'parameters',
+  'qml',
+  'reportAttributes',
+  'warnings',
+];
+const CATALOG_CLASS = [
+  'about',
+  'abstract',
+  'derived',
+  'displayName',
+  'master',
+  'name',
+  'oidPrefix',
+  'parent',
+  'properties',
+  'references',
+  'roles',
+  'softTypeDetails',
+  'softTypes',
+  'storage',
+  'subclasses',
+  'userDeclared',
+];
 const FILE_WRITE = ['holder', 'oid', 'success', 'url'];
+const CAD = ['attributes', 'number', 'oid', 'subtype', 'version'];
+const CAD_LINK = ['attributes', 'id', 'lineNumber', 'member', 'quantity', 'referenceNumber', 'unit'];
+const PAGED = ['count', 'items', 'limit', 'page', 'total'];
+const USER = ['admin', 'createdAt', 'disabled', 'email', 'fullName', 'name', 'oid'];
+const CONTAINER = ['class', 'createdAt', 'description', 'name', 'oid'];
+const RULE = ['class_name', 'next', 'next_number', 'prefix', 'suffix', 'width'];
 const PAGE = ['_runtime', 'count', 'items', 'limit', 'page', 'query', 'session_id', 'start', 'total'];
 
 async function operations(base: string): Promise<Operation[]> {
@@ -119,8 +156,12 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
     for (const op of await operations(base)) outcomes[op.id] = await tryItOut(page, op);
     // Every operation succeeds with its defaults: none is left where an error is the intended
     // outcome (a report is created before it is deleted, a file uploaded before it is deleted,
-    // and session 1 is the one "open" made on this new database).
+    // and session 1 is the one "open" made on this new database; the administration examples
+    // create a user, a container, a rule and a workspace of their own before changing and
+    // deleting them, and add carol to Drive Unit before removing her again).
     expect(outcomes).toEqual({
+      CatalogController_catalog: { status: 200, fields: ['classes', 'softTypes'] },
+      CatalogController_one: { status: 200, fields: CATALOG_CLASS },
       ReportsController_version: { status: 200, fields: VERSION },
       ReportsController_list: { status: 200, fields: LIST },
       ReportsController_runInline: { status: 200, fields: LIST },
@@ -137,6 +178,13 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       NumbersController_version: { status: 200, fields: VERSION },
       NumbersController_generate: { status: 200, fields: ['_runtime', 'class_name', 'container', 'count', 'items'] },
       NumbersController_rules: { status: 200, fields: ['_runtime', 'container', 'count', 'items'] },
+      ObjectsController_structure: { status: 200, fields: ['levels', 'nodeLimit', 'nodes', 'root', 'truncated'] },
+      ObjectsController_whereUsed: { status: 200, fields: ['levels', 'nodeLimit', 'nodes', 'root', 'truncated'] },
+      CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },
+      CadController_merge: { status: 200, fields: CAD },
+      CadController_changeLink: { status: 200, fields: CAD_LINK },
+      CadController_clearLink: { status: 200, fields: CAD_LINK },
+      CadController_numberUsed: { status: 200, fields: [...CAD, 'links', 'mode', 'numbered', 'start', 'step'].sort() },
       QueryController_version: { status: 200, fields: VERSION },
       QueryController_apiJson: {
         status: 200,
@@ -146,6 +194,27 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       QueryController_openPost: { status: 200, fields: PAGE },
       QueryController_page: { status: 200, fields: PAGE },
       QueryController_close: { status: 200, fields: ['session_id', 'success'] },
+      UsersController_list: { status: 200, fields: PAGED },
+      UsersController_create: { status: 201, fields: USER },
+      UsersController_get: { status: 200, fields: USER },
+      UsersController_update: { status: 200, fields: USER },
+      UsersController_remove: { status: 204, body: 'text' },
+      ContainersController_list: { status: 200, fields: PAGED },
+      ContainersController_create: { status: 201, fields: CONTAINER },
+      ContainersController_update: { status: 200, fields: CONTAINER },
+      ContainersController_remove: { status: 204, body: 'text' },
+      ContainersController_members: { status: 200, fields: ['container', ...PAGED].sort() },
+      ContainersController_setMember: { status: 201, fields: ['fullName', 'role', 'user'] },
+      ContainersController_removeMember: { status: 204, body: 'text' },
+      RulesController_list: { status: 200, fields: ['container', 'count', 'items'] },
+      RulesController_create: { status: 201, fields: RULE },
+      RulesController_update: { status: 200, fields: RULE },
+      RulesController_remove: { status: 204, body: 'text' },
+      WorkspacesController_list: { status: 200, fields: PAGED },
+      WorkspacesController_create: { status: 201, fields: ['container', 'name', 'oid', 'owner'] },
+      WorkspacesController_remove: { status: 204, body: 'text' },
+      WorkspacesController_roles: { status: 200, fields: ['count', 'items'] },
+      WorkspacesController_createRole: { status: 201, fields: ['name'] },
       HealthController_live: { status: 200, fields: ['status'] },
       HealthController_ready: { status: 200, fields: ['database', 'migrations', 'status'] },
     });

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { load as parseYaml } from 'js-yaml';
+import { loadConfig } from '../../src/config/app-config.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
@@ -97,10 +99,11 @@ describe('the Dockerfile', () => {
       m[1].split(' ').map((p) => p.replace(/^\/app\//, '')),
     );
     // The compiled service, the prisma CLI's config and migrations (migrate at start), the demo
-    // dataset (seed), the version record, and the dependencies.
+    // dataset (seed), the version record, the type catalog (read at start), and the dependencies.
     expect(copied.sort()).toEqual(
       [
         'build-info.json',
+        'catalog',
         'dist',
         'node_modules',
         'package-lock.json',
@@ -119,5 +122,99 @@ describe('the Dockerfile', () => {
     for (const file of ['dist/src/main.js', 'dist/src/import/import.cli.js', 'prisma/demo-dataset.json']) {
       expect(() => read(file)).not.toThrow();
     }
+  });
+});
+
+/**
+ * docker-compose.yml, parsed as YAML: the default services stay as they were, and the scaleout
+ * profile (docs/deployment.md) is wired together correctly. No Docker engine runs here, so what
+ * Docker would only find out at `up` is checked by reading.
+ */
+describe('docker-compose.yml', () => {
+  interface Service {
+    profiles?: string[];
+    image?: string;
+    build?: string;
+    environment?: Record<string, string>;
+    depends_on?: Record<string, { condition: string }>;
+    entrypoint?: string[];
+    command?: string[];
+    configs?: { source: string; target: string }[];
+    ports?: string[];
+  }
+  const compose = parseYaml(read('docker-compose.yml')) as {
+    services: Record<string, Service>;
+    configs: Record<string, { content: string }>;
+    volumes: Record<string, null>;
+  };
+  const { services } = compose;
+  const scaleout = Object.keys(services).filter((s) => services[s].profiles?.includes('scaleout'));
+  /** What Docker Compose makes of `$$` in these strings. */
+  const unescape = (s: string) => s.replace(/\$\$/g, '$');
+
+  it('starts only the database and the service by default, as before', () => {
+    expect(Object.keys(services).filter((s) => !services[s].profiles)).toEqual(['db', 'app']);
+    expect(services.app).toMatchObject({
+      build: '.',
+      environment: { DATABASE_URL: 'postgresql://pdm:pdm@db:5432/pdm', SEED_DEMO_DATA: 'true' },
+      ports: ['3000:3000'],
+    });
+    expect(Object.keys(services.app.environment!)).toEqual(['DATABASE_URL', 'SEED_DEMO_DATA']);
+  });
+
+  it('has a scaleout profile with a primary, a replica, MinIO, two instances and a balancer', () => {
+    expect(scaleout.sort()).toEqual(['app-1', 'app-2', 'balancer', 'minio', 'minio-bucket', 'primary', 'replica']);
+    for (const s of scaleout) {
+      for (const dep of Object.keys(services[s].depends_on ?? {})) expect(scaleout).toContain(dep);
+      for (const c of services[s].configs ?? []) expect(compose.configs[c.source]).toBeDefined();
+    }
+    expect(Object.keys(compose.volumes).sort()).toEqual(['minio-data', 'pgdata', 'primary-data', 'replica-data']);
+  });
+
+  it('gives both instances a configuration the service accepts, the same but for start-up', () => {
+    const [one, two] = [services['app-1'].environment!, services['app-2'].environment!];
+    for (const env of [one, two]) {
+      const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+      expect(new URL(config.databaseUrl).host).toBe('primary:5432');
+      expect(new URL(config.databaseReplicaUrl).host).toBe('replica:5432');
+      expect(config.trustProxy).toBe(1);
+      expect(env).toMatchObject({
+        FILES_STORE: 's3',
+        FILES_S3_ENDPOINT: 'http://minio:9000',
+        FILES_S3_BUCKET: 'pdm-files',
+      });
+    }
+    const { MIGRATE_ON_START, SEED_DEMO_DATA, ...shared } = two;
+    expect([MIGRATE_ON_START, SEED_DEMO_DATA]).toEqual(['false', 'false']);
+    expect(one).toEqual({ ...shared, SEED_DEMO_DATA: 'true' });
+    expect(services['app-2'].depends_on).toEqual({ 'app-1': { condition: 'service_healthy' } });
+    // The instances are reached through the balancer only.
+    expect([services['app-1'].ports, services['app-2'].ports]).toEqual([undefined, undefined]);
+  });
+
+  it('makes the replica from the primary with replication allowed, and MinIO the bucket the instances use', () => {
+    expect(services.primary.command).toEqual(expect.arrayContaining(['wal_level=replica']));
+    expect(unescape(compose.configs['allow-replication'].content)).toBe(
+      'echo "host replication pdm all scram-sha-256" >> "$PGDATA/pg_hba.conf"\n',
+    );
+    const replicaScript = unescape(services.replica.entrypoint!.join(' '));
+    expect(replicaScript).toContain('pg_basebackup -h primary -p 5432 -U pdm -D "$PGDATA" -R -X stream -c fast');
+    expect(services.replica.environment).toMatchObject({ PGPASSWORD: 'pdm' });
+    const bucket = services['minio-bucket'].entrypoint!.join(' ');
+    expect(bucket).toContain('http://minio:9000 pdm pdm-secret');
+    expect(bucket).toContain('store/pdm-files');
+    expect(services.minio.environment).toEqual({ MINIO_ROOT_USER: 'pdm', MINIO_ROOT_PASSWORD: 'pdm-secret' });
+    expect(services['app-1'].environment).toMatchObject({
+      FILES_S3_ACCESS_KEY_ID: 'pdm',
+      FILES_S3_SECRET_ACCESS_KEY: 'pdm-secret',
+    });
+  });
+
+  it('balances over both instances without buffering bodies', () => {
+    const nginx = unescape(compose.configs.balancer.content);
+    expect([...nginx.matchAll(/server (app-\d):3000;/g)].map((m) => m[1])).toEqual(['app-1', 'app-2']);
+    expect(nginx).toContain('proxy_request_buffering off;');
+    expect(nginx).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+    expect(services.balancer.ports).toEqual(['3100:80']);
   });
 });

@@ -105,6 +105,22 @@ describe('the embedded database', () => {
       expect(await answers()).toEqual(before);
     });
 
+    it('counts failed sign-ins in the database (429 past AUTH_FAILURE_LIMIT, the right password too)', async () => {
+      const statuses = [];
+      for (let i = 0; i < 6; i++)
+        statuses.push((await request(t.http).get('/numbers/version').auth('bob', `no-${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      const right = await request(t.http)
+        .get('/numbers/version')
+        .auth(...USERS.bob);
+      expect(right.status).toBe(429);
+      expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(right.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // The pair's row and the address's (alice's right sign-ins were given back).
+      const { rows } = await pool.query<{ count: number }>('SELECT count FROM auth_failures ORDER BY count');
+      expect(rows).toEqual([{ count: 5 }, { count: 5 }]);
+    });
+
     it('answers the same after its connection was dropped and opened again', async () => {
       const before = await answers();
       expect(before.map((a) => a.status)).toEqual([200, 200, 200]);
