@@ -48,6 +48,8 @@ export interface AppConfig {
   reportMaxRows: number;
   /** A report query running longer is cancelled in PostgreSQL and answered 504. */
   reportTimeoutMs: number;
+  /** Report statements each connection keeps prepared (least recently used dropped); 0: none. */
+  reportPreparedStatements: number;
   /** Query sessions idle longer than this expire. */
   querySessionTtlMs: number;
   querySessionsPerUser: number;
@@ -269,6 +271,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   dbPoolIdleTimeoutMs: ['DB_POOL_IDLE_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],
+  reportPreparedStatements: ['REPORT_PREPARED_STATEMENTS', '100', intIn(0, 10_000)],
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
   objectsStructureMaxNodes: ['OBJECTS_STRUCTURE_MAX_NODES', '10000', intIn(1, 1_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],

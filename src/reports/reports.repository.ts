@@ -5,6 +5,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { createPgPool } from '../prisma/pg-pool.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 const pgTypes = pg.types;
 
@@ -112,6 +113,8 @@ export class ReportsRepository implements OnModuleDestroy {
   private readonly pool: pg.Pool | null;
   /** The same on the replica (DATABASE_REPLICA_URL), where reports run while it answers. */
   private readonly replicaPool: pg.Pool | null;
+  /** Report queries prepared per connection (REPORT_PREPARED_STATEMENTS). */
+  private readonly statements: PreparedStatements;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -123,6 +126,7 @@ export class ReportsRepository implements OnModuleDestroy {
     this.replicaPool = config.databaseReplicaUrl
       ? createPgPool(config, { ...reportPool, url: config.databaseReplicaUrl })
       : null;
+    this.statements = new PreparedStatements(config.reportPreparedStatements);
   }
 
   async list(f: TemplateFilter): Promise<{ id: number; name: string }[]> {
@@ -228,7 +232,7 @@ export class ReportsRepository implements OnModuleDestroy {
     let rows: unknown[][];
     try {
       held = await takeSlot(client, slot, 'pg_try_advisory_lock');
-      rows = (await client.query<unknown[]>(query)).rows;
+      rows = (await client.query<unknown[]>(await this.statements.name(client, query))).rows;
     } catch (e) {
       await giveBack(client, held, slot);
       throw e;
@@ -248,7 +252,7 @@ export class ReportsRepository implements OnModuleDestroy {
       await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${this.config.reportTimeoutMs}`);
       // A transaction-level slot: the end of the transaction gives it back.
       await takeSlot(client, slot, 'pg_try_advisory_xact_lock');
-      rows = (await client.query<unknown[]>(query)).rows;
+      rows = (await client.query<unknown[]>(await this.statements.name(client, query))).rows;
     } catch (e) {
       await client.query('ROLLBACK').then(
         () => client.release(),
