@@ -24,7 +24,9 @@ describe('the embedded database', () => {
     embedded = await startEmbeddedPostgres(dataDir);
     await applyMigrations(embedded.url);
     await seedDemoData(embedded.url);
-  }, 120_000);
+    // PostgreSQL in WebAssembly: start, migrations and demo data take half a minute on an idle
+    // machine, several on a busy one. A deadline, not a measure.
+  }, 600_000);
 
   afterAll(async () => {
     await embedded?.stop();
