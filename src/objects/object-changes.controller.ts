@@ -166,10 +166,10 @@ export class ObjectChangesController {
       'Of the latest iteration, in place. Only the transitions of OBJECTS_LIFECYCLE are allowed (by default INWORK → ' +
       'UNDERREVIEW → RELEASED → OBSOLETE, and UNDERREVIEW → INWORK). Needs author or manager rights.',
   })
-  @ApiParam({ name: 'ref', description: REF, example: '0000000003' })
+  @ApiParam({ name: 'ref', description: REF, example: '0000000002' })
   @ApiBody({
     type: StateChangeDto,
-    examples: { review: { summary: 'submit for review', value: { state: 'UNDERREVIEW' } } },
+    examples: { release: { summary: 'release the test plan (under review)', value: { state: 'RELEASED' } } },
   })
   @ApiOkResponse({ type: ObjectDto })
   @ApiBadRequestResponse(BAD)
