@@ -61,7 +61,7 @@ export async function newIteration(
   const pairs = await tx.$queryRaw<{ old_id: number; new_id: number }[]>`
     WITH src AS (
       SELECT id AS old_id, nextval(pg_get_serial_sequence('usage_links', 'id'))::int AS new_id
-      FROM usage_links WHERE parent_id = ${fromId}
+      FROM (SELECT id FROM usage_links WHERE parent_id = ${fromId} ORDER BY id) o
     ), copied AS (
       INSERT INTO usage_links (id, class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
       SELECT s.new_id, ul.class, ${created.id}, ul.child_id, ul.quantity, ul.unit, ul.line_number,

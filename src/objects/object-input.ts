@@ -78,6 +78,9 @@ export function checkObjectAttributes(catalog: Catalog, type: ObjectType, value:
   const change = checkAttributes(value);
   const declared = declaredAttributes(catalog, type);
   for (const [name, v] of Object.entries(change)) {
+    if (typeof v === 'string' && v.includes('\u0000')) {
+      throw new BadRequestException(`attributes.${name} must not contain NUL characters`);
+    }
     const t = declared.get(name);
     if (t && v !== null) {
       typedValue(v, t, `attributes.${name}`, (path, message) => {

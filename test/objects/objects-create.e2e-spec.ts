@@ -197,6 +197,8 @@ describe('POST /objects and GET /objects/<ref>', () => {
       'attributes.view must be an integer (a long of wt.part.WTPart)',
     ],
     [{ ...good, owner: 'me' }, 'property owner should not exist'],
+    [{ ...good, description: 'a\u0000b' }, 'description must not contain NUL characters'],
+    [{ ...good, attributes: { code: 'a\u0000b' } }, 'attributes.code must not contain NUL characters'],
     [{ ...good, note: 'n'.repeat(4001) }, 'note must be at most 4000 characters'],
   ];
   it.each(cases.map(([body, message]) => ({ body, message })))(

@@ -18,6 +18,8 @@ const NUMBER_RULE = '1 to 200 printable characters without leading or trailing s
 export const NAME = /^(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,1000}(?<=\S)$/u;
 const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
 export const DESCRIPTION_MAX = 10_000;
+/** Free text: anything but NUL, which PostgreSQL does not store in text. */
+const NO_NUL = /^[^\u0000]*$/;
 export const NOTE_MAX = 4000;
 
 const ATTRIBUTES = {
@@ -99,6 +101,7 @@ export class CreateObjectDto {
   @ValidateIf(given)
   @IsString({ message: 'description must be a string' })
   @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @Matches(NO_NUL, { message: 'description must not contain NUL characters' })
   description?: string;
 
   @ApiPropertyOptional({ ...ATTRIBUTES, example: { language: 'en', pages: 12 } })
@@ -110,6 +113,7 @@ export class CreateObjectDto {
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
 }
 
@@ -131,6 +135,7 @@ export class NewIterationDto {
   @ValidateIf(notNull)
   @IsString({ message: 'description must be a string or null' })
   @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @Matches(NO_NUL, { message: 'description must not contain NUL characters' })
   description?: string | null;
 
   @ApiPropertyOptional({
@@ -146,6 +151,7 @@ export class NewIterationDto {
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
 }
 
@@ -154,6 +160,7 @@ export class NewRevisionDto {
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
 }
 
