@@ -275,9 +275,10 @@ describe('POST /objects and GET /objects/<ref>', () => {
   });
 
   it('answers objects the caller may not read like missing ones', async () => {
-    await f.create({ type: 'wt.doc.WTDocument', number: `${NAME}-hidden`, name: 'hidden' }, 'carol');
-    const hidden = await f.db.query(`SELECT id FROM containers WHERE id = $1`, [f.secret.id]);
-    await f.db.query(`UPDATE masters SET container_id = $1 WHERE number = $2`, [hidden.rows[0].id, `${NAME}-hidden`]);
+    await f.create(
+      { type: 'wt.doc.WTDocument', container: f.secret.name, number: `${NAME}-hidden`, name: 'hidden' },
+      'carol',
+    );
     for (const path of [`/objects/${NAME}-hidden`, `/objects/${NAME}-hidden/iterations`, `/objects/${NAME}-none`]) {
       const res = await f.as('bob').get(path);
       expect(res.status).toBe(404);
