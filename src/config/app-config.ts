@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../common/logger.js';
+import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../objects/lifecycle.js';
 
 /**
  * Runtime configuration, read once from the environment and validated at start-up.
@@ -59,6 +60,8 @@ export interface AppConfig {
   numbersMaxCount: number;
   /** Most nodes one structure or where-used answer holds. */
   objectsStructureMaxNodes: number;
+  /** Which lifecycle state may follow which; the first is where new objects start (src/objects/lifecycle.ts). */
+  objectsLifecycle: Lifecycle;
   /** Largest file the file service stores (413 past it); see docs/files.md for JSON_BODY_LIMIT. */
   filesMaxSize: number;
   /** How often file bytes no file uses any more are deleted (after an hour's grace); 0 = never. */
@@ -274,6 +277,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   reportPreparedStatements: ['REPORT_PREPARED_STATEMENTS', '100', intIn(0, 10_000)],
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
   objectsStructureMaxNodes: ['OBJECTS_STRUCTURE_MAX_NODES', '10000', intIn(1, 1_000_000)],
+  objectsLifecycle: ['OBJECTS_LIFECYCLE', DEFAULT_LIFECYCLE_JSON, parseLifecycle],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],

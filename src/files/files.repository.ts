@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
+import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 /** An iteration that holds files, with what addressing and permissions need of its master. */
@@ -219,30 +220,11 @@ export class FileChangeTx {
 
   /**
    * Makes the next iteration of `from` (same version, next free iteration number) and moves
-   * `latest` to it. Attributes, title, description and state are copied; content items and
-   * usage links are carried over as new rows pointing at the same blobs and masters, so no
-   * bytes are copied. Returns the new iteration's id.
+   * `latest` to it, with its attributes, title, description, state, files and usage links (see
+   * newIteration). Returns the new iteration's id.
    */
   async newIteration(from: HolderRecord, userId: number): Promise<number> {
-    // The old flag goes first: at most one latest iteration per master (partial unique index).
-    await this.tx.iteration.update({ where: { id: from.iterationId }, data: { latest: false } });
-    const [created] = await this.tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes,
-                              created_by, modified_by, created_at, modified_at)
-      SELECT i.master_id, i.version,
-             (SELECT max(o.iteration) + 1 FROM iterations o WHERE o.master_id = i.master_id AND o.version = i.version),
-             true, i.state, i.title, i.description, i.attributes, ${userId}, ${userId}, now(), now()
-      FROM iterations i WHERE i.id = ${from.iterationId}
-      RETURNING id`;
-    await this.tx.$executeRaw`
-      INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256, message, created_at, modified_at)
-      SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
-      FROM content_items WHERE iteration_id = ${from.iterationId} ORDER BY id`;
-    await this.tx.$executeRaw`
-      INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
-      SELECT class, ${created.id}, child_id, quantity, unit, line_number, reference_number, attributes
-      FROM usage_links WHERE parent_id = ${from.iterationId} ORDER BY id`;
-    return created.id;
+    return (await newIteration(this.tx, from.iterationId, { userId })).id;
   }
 
   /** Records who changed the iteration and when. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
+import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue, CadRef } from './cad-params.js';
 
@@ -104,27 +105,11 @@ export class CadChangeTx {
   /**
    * Makes the next iteration of `fromId` (same version, next iteration number) and moves
    * `latest` to it, as the file service does: attributes, title, description, state, files and
-   * links (with their line numbers, reference numbers and attributes) are carried over.
+   * links (with their line numbers, reference numbers and attributes) are carried over (see
+   * newIteration).
    */
   async newIteration(fromId: number, userId: number, note: string | null): Promise<number> {
-    await this.tx.iteration.update({ where: { id: fromId }, data: { latest: false } });
-    const [created] = await this.tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes, note,
-                              created_by, modified_by, created_at, modified_at)
-      SELECT i.master_id, i.version,
-             (SELECT max(o.iteration) + 1 FROM iterations o WHERE o.master_id = i.master_id AND o.version = i.version),
-             true, i.state, i.title, i.description, i.attributes, ${note}, ${userId}, ${userId}, now(), now()
-      FROM iterations i WHERE i.id = ${fromId}
-      RETURNING id`;
-    await this.tx.$executeRaw`
-      INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256, message, created_at, modified_at)
-      SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
-      FROM content_items WHERE iteration_id = ${fromId} ORDER BY id`;
-    await this.tx.$executeRaw`
-      INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
-      SELECT class, ${created.id}, child_id, quantity, unit, line_number, reference_number, attributes
-      FROM usage_links WHERE parent_id = ${fromId} ORDER BY id`;
-    return created.id;
+    return (await newIteration(this.tx, fromId, { userId, note })).id;
   }
 
   /** Stores the iteration's attributes and who changed it when; the note when one is given. */

@@ -56,6 +56,22 @@ export class NumbersRepository {
 }
 
 /**
+ * Reserves `count` numbers of the rule inside the caller's transaction (creating an object with
+ * a generated number): the rule row stays locked until that transaction ends, so concurrent
+ * reservations wait for it, and a rollback gives the numbers back along with everything else.
+ * Null when the container has no rule for the class. See reservationSql.
+ */
+export async function reserveInTransaction(
+  tx: Prisma.TransactionClient,
+  containerId: number,
+  ruleClass: string,
+  count: number,
+): Promise<Reservation | null> {
+  const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, ruleClass, count));
+  return rows[0] ?? null;
+}
+
+/**
  * The container a source names and the caller's membership role there, in one query:
  * generating numbers costs two statements in all (this one and the reservation), which
  * matters at thousands of requests per second. Shared with the benchmark baseline.

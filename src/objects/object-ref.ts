@@ -18,7 +18,7 @@ export function parseObjectRef(text: string, type: string | undefined): ObjectRe
     const oid = parseOid(text);
     if (!oid) throw new BadRequestException(`"${text}" is not an OID (OR:<class>:<id>)`);
     if (!(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
-      throw new BadRequestException(`structures are those of ${BUSINESS_CLASSES.join(', ')}, not of ${oid.cls}`);
+      throw new BadRequestException(`business objects are those of ${BUSINESS_CLASSES.join(', ')}, not of ${oid.cls}`);
     }
     if (type !== undefined && type !== oid.cls) {
       throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);

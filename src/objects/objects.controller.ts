@@ -1,9 +1,18 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ObjectTypeQueryDto, ReadObjectQueryDto } from './dto/object-request.dto.js';
+import { IterationListDto, ObjectDto } from './dto/object-response.dto.js';
 import { ObjectRefParamDto, StructureQueryDto } from './dto/structure-query.dto.js';
 import { StructureDto } from './dto/structure-response.dto.js';
 import { ObjectsService } from './objects.service.js';
@@ -14,11 +23,54 @@ const NAMING =
   '(the link only) and not followed; an object already on the path is marked `cycle` and not followed again. ' +
   'One recursive SQL statement; at most OBJECTS_STRUCTURE_MAX_NODES nodes, filled level by level (`truncated`).';
 
+const REF =
+  'OID of an iteration (OR:wt.doc.WTDocument:<id>) or the number of a business object (`type` picks the class ' +
+  'when several carry it)';
+
 @ApiTags('objects')
 @ApiAuthenticated()
 @Controller('objects')
 export class ObjectsController {
   constructor(private readonly objects: ObjectsService) {}
+
+  @Get(':ref')
+  @ApiOperation({
+    summary: 'Read a business object',
+    description:
+      'A document, part or CAD document: its latest iteration, or with `version` the latest iteration of that ' +
+      'version (A) or one iteration (A.2). The OID of an iteration names that iteration. Needs read rights.',
+  })
+  @ApiParam({ name: 'ref', description: REF, example: '0000000001' })
+  @ApiOkResponse({ type: ObjectDto })
+  @ApiBadRequestResponse({
+    description: 'bad version, type or OID; a number several classes carry',
+    type: ErrorEnvelopeDto,
+  })
+  @ApiNotFoundResponse({ description: 'no such object (or iteration) the caller may read', type: ErrorEnvelopeDto })
+  read(
+    @CurrentUser() user: AuthUser,
+    @Param() params: ObjectRefParamDto,
+    @Query() query: ReadObjectQueryDto,
+  ): Promise<ObjectDto> {
+    return this.objects.read(user, params.ref, query);
+  }
+
+  @Get(':ref/iterations')
+  @ApiOperation({
+    summary: 'List every iteration of a business object',
+    description: 'All iterations of all versions, oldest first (A.1, A.2, B.1 …). Needs read rights.',
+  })
+  @ApiParam({ name: 'ref', description: REF, example: '0000000001' })
+  @ApiOkResponse({ type: IterationListDto })
+  @ApiBadRequestResponse({ description: 'bad type or OID; a number several classes carry', type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  iterations(
+    @CurrentUser() user: AuthUser,
+    @Param() params: ObjectRefParamDto,
+    @Query() query: ObjectTypeQueryDto,
+  ): Promise<IterationListDto> {
+    return this.objects.iterations(user, params.ref, query);
+  }
 
   @Get(':ref/structure')
   @ApiOperation({

@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
+import { ObjectChangesController } from './object-changes.controller.js';
+import { ObjectChangesService } from './object-changes.service.js';
 import { ObjectsController } from './objects.controller.js';
+import { ObjectsRepository } from './objects.repository.js';
 import { ObjectsService } from './objects.service.js';
 import { StructureRepository } from './structure.repository.js';
+import { UsageLinksController } from './usage-links.controller.js';
+import { UsageLinksService } from './usage-links.service.js';
 
 @Module({
-  controllers: [ObjectsController],
-  providers: [ObjectsService, StructureRepository],
+  controllers: [ObjectsController, ObjectChangesController, UsageLinksController],
+  providers: [ObjectsService, ObjectChangesService, UsageLinksService, ObjectsRepository, StructureRepository],
 })
 export class ObjectsModule {}

@@ -3,22 +3,50 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { formatOid } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ObjectTypeQueryDto, ReadObjectQueryDto } from './dto/object-request.dto.js';
+import type { IterationListDto, ObjectDto } from './dto/object-response.dto.js';
 import type { StructureDto, StructureNodeDto } from './dto/structure-response.dto.js';
 import type { StructureQueryDto } from './dto/structure-query.dto.js';
+import { pickReadable } from './object-access.js';
+import { describeObject } from './object-answers.js';
+import { parseVersionParam } from './object-input.js';
 import { parseLevels, parseObjectRef } from './object-ref.js';
+import { ObjectsRepository } from './objects.repository.js';
 import { StructureRepository, type Direction, type ObjectRow, type WalkRow } from './structure.repository.js';
 
 /** Deepest walk `levels=max` asks for: real structures are far shallower, answers stay nestable. */
 export const MAX_LEVELS = 100;
 
-/** The structure below a business object and the objects using it (where-used). */
+/** Reads of business objects: an iteration, all iterations, the structure below and the objects using it. */
 @Injectable()
 export class ObjectsService {
   constructor(
     private readonly repo: StructureRepository,
+    private readonly objects: ObjectsRepository,
     private readonly permissions: PermissionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The latest iteration, or the one `version` names (A: that version's latest, A.2). */
+  async read(user: AuthUser, text: string, query: ReadObjectQueryDto): Promise<ObjectDto> {
+    const ref = parseObjectRef(text, query.type);
+    const pick = query.version === undefined ? null : parseVersionParam(query.version);
+    const found = pickReadable(user, ref.text, await this.objects.findByRef(ref, user.id));
+    if (pick === null) return describeObject(found);
+    const one = await this.objects.findInMaster(found.masterId, pick, user.id);
+    if (!one)
+      throw new NotFoundException(
+        `${found.number} has no ${pick.iteration === null ? 'version' : 'iteration'} ${query.version}`,
+      );
+    return describeObject(one);
+  }
+
+  async iterations(user: AuthUser, text: string, query: ObjectTypeQueryDto): Promise<IterationListDto> {
+    const ref = parseObjectRef(text, query.type);
+    const found = pickReadable(user, ref.text, await this.objects.findByRef(ref, user.id));
+    const items = (await this.objects.listIterations(found.masterId, user.id)).map(describeObject);
+    return { number: found.number, class: found.cls, count: items.length, items };
+  }
 
   structure(user: AuthUser, ref: string, query: StructureQueryDto): Promise<StructureDto> {
     return this.walk(user, ref, query, 'down');

@@ -61,6 +61,30 @@ const CATALOG_CLASS = [
 const FILE_WRITE = ['holder', 'oid', 'success', 'url'];
 const CAD = ['attributes', 'number', 'oid', 'subtype', 'version'];
 const CAD_LINK = ['attributes', 'id', 'lineNumber', 'member', 'quantity', 'referenceNumber', 'unit'];
+const OBJECT = [
+  'attributes',
+  'class',
+  'container',
+  'createdAt',
+  'createdBy',
+  'description',
+  'iteration',
+  'latest',
+  'masterOid',
+  'modifiedAt',
+  'modifiedBy',
+  'name',
+  'note',
+  'number',
+  'oid',
+  'softType',
+  'state',
+  'subtype',
+  'title',
+  'type',
+  'version',
+];
+const OBJECT_USE = ['id', 'lineNumber', 'member', 'oid', 'parent', 'quantity', 'unit'];
 const PAGED = ['count', 'items', 'limit', 'page', 'total'];
 const USER = ['admin', 'createdAt', 'disabled', 'email', 'fullName', 'name', 'oid'];
 const CONTAINER = ['class', 'createdAt', 'description', 'name', 'oid'];
@@ -158,7 +182,10 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
     // outcome (a report is created before it is deleted, a file uploaded before it is deleted,
     // and session 1 is the one "open" made on this new database; the administration examples
     // create a user, a container, a rule and a workspace of their own before changing and
-    // deleting them, and add carol to Drive Unit before removing her again).
+    // deleting them, and add carol to Drive Unit before removing her again; the objects examples
+    // create a document, delete the obsolete 0000000005, release 0000000002 (taking none of the
+    // documents the query example matches out of it: it must keep more than one page), and add a
+    // link to P-00000001 before changing and removing it).
     expect(outcomes).toEqual({
       CatalogController_catalog: { status: 200, fields: ['classes', 'softTypes'] },
       CatalogController_one: { status: 200, fields: CATALOG_CLASS },
@@ -180,6 +207,19 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       NumbersController_rules: { status: 200, fields: ['_runtime', 'container', 'count', 'items'] },
       ObjectsController_structure: { status: 200, fields: ['levels', 'nodeLimit', 'nodes', 'root', 'truncated'] },
       ObjectsController_whereUsed: { status: 200, fields: ['levels', 'nodeLimit', 'nodes', 'root', 'truncated'] },
+      ObjectsController_read: { status: 200, fields: OBJECT },
+      ObjectsController_iterations: { status: 200, fields: ['class', 'count', 'items', 'number'] },
+      ObjectChangesController_create: { status: 201, fields: OBJECT },
+      ObjectChangesController_iterate: { status: 201, fields: OBJECT },
+      ObjectChangesController_revise: { status: 201, fields: OBJECT },
+      ObjectChangesController_setState: { status: 200, fields: OBJECT },
+      ObjectChangesController_remove: {
+        status: 200,
+        fields: ['class', 'files', 'iterations', 'links', 'masterOid', 'number', 'usedBy'],
+      },
+      UsageLinksController_add: { status: 201, fields: OBJECT_USE },
+      UsageLinksController_update: { status: 200, fields: OBJECT_USE },
+      UsageLinksController_remove: { status: 200, fields: OBJECT_USE },
       CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },
       CadController_merge: { status: 200, fields: CAD },
       CadController_changeLink: { status: 200, fields: CAD_LINK },

@@ -227,7 +227,7 @@ describe('GET /objects/<ref>/structure and /where-used', () => {
     ['/objects/ST-ROOT/structure?levels=1&levels=2', 'levels must be given at most once'],
     [
       '/objects/OR:wt.org.WTUser:1/structure',
-      'structures are those of wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, not of wt.org.WTUser',
+      'business objects are those of wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, not of wt.org.WTUser',
     ],
     ['/objects/OR:wt.part.WTPart:x/structure', '"OR:wt.part.WTPart:x" is not an OID (OR:<class>:<id>)'],
     [

@@ -1,0 +1,52 @@
+import type pg from 'pg';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/**
+ * What one write changed, recorded in the transaction of the change: a change and its event are
+ * stored together or not at all. `action` is `<service>.<verb>` (`files.upload`,
+ * `objects.create`, `admin.user.update`...); the object, when the write has one, by its class
+ * and id (a master's id for business objects, so that every iteration shares one history) with
+ * its number; `detail` holds the before and after of small changes (never passwords or file
+ * bytes).
+ */
+export interface AuditEvent {
+  userId: number;
+  action: string;
+  objectClass?: string | null;
+  objectId?: number | bigint | null;
+  objectNumber?: string | null;
+  containerId?: number | null;
+  detail?: Record<string, unknown> | null;
+}
+
+/** Runs one statement in the caller's transaction. */
+export type AuditSql = (text: string, values: unknown[]) => Promise<unknown>;
+
+/** Inside a Prisma interactive transaction. */
+export const auditViaPrisma =
+  (tx: Prisma.TransactionClient): AuditSql =>
+  (text, values) =>
+    tx.$executeRawUnsafe(text, ...values);
+
+/** On a pg client that has begun the transaction. */
+export const auditViaPg =
+  (client: pg.ClientBase): AuditSql =>
+  (text, values) =>
+    client.query(text, values);
+
+const INSERT = `INSERT INTO audit_events
+  (user_id, user_name, action, object_class, object_id, object_number, container_id, detail)
+  SELECT u.id, u.name, $2, $3, $4, $5, $6, $7::jsonb FROM users u WHERE u.id = $1`;
+
+/** Records one event; the statement owns the audit_events table for writing. */
+export async function recordAudit(sql: AuditSql, event: AuditEvent): Promise<void> {
+  await sql(INSERT, [
+    event.userId,
+    event.action,
+    event.objectClass ?? null,
+    event.objectId ?? null,
+    event.objectNumber ?? null,
+    event.containerId ?? null,
+    event.detail == null ? null : JSON.stringify(event.detail),
+  ]);
+}

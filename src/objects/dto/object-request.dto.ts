@@ -1,0 +1,190 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { BUSINESS_CLASSES } from '../../common/oid.js';
+import { CAD_SUBTYPES } from '../../import/dataset.js';
+import { STATE_NAME } from '../lifecycle.js';
+
+const ONCE = { message: '$property must be given at most once' };
+const given = (_: object, v: unknown) => v !== undefined;
+const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
+
+/** `number: "generate"` takes the next number of the container's numbering rule. */
+export const GENERATE = 'generate';
+
+/** Numbers: printable, trimmed, 1 to 200 characters, not an OID (`OR:…` names iterations). */
+export const NUMBER = /^(?!OR:)(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,200}(?<=\S)$/u;
+const NUMBER_RULE = '1 to 200 printable characters without leading or trailing space, not starting with OR:';
+/** Names and titles: printable, trimmed, 1 to 1000 characters. */
+export const NAME = /^(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,1000}(?<=\S)$/u;
+const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
+export const DESCRIPTION_MAX = 10_000;
+/** Free text: anything but NUL, which PostgreSQL does not store in text. */
+const NO_NUL = /^[^\u0000]*$/;
+export const NOTE_MAX = 4000;
+
+const ATTRIBUTES = {
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'custom attributes: name → string, number or boolean; typed by the catalog where it declares the name ' +
+    '(the soft type’s attributes, a part’s view or source)',
+} as const;
+
+export class ObjectTypeQueryDto {
+  @ApiPropertyOptional({
+    description: `class of the object a number names (${BUSINESS_CLASSES.join(', ')}); needed only when several classes carry the number`,
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  type?: string;
+}
+
+export class ReadObjectQueryDto extends ObjectTypeQueryDto {
+  @ApiPropertyOptional({
+    description: 'a version (its latest iteration, e.g. A) or version.iteration (A.1); default: the latest iteration',
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  version?: string;
+}
+
+export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
+  @ApiPropertyOptional({
+    description: 'true: also remove the usage links of other objects that use it (refused with 409 otherwise)',
+    enum: ['true', 'false'],
+  })
+  @IsOptional()
+  @IsString(ONCE)
+  @IsIn(['true', 'false'], { message: 'force must be true or false' })
+  force?: string;
+}
+
+export class CreateObjectDto {
+  @ApiProperty({
+    description:
+      `${BUSINESS_CLASSES.join(', ')}, or a soft type of one of them the catalog knows or users declared ` +
+      '(com.acme.SoftwarePart, also written WCTYPE|wt.part.WTPart|com.acme.SoftwarePart)',
+    example: 'wt.doc.WTDocument',
+  })
+  @IsString({ message: 'type must be a string' })
+  type!: string;
+
+  @ApiPropertyOptional({ description: 'CAD documents only, and required there', enum: [...CAD_SUBTYPES] })
+  @ValidateIf(given)
+  @IsString({ message: 'subtype must be a string' })
+  subtype?: string;
+
+  @ApiProperty({ description: 'name of the container the object is created in', example: 'Drive Unit' })
+  @IsString({ message: 'container must be a string' })
+  container!: string;
+
+  @ApiProperty({
+    description: `the number (${NUMBER_RULE}; unique per class), or "${GENERATE}": the next number of the container's numbering rule for the class`,
+    example: GENERATE,
+  })
+  @IsString({ message: 'number must be a string' })
+  @Matches(NUMBER, { message: `number must be ${NUMBER_RULE}` })
+  number!: string;
+
+  @ApiProperty({ description: NAME_RULE, example: 'Gearbox specification' })
+  @IsString({ message: 'name must be a string' })
+  @Matches(NAME, { message: `name must be ${NAME_RULE}` })
+  name!: string;
+
+  @ApiPropertyOptional({ description: `documents only; ${NAME_RULE}`, example: 'Gearbox specification, issue 1' })
+  @ValidateIf(given)
+  @IsString({ message: 'title must be a string' })
+  @Matches(NAME, { message: `title must be ${NAME_RULE}` })
+  title?: string;
+
+  @ApiPropertyOptional({ description: `up to ${DESCRIPTION_MAX} characters`, example: 'Requirements of the gearbox' })
+  @ValidateIf(given)
+  @IsString({ message: 'description must be a string' })
+  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @Matches(NO_NUL, { message: 'description must not contain NUL characters' })
+  description?: string;
+
+  @ApiPropertyOptional({ ...ATTRIBUTES, example: { language: 'en', pages: 12 } })
+  @ValidateIf(given)
+  @IsObject({ message: 'attributes must be an object of name → value' })
+  attributes?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'check-in comment of the first iteration', example: 'first issue' })
+  @ValidateIf(given)
+  @IsString({ message: 'note must be a string' })
+  @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
+  note?: string;
+}
+
+/** What a new iteration changes; a field not given is carried over as it is. */
+export class NewIterationDto {
+  @ApiPropertyOptional({ description: `a new name for the object (${NAME_RULE})`, example: 'Maintenance manual' })
+  @ValidateIf(given)
+  @IsString({ message: 'name must be a string' })
+  @Matches(NAME, { message: `name must be ${NAME_RULE}` })
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'documents only; null removes it', nullable: true, type: String })
+  @ValidateIf(notNull)
+  @IsString({ message: 'title must be a string or null' })
+  @Matches(NAME, { message: `title must be ${NAME_RULE}` })
+  title?: string | null;
+
+  @ApiPropertyOptional({ description: 'null removes it', nullable: true, type: String })
+  @ValidateIf(notNull)
+  @IsString({ message: 'description must be a string or null' })
+  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @Matches(NO_NUL, { message: 'description must not contain NUL characters' })
+  description?: string | null;
+
+  @ApiPropertyOptional({
+    ...ATTRIBUTES,
+    description: `${ATTRIBUTES.description}; null removes a name, names not given are kept`,
+    example: { pages: 124, language: null },
+  })
+  @ValidateIf(given)
+  @IsObject({ message: 'attributes must be an object of name → value' })
+  attributes?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'check-in comment of the new iteration', example: 'pages counted again' })
+  @ValidateIf(given)
+  @IsString({ message: 'note must be a string' })
+  @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
+  note?: string;
+}
+
+export class NewRevisionDto {
+  @ApiPropertyOptional({ description: 'check-in comment of the new version', example: 'revised for the new housing' })
+  @ValidateIf(given)
+  @IsString({ message: 'note must be a string' })
+  @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
+  note?: string;
+}
+
+export class StateChangeDto {
+  @ApiProperty({
+    description: 'the state to go to (OBJECTS_LIFECYCLE says which may follow which)',
+    example: 'UNDERREVIEW',
+  })
+  @IsDefined({ message: 'state must be given' })
+  @IsString({ message: 'state must be a string' })
+  @Matches(STATE_NAME, { message: 'state must be a state name such as RELEASED' })
+  state!: string;
+}
+
+export class UseParamsDto {
+  @ApiProperty({ description: 'OID of an iteration or number of a business object (its latest iteration)' })
+  @IsString()
+  ref!: string;
+
+  @ApiProperty({
+    description:
+      "the link: its id, its OID, or the used object's number when the object uses it once (ids are those " +
+      'of the latest iteration: a new iteration copies links under new ids)',
+  })
+  @IsString()
+  link!: string;
+}

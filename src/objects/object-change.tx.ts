@@ -1,0 +1,192 @@
+import type { MemberRole, Prisma } from '../generated/prisma/client.js';
+import { auditViaPrisma, type AuditSql } from '../audit/audit-events.js';
+import type { AttributeValue } from '../numbers/cad-params.js';
+import { reserveInTransaction, type Reservation } from '../numbers/numbers.repository.js';
+import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
+import type { ObjectRef } from './object-ref.js';
+import { findByRef, findInMaster, type IterationPick, type ObjectRecord } from './object-records.js';
+import { UsageLinksTx } from './usage-links.tx.js';
+
+export interface ContainerForUser {
+  id: number;
+  name: string;
+  cls: string;
+  role: MemberRole | null;
+}
+
+export interface NewObject {
+  cls: string;
+  softType: string | null;
+  subtype: string | null;
+  number: string;
+  name: string;
+  containerId: number;
+  state: string;
+  title: string | null;
+  description: string | null;
+  note: string | null;
+  attributes: Record<string, AttributeValue>;
+  userId: number;
+}
+
+/** A usage link of another object's iteration naming a master, with what permissions need of it. */
+export interface UsingLink {
+  linkId: number;
+  parentNumber: string;
+  parentClass: string;
+  version: string;
+  iteration: number;
+  containerId: number;
+  memberRole: MemberRole | null;
+}
+
+/** Which catalog link classes keep an iteration's or a master's id in role A or B (see deleteObject). */
+export interface LinkRoles {
+  iterationA: string[];
+  iterationB: string[];
+  masterA: string[];
+  masterB: string[];
+}
+
+export interface DeletedCounts {
+  iterations: number;
+  files: number;
+  links: number;
+}
+
+/** The steps of a change of business objects, all inside the caller's transaction. */
+export class ObjectChangeTx {
+  readonly links: UsageLinksTx;
+
+  constructor(private readonly tx: Prisma.TransactionClient) {
+    this.links = new UsageLinksTx(tx);
+  }
+
+  /** For recordAudit, in this transaction. */
+  get audit(): AuditSql {
+    return auditViaPrisma(this.tx);
+  }
+
+  /**
+   * Serialises changes of one business object (its iterations, state, links, files): what is
+   * read after this is what the change applies to. The files and numbers services take the
+   * same lock. NO KEY UPDATE leaves rows that merely reference the master unblocked; a
+   * deletion takes FOR UPDATE instead, so a usage link being added to the object (whose foreign
+   * key check holds the master's KEY SHARE lock) is committed, and counted, before it looks.
+   */
+  async lockMaster(masterId: number, forDelete = false): Promise<void> {
+    if (forDelete) await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR UPDATE`;
+    else await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR NO KEY UPDATE`;
+  }
+
+  findByRef(ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
+    return findByRef(this.tx, ref, userId);
+  }
+
+  findInMaster(masterId: number, pick: IterationPick, userId: number): Promise<ObjectRecord | null> {
+    return findInMaster(this.tx, masterId, pick, userId);
+  }
+
+  async findContainer(name: string, userId: number): Promise<ContainerForUser | null> {
+    const rows = await this.tx.$queryRaw<ContainerForUser[]>`
+      SELECT c.id, c.name, c.class AS cls, mb.role::text AS role
+      FROM containers c LEFT JOIN memberships mb ON mb.container_id = c.id AND mb.user_id = ${userId}
+      WHERE c.name = ${name}`;
+    return rows[0] ?? null;
+  }
+
+  /** One number of the container's rule for the class, held until this transaction ends. */
+  reserveNumber(containerId: number, cls: string): Promise<Reservation | null> {
+    return reserveInTransaction(this.tx, containerId, cls, 1);
+  }
+
+  /**
+   * The master and its first iteration; null when the class already has an object with that
+   * number (committed, or committed meanwhile by a create this one waited for on the unique key).
+   */
+  async createObject(o: NewObject): Promise<{ masterId: number; iterationId: number } | null> {
+    const masters = await this.tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO masters (class, subtype, soft_type, number, name, container_id)
+      VALUES (${o.cls}, ${o.subtype}, ${o.softType}, ${o.number}, ${o.name}, ${o.containerId})
+      ON CONFLICT (class, number) DO NOTHING
+      RETURNING id`;
+    if (!masters.length) return null;
+    const [it] = await this.tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes, note,
+                              created_by, modified_by)
+      VALUES (${masters[0].id}, 'A', 1, true, ${o.state}, ${o.title}, ${o.description},
+              ${JSON.stringify(o.attributes)}::jsonb, ${o.note}, ${o.userId}, ${o.userId})
+      RETURNING id`;
+    return { masterId: masters[0].id, iterationId: it.id };
+  }
+
+  newIteration(fromId: number, start: IterationStart): Promise<NewIteration> {
+    return newIteration(this.tx, fromId, start);
+  }
+
+  /** Sets the given fields of an iteration (undefined: left alone) and who changed it when. */
+  async changeIteration(
+    iterationId: number,
+    change: {
+      title?: string | null;
+      description?: string | null;
+      attributes?: Record<string, AttributeValue>;
+      note?: string | null;
+      state?: string;
+    },
+    userId: number,
+  ): Promise<void> {
+    await this.tx.iteration.update({
+      where: { id: iterationId },
+      data: { ...change, modifiedById: userId, modifiedAt: new Date() },
+    });
+  }
+
+  async renameMaster(masterId: number, name: string): Promise<void> {
+    await this.tx.$executeRaw`UPDATE masters SET name = ${name} WHERE id = ${masterId}`;
+  }
+
+  /** The highest version the master has (B over A, AA over Z). */
+  async highestVersion(masterId: number): Promise<string> {
+    const rows = await this.tx.$queryRaw<{ version: string }[]>`
+      SELECT version FROM iterations WHERE master_id = ${masterId}
+      ORDER BY length(version) DESC, version DESC LIMIT 1`;
+    return rows[0].version;
+  }
+
+  /** The usage links of other objects' iterations (any, not only the latest) that use the master. */
+  usersOf(masterId: number, userId: number): Promise<UsingLink[]> {
+    return this.tx.$queryRaw<UsingLink[]>`
+      SELECT ul.id AS "linkId", pm.number AS "parentNumber", pm.class AS "parentClass", pi.version, pi.iteration,
+             pm.container_id AS "containerId", mb.role::text AS "memberRole"
+      FROM usage_links ul
+      JOIN iterations pi ON pi.id = ul.parent_id
+      JOIN masters pm ON pm.id = pi.master_id
+      LEFT JOIN memberships mb ON mb.container_id = pm.container_id AND mb.user_id = ${userId}
+      WHERE ul.child_id = ${masterId} AND pm.id <> ${masterId}
+      ORDER BY pm.number, pi.version, pi.iteration, ul.id`;
+  }
+
+  /**
+   * Deletes the master with its iterations, their content items and usage links (cascading),
+   * the usage links naming it, and the catalog links (change objects' affected data, described-by
+   * links …) whose role keeps the id of one of its iterations or of the master itself. File bytes
+   * no other file uses are left to the sweeper.
+   */
+  async deleteObject(masterId: number, roles: LinkRoles): Promise<DeletedCounts> {
+    const [counts] = await this.tx.$queryRaw<{ iterations: number; files: number }[]>`
+      SELECT count(*)::int AS iterations,
+             (SELECT count(*)::int FROM content_items ci JOIN iterations i ON i.id = ci.iteration_id
+              WHERE i.master_id = ${masterId}) AS files
+      FROM iterations WHERE master_id = ${masterId}`;
+    const links = await this.tx.$executeRaw`
+      WITH its AS (SELECT array_agg(id) AS ids FROM iterations WHERE master_id = ${masterId})
+      DELETE FROM links l USING its
+      WHERE (l.class = ANY(${roles.iterationA}::text[]) AND l.role_a_id = ANY(its.ids))
+         OR (l.class = ANY(${roles.iterationB}::text[]) AND l.role_b_id = ANY(its.ids))
+         OR (l.class = ANY(${roles.masterA}::text[]) AND l.role_a_id = ${masterId})
+         OR (l.class = ANY(${roles.masterB}::text[]) AND l.role_b_id = ${masterId})`;
+    await this.tx.$executeRaw`DELETE FROM masters WHERE id = ${masterId}`;
+    return { ...counts, links };
+  }
+}

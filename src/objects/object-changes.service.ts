@@ -1,0 +1,257 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { recordAudit } from '../audit/audit-events.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { accessFromRole } from '../auth/permissions.service.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { formatOid, masterClassOf } from '../common/oid.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { mergeAttributes, type AttributeValue } from '../numbers/cad-params.js';
+import { formatNumber } from '../numbers/number-format.js';
+import { clip } from '../numbers/numbers.params.js';
+import type { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
+import { GENERATE, type CreateObjectDto, type NewIterationDto, type NewRevisionDto } from './dto/object-request.dto.js';
+import { transitionProblem } from './lifecycle.js';
+import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
+import { describeObject } from './object-answers.js';
+import type { LinkRoles, ObjectChangeTx, UsingLink } from './object-change.tx.js';
+import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
+import type { ObjectRef } from './object-ref.js';
+import { ObjectsRepository } from './objects.repository.js';
+
+/**
+ * Creating, iterating, revising, promoting and deleting documents, parts and CAD documents. Each
+ * change is one transaction holding the object's master row (the lock the files and numbers
+ * services take too), and records its audit event in that transaction.
+ */
+@Injectable()
+export class ObjectChangesService {
+  constructor(
+    private readonly repo: ObjectsRepository,
+    private readonly catalog: CatalogService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(user: AuthUser, body: CreateObjectDto): Promise<ObjectDto> {
+    const catalog = await this.catalog.current();
+    const type = resolveObjectType(catalog, body.type);
+    const subtype = checkSubtype(type.cls, body.subtype);
+    checkTitle(type.cls, body.title);
+    const change = body.attributes === undefined ? {} : checkObjectAttributes(catalog, type, body.attributes);
+    const attributes = mergeAttributes({}, change);
+    const state = this.config.objectsLifecycle.initial;
+    return this.repo.change(async (tx) => {
+      const container = await tx.findContainer(body.container, user.id);
+      const access = container ? accessFromRole(user, container.role) : 'none';
+      if (!container || access === 'none') {
+        throw new NotFoundException(`container: no container named '${clip(body.container)}'`);
+      }
+      if (access === 'read') {
+        throw new ForbiddenException(
+          `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
+        );
+      }
+      const number = body.number === GENERATE ? await generate(tx, container, type.cls) : body.number;
+      const created = await tx.createObject({
+        ...type,
+        subtype,
+        number,
+        name: body.name,
+        containerId: container.id,
+        state,
+        title: body.title ?? null,
+        description: body.description ?? null,
+        note: body.note ?? null,
+        attributes,
+        userId: user.id,
+      });
+      if (!created) {
+        throw new ConflictException(`number: a ${type.cls} with number ${number} exists already; nothing was created`);
+      }
+      await recordAudit(tx.audit, {
+        userId: user.id,
+        action: 'objects.create',
+        objectClass: type.cls,
+        objectId: created.masterId,
+        objectNumber: number,
+        containerId: container.id,
+        detail: { type: type.softType ?? type.cls, version: 'A.1', state, generated: body.number === GENERATE },
+      });
+      return describeObject((await tx.findInMaster(created.masterId, 'latest', user.id))!);
+    });
+  }
+
+  async iterate(user: AuthUser, ref: ObjectRef, body: NewIterationDto): Promise<ObjectDto> {
+    const catalog = await this.catalog.current();
+    return this.repo.change(async (tx) => {
+      const cur = await lockForChange(tx, user, ref);
+      checkTitle(cur.cls, body.title);
+      const change = body.attributes === undefined ? null : checkObjectAttributes(catalog, cur, body.attributes);
+      const made = await tx.newIteration(cur.iterationId, { userId: user.id, note: body.note ?? null });
+      const fields: {
+        title?: string | null;
+        description?: string | null;
+        attributes?: Record<string, AttributeValue>;
+      } = {};
+      if (body.title !== undefined) fields.title = body.title;
+      if (body.description !== undefined) fields.description = body.description;
+      if (change) fields.attributes = mergeAttributes(cur.attributes, change);
+      if (Object.keys(fields).length) await tx.changeIteration(made.id, fields, user.id);
+      if (body.name !== undefined && body.name !== cur.name) await tx.renameMaster(cur.masterId, body.name);
+      const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
+      await recordAudit(tx.audit, {
+        ...this.auditOf(user, 'objects.iterate', cur),
+        detail: { from: iterationLabel(cur), to: iterationLabel(after), changed: changedFields(cur, after) },
+      });
+      return describeObject(after);
+    });
+  }
+
+  async revise(user: AuthUser, ref: ObjectRef, body: NewRevisionDto): Promise<ObjectDto> {
+    const state = this.config.objectsLifecycle.initial;
+    return this.repo.change(async (tx) => {
+      const cur = await lockForChange(tx, user, ref);
+      const highest = await tx.highestVersion(cur.masterId);
+      const version = nextVersion(highest);
+      if (version === null) {
+        throw new ConflictException(`${cur.number} has version ${highest}: no version follows it (A to ZZZ)`);
+      }
+      await tx.newIteration(cur.iterationId, { userId: user.id, note: body.note ?? null, version, state });
+      const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
+      await recordAudit(tx.audit, {
+        ...this.auditOf(user, 'objects.revise', cur),
+        detail: { from: iterationLabel(cur), to: iterationLabel(after), state: { from: cur.state, to: state } },
+      });
+      return describeObject(after);
+    });
+  }
+
+  async setState(user: AuthUser, ref: ObjectRef, state: string): Promise<ObjectDto> {
+    const lifecycle = this.config.objectsLifecycle;
+    if (!lifecycle.transitions.has(state)) {
+      throw new BadRequestException(
+        `state: ${state} is not a state of the lifecycle (${[...lifecycle.transitions.keys()].join(', ')})`,
+      );
+    }
+    return this.repo.change(async (tx) => {
+      const cur = await lockForChange(tx, user, ref);
+      const problem = transitionProblem(lifecycle, cur.state, state);
+      if (problem) throw new ConflictException(`${cur.number} ${iterationLabel(cur)}: ${problem}`);
+      await tx.changeIteration(cur.iterationId, { state }, user.id);
+      await recordAudit(tx.audit, {
+        ...this.auditOf(user, 'objects.state', cur),
+        detail: { from: cur.state, to: state, version: iterationLabel(cur) },
+      });
+      return describeObject((await tx.findInMaster(cur.masterId, 'latest', user.id))!);
+    });
+  }
+
+  async remove(user: AuthUser, ref: ObjectRef, force: boolean): Promise<DeletedObjectDto> {
+    const roles = linkRoles(await this.catalog.current());
+    return this.repo.change(async (tx) => {
+      const cur = await lockForChange(tx, user, ref, { latestOnly: false, forDelete: true });
+      const users = await tx.usersOf(cur.masterId, user.id);
+      if (users.length && !force) {
+        throw new ConflictException(
+          `${cur.number} is used by ${describeUsers(user, users)}: remove those usage links first, ` +
+            'or delete with force=true, which removes them too',
+        );
+      }
+      const locked = users.filter((u) => !mayWrite(user, u.memberRole));
+      if (locked.length) {
+        throw new ForbiddenException(
+          `force=true would remove usage links of objects using ${cur.number} in containers where you may not ` +
+            `change objects (${locked.length} link${locked.length === 1 ? '' : 's'}); nothing was deleted`,
+        );
+      }
+      const counts = await tx.deleteObject(cur.masterId, roles);
+      const result = { ...counts, usedBy: users.length };
+      await recordAudit(tx.audit, {
+        ...this.auditOf(user, 'objects.delete', cur),
+        detail: { latest: iterationLabel(cur), state: cur.state, force, ...result },
+      });
+      return {
+        masterOid: formatOid(masterClassOf(cur.cls), cur.masterId),
+        number: cur.number,
+        class: cur.cls,
+        ...result,
+      };
+    });
+  }
+
+  private auditOf(
+    user: AuthUser,
+    action: string,
+    o: { cls: string; masterId: number; number: string; containerId: number },
+  ) {
+    return {
+      userId: user.id,
+      action,
+      objectClass: o.cls,
+      objectId: o.masterId,
+      objectNumber: o.number,
+      containerId: o.containerId,
+    };
+  }
+}
+
+/** The next number of the container's rule for the class, reserved in the create's transaction. */
+async function generate(tx: ObjectChangeTx, container: { id: number; name: string }, cls: string): Promise<string> {
+  const r = await tx.reserveNumber(container.id, cls);
+  if (!r) {
+    throw new BadRequestException(
+      `number: container '${container.name}' has no numbering rule for ${cls}; give a number instead of ${GENERATE}`,
+    );
+  }
+  if (!r.reserved) {
+    throw new ConflictException(
+      `number: the ${cls} rule of container '${container.name}' has no free number left up to ` +
+        `${formatNumber(r, r.bound - 1n)} (width ${r.width}); nothing was created`,
+    );
+  }
+  return formatNumber(r, r.start);
+}
+
+/** The fields a new iteration changed: name, title, description and `attributes.<name>`. */
+function changedFields(
+  before: { name: string; title: string | null; description: string | null; attributes: Record<string, unknown> },
+  after: typeof before,
+): string[] {
+  const out = (['name', 'title', 'description'] as const).filter((f) => before[f] !== after[f]);
+  const a = before.attributes ?? {};
+  const b = after.attributes ?? {};
+  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return [...out, ...names.filter((n) => a[n] !== b[n]).map((n) => `attributes.${n}`)];
+}
+
+/** The objects using one, by number where the caller may read them, counted where not. */
+function describeUsers(user: AuthUser, users: UsingLink[]): string {
+  const shown = users.filter((u) => mayRead(user, u.memberRole));
+  const named = [...new Set(shown.map((u) => `${u.parentNumber} ${u.version}.${u.iteration}`))];
+  const hidden = users.length - shown.length;
+  const parts = [...named.slice(0, 10), ...(named.length > 10 ? [`${named.length - 10} more`] : [])];
+  if (hidden) parts.push(`${hidden} link${hidden === 1 ? '' : 's'} in containers you cannot read`);
+  return parts.join(', ');
+}
+
+/** Which catalog link classes keep, in role A or B, the id of an iteration or of a master. */
+export function linkRoles(catalog: Catalog): LinkRoles {
+  const roles: LinkRoles = { iterationA: [], iterationB: [], masterA: [], masterB: [] };
+  for (const c of catalog.listClasses()) {
+    if (!c.roles || c.storage !== 'link') continue;
+    for (const side of ['a', 'b'] as const) {
+      const storage = catalog.findClass(c.roles[side])?.storage;
+      const key = side === 'a' ? 'A' : 'B';
+      if (storage === 'iteration') roles[`iteration${key}`].push(c.name);
+      if (storage === 'master') roles[`master${key}`].push(c.name);
+    }
+  }
+  return roles;
+}

@@ -1,0 +1,89 @@
+import { Prisma, type MemberRole } from '../generated/prisma/client.js';
+import type { AttributeValue } from '../numbers/cad-params.js';
+import type { PrismaService } from '../prisma/prisma.service.js';
+import type { ObjectRef } from './object-ref.js';
+
+/**
+ * Reads of business objects (an iteration with its master, container and the caller's role in
+ * it), shared by the objects repository and its change transaction.
+ */
+
+/** One iteration of a business object with its master, container and the caller's role there. */
+export interface ObjectRecord {
+  iterationId: number;
+  masterId: number;
+  cls: string;
+  softType: string | null;
+  subtype: string | null;
+  number: string;
+  name: string;
+  containerId: number;
+  containerName: string;
+  containerClass: string;
+  version: string;
+  iteration: number;
+  latest: boolean;
+  state: string;
+  title: string | null;
+  description: string | null;
+  note: string | null;
+  attributes: Record<string, AttributeValue>;
+  createdBy: string;
+  modifiedBy: string;
+  createdAt: Date;
+  modifiedAt: Date;
+  /** The caller's membership role in the container (null: not a member). */
+  memberRole: MemberRole | null;
+}
+
+/** Which iteration of a master: its latest, a version's latest, or one version.iteration. */
+export type IterationPick = { version: string; iteration: number | null } | 'latest';
+
+export type Db = Prisma.TransactionClient | PrismaService;
+
+export function recordSql(userId: number, where: Prisma.Sql, order = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.soft_type AS "softType", m.subtype,
+           m.number, m.name, m.container_id AS "containerId", c.name AS "containerName",
+           c.class AS "containerClass", i.version, i.iteration, i.latest, i.state, i.title, i.description, i.note,
+           i.attributes, cu.name AS "createdBy", mu.name AS "modifiedBy", i.created_at AS "createdAt",
+           i.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
+    FROM iterations i
+    JOIN masters m ON m.id = i.master_id
+    JOIN containers c ON c.id = m.container_id
+    JOIN users cu ON cu.id = i.created_by
+    JOIN users mu ON mu.id = i.modified_by
+    LEFT JOIN memberships mb ON mb.container_id = m.container_id AND mb.user_id = ${userId}
+    WHERE ${where}
+    ${order}`;
+}
+
+/** The iterations a reference names: one, or one per class carrying the number. */
+export function findByRef(db: Db, ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
+  const where =
+    ref.kind === 'oid'
+      ? Prisma.sql`i.id = ${ref.id} AND m.class = ${ref.cls}`
+      : ref.cls === null
+        ? Prisma.sql`m.number = ${ref.number} AND i.latest`
+        : Prisma.sql`m.number = ${ref.number} AND m.class = ${ref.cls} AND i.latest`;
+  return db.$queryRaw<ObjectRecord[]>(recordSql(userId, where, Prisma.sql`ORDER BY m.class LIMIT 10`));
+}
+
+/** One iteration of a master (see IterationPick), or null. */
+export async function findInMaster(
+  db: Db,
+  masterId: number,
+  pick: IterationPick,
+  userId: number,
+): Promise<ObjectRecord | null> {
+  const where =
+    pick === 'latest'
+      ? Prisma.sql`i.master_id = ${masterId} AND i.latest`
+      : pick.iteration === null
+        ? Prisma.sql`i.master_id = ${masterId} AND i.version = ${pick.version}`
+        : Prisma.sql`i.master_id = ${masterId} AND i.version = ${pick.version} AND i.iteration = ${pick.iteration}`;
+  const rows = await db.$queryRaw<ObjectRecord[]>(
+    recordSql(userId, where, Prisma.sql`ORDER BY i.iteration DESC LIMIT 1`),
+  );
+  return rows[0] ?? null;
+}

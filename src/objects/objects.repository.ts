@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { ObjectRef } from './object-ref.js';
+import { ObjectChangeTx } from './object-change.tx.js';
+import { findByRef, findInMaster, recordSql, type IterationPick, type ObjectRecord } from './object-records.js';
+
+/**
+ * Masters, iterations and usage links of documents, parts and CAD documents as the objects
+ * service reads and changes them. Changes run in one transaction (ObjectChangeTx).
+ */
+@Injectable()
+export class ObjectsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  findByRef(ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
+    return findByRef(this.prisma, ref, userId);
+  }
+
+  findInMaster(masterId: number, pick: IterationPick, userId: number): Promise<ObjectRecord | null> {
+    return findInMaster(this.prisma, masterId, pick, userId);
+  }
+
+  /** Every iteration of a master, oldest version first, then by iteration. */
+  listIterations(masterId: number, userId: number): Promise<ObjectRecord[]> {
+    return this.prisma.$queryRaw<ObjectRecord[]>(
+      recordSql(
+        userId,
+        Prisma.sql`i.master_id = ${masterId}`,
+        Prisma.sql`ORDER BY length(i.version), i.version, i.iteration`,
+      ),
+    );
+  }
+
+  /** Runs a change in one transaction; the callback gets the operations it may use. */
+  change<T>(work: (tx: ObjectChangeTx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction((tx) => work(new ObjectChangeTx(tx)), { maxWait: 10_000, timeout: 60_000 });
+  }
+}

@@ -1,0 +1,125 @@
+import { Body, Controller, Delete, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { ApiAuthenticated } from '../common/api-docs.decorators.js';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ObjectTypeQueryDto, UseParamsDto } from './dto/object-request.dto.js';
+import { ObjectUseDto } from './dto/object-response.dto.js';
+import { AddUseDto, ChangeUseDto, RemoveUseQueryDto } from './dto/usage-link-request.dto.js';
+import { ObjectRefParamDto } from './dto/structure-query.dto.js';
+import { parseObjectRef } from './object-ref.js';
+import { UsageLinksService } from './usage-links.service.js';
+
+const REF = 'OID of the latest iteration, or the number of a part or CAD assembly';
+const BAD = {
+  description: 'bad parameter or body (the message names the field); an object that uses nothing',
+  type: ErrorEnvelopeDto,
+};
+const FORBIDDEN = { description: 'the caller may only read the container', type: ErrorEnvelopeDto };
+const IN_PLACE =
+  'The latest iteration is changed in place, as a file change is; with iterate=true a new iteration is made first ' +
+  '(the older one keeps its links). Needs author or manager rights.';
+
+@ApiTags('objects')
+@ApiAuthenticated()
+@Controller('objects/:ref/uses')
+export class UsageLinksController {
+  constructor(private readonly links: UsageLinksService) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Add a usage link',
+    description:
+      'The object (a part, or a CAD assembly) uses `member` (a part, or a CAD document), which the caller must be ' +
+      "able to read. Refused when the member's structure contains the object (a cycle), or for the object itself. " +
+      IN_PLACE,
+  })
+  @ApiParam({ name: 'ref', description: REF, example: 'P-00000001' })
+  @ApiBody({
+    type: AddUseDto,
+    examples: {
+      part: {
+        summary: 'the drive unit uses its firmware',
+        value: { member: 'P-00000003', quantity: 1, lineNumber: 40 },
+      },
+    },
+  })
+  @ApiCreatedResponse({ type: ObjectUseDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiForbiddenResponse(FORBIDDEN)
+  @ApiNotFoundResponse({ description: 'no such object, or member, the caller may read', type: ErrorEnvelopeDto })
+  @ApiConflictResponse({
+    description: 'a cycle; a line number the iteration has; an old iteration',
+    type: ErrorEnvelopeDto,
+  })
+  add(
+    @CurrentUser() user: AuthUser,
+    @Param() params: ObjectRefParamDto,
+    @Query() query: ObjectTypeQueryDto,
+    @Body() body: AddUseDto,
+  ): Promise<ObjectUseDto> {
+    return this.links.add(user, parseObjectRef(params.ref, query.type), body);
+  }
+
+  @Patch(':link')
+  @ApiOperation({ summary: 'Change a usage link', description: `Its quantity, unit or line number. ${IN_PLACE}` })
+  @ApiParam({ name: 'ref', description: REF, example: 'P-00000001' })
+  @ApiParam({
+    name: 'link',
+    description: 'link id or OID, or the number of the object it uses (once)',
+    example: 'P-00000003',
+  })
+  @ApiBody({
+    type: ChangeUseDto,
+    examples: { quantity: { summary: 'two of them', value: { quantity: 2, lineNumber: 45 } } },
+  })
+  @ApiOkResponse({ type: ObjectUseDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiForbiddenResponse(FORBIDDEN)
+  @ApiNotFoundResponse({ description: 'no such object the caller may read, or no such link', type: ErrorEnvelopeDto })
+  @ApiConflictResponse({
+    description: 'a line number the iteration has; several links to the member; an old iteration',
+    type: ErrorEnvelopeDto,
+  })
+  update(
+    @CurrentUser() user: AuthUser,
+    @Param() params: UseParamsDto,
+    @Query() query: ObjectTypeQueryDto,
+    @Body() body: ChangeUseDto,
+  ): Promise<ObjectUseDto> {
+    return this.links.update(user, parseObjectRef(params.ref, query.type), params.link, body);
+  }
+
+  @Delete(':link')
+  @ApiOperation({ summary: 'Remove a usage link', description: `Answers the link removed. ${IN_PLACE}` })
+  @ApiParam({ name: 'ref', description: REF, example: 'P-00000001' })
+  @ApiParam({
+    name: 'link',
+    description: 'link id or OID, or the number of the object it uses (once)',
+    example: 'P-00000003',
+  })
+  @ApiOkResponse({ type: ObjectUseDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiForbiddenResponse(FORBIDDEN)
+  @ApiNotFoundResponse({ description: 'no such object the caller may read, or no such link', type: ErrorEnvelopeDto })
+  @ApiConflictResponse({ description: 'several links to the member; an old iteration', type: ErrorEnvelopeDto })
+  remove(
+    @CurrentUser() user: AuthUser,
+    @Param() params: UseParamsDto,
+    @Query() query: RemoveUseQueryDto,
+  ): Promise<ObjectUseDto> {
+    return this.links.remove(user, parseObjectRef(params.ref, query.type), params.link, query.iterate === 'true');
+  }
+}
