@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -221,19 +222,19 @@ export class FileChangeTx {
    * Makes the next iteration of `from` (same version, next free iteration number) and moves
    * `latest` to it. Attributes, title, description and state are copied; content items and
    * usage links are carried over as new rows pointing at the same blobs and masters, so no
-   * bytes are copied. Returns the new iteration's id.
+   * bytes are copied. Returns the new iteration's id and number.
    */
-  async newIteration(from: HolderRecord, userId: number): Promise<number> {
+  async newIteration(from: HolderRecord, userId: number): Promise<{ id: number; iteration: number }> {
     // The old flag goes first: at most one latest iteration per master (partial unique index).
     await this.tx.iteration.update({ where: { id: from.iterationId }, data: { latest: false } });
-    const [created] = await this.tx.$queryRaw<{ id: number }[]>`
+    const [created] = await this.tx.$queryRaw<{ id: number; iteration: number }[]>`
       INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes,
                               created_by, modified_by, created_at, modified_at)
       SELECT i.master_id, i.version,
              (SELECT max(o.iteration) + 1 FROM iterations o WHERE o.master_id = i.master_id AND o.version = i.version),
              true, i.state, i.title, i.description, i.attributes, ${userId}, ${userId}, now(), now()
       FROM iterations i WHERE i.id = ${from.iterationId}
-      RETURNING id`;
+      RETURNING id, iteration`;
     await this.tx.$executeRaw`
       INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256, message, created_at, modified_at)
       SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
@@ -242,7 +243,12 @@ export class FileChangeTx {
       INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
       SELECT class, ${created.id}, child_id, quantity, unit, line_number, reference_number, attributes
       FROM usage_links WHERE parent_id = ${from.iterationId} ORDER BY id`;
-    return created.id;
+    return created;
+  }
+
+  /** Records the change's audit event, in its transaction. */
+  async audit(event: AuditEvent): Promise<void> {
+    await recordAudit(auditViaPrisma(this.tx), event);
   }
 
   /** Records who changed the iteration and when. */

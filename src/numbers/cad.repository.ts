@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue, CadRef } from './cad-params.js';
@@ -106,16 +107,16 @@ export class CadChangeTx {
    * `latest` to it, as the file service does: attributes, title, description, state, files and
    * links (with their line numbers, reference numbers and attributes) are carried over.
    */
-  async newIteration(fromId: number, userId: number, note: string | null): Promise<number> {
+  async newIteration(fromId: number, userId: number, note: string | null): Promise<{ id: number; iteration: number }> {
     await this.tx.iteration.update({ where: { id: fromId }, data: { latest: false } });
-    const [created] = await this.tx.$queryRaw<{ id: number }[]>`
+    const [created] = await this.tx.$queryRaw<{ id: number; iteration: number }[]>`
       INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes, note,
                               created_by, modified_by, created_at, modified_at)
       SELECT i.master_id, i.version,
              (SELECT max(o.iteration) + 1 FROM iterations o WHERE o.master_id = i.master_id AND o.version = i.version),
              true, i.state, i.title, i.description, i.attributes, ${note}, ${userId}, ${userId}, now(), now()
       FROM iterations i WHERE i.id = ${fromId}
-      RETURNING id`;
+      RETURNING id, iteration`;
     await this.tx.$executeRaw`
       INSERT INTO content_items (iteration_id, role, file_name, mime_type, size, sha256, message, created_at, modified_at)
       SELECT ${created.id}, role, file_name, mime_type, size, sha256, message, created_at, modified_at
@@ -124,7 +125,12 @@ export class CadChangeTx {
       INSERT INTO usage_links (class, parent_id, child_id, quantity, unit, line_number, reference_number, attributes)
       SELECT class, ${created.id}, child_id, quantity, unit, line_number, reference_number, attributes
       FROM usage_links WHERE parent_id = ${fromId} ORDER BY id`;
-    return created.id;
+    return created;
+  }
+
+  /** Records the change's audit event, in its transaction. */
+  async audit(event: AuditEvent): Promise<void> {
+    await recordAudit(auditViaPrisma(this.tx), event);
   }
 
   /** Stores the iteration's attributes and who changed it when; the note when one is given. */
