@@ -180,6 +180,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       NumbersController_rules: { status: 200, fields: ['_runtime', 'container', 'count', 'items'] },
       ObjectsController_structure: { status: 200, fields: ['levels', 'nodeLimit', 'nodes', 'root', 'truncated'] },
       ObjectsController_whereUsed: { status: 200, fields: ['levels', 'nodeLimit', 'nodes', 'root', 'truncated'] },
+      HistoryController_history: { status: 200, fields: ['count', 'items', 'limit', 'object', 'page', 'total'] },
       CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },
       CadController_merge: { status: 200, fields: CAD },
       CadController_changeLink: { status: 200, fields: CAD_LINK },
@@ -215,6 +216,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       WorkspacesController_remove: { status: 204, body: 'text' },
       WorkspacesController_roles: { status: 200, fields: ['count', 'items'] },
       WorkspacesController_createRole: { status: 201, fields: ['name'] },
+      EventsController_list: { status: 200, fields: PAGED },
       HealthController_live: { status: 200, fields: ['status'] },
       HealthController_ready: { status: 200, fields: ['database', 'migrations', 'status'] },
     });

@@ -82,7 +82,7 @@ export class HistoryRefParamDto {
   @ApiProperty({
     description:
       'OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object',
-    example: 'P-00000001',
+    example: '0000000001',
   })
   @IsString()
   ref!: string;
