@@ -113,8 +113,9 @@ function generatedEvents(
 
 /**
  * The container a source names and the caller's membership role there, in one query:
- * generating numbers costs two statements in all (this one and the reservation), which
- * matters at thousands of requests per second. Shared with the benchmark baseline.
+ * generating numbers costs this statement and the reservation's short transaction (the
+ * reservation and its audit events), which matters at thousands of requests per second. Shared
+ * with the benchmark baseline.
  */
 export function containerSql(source: ContainerSource, userId: number): Prisma.Sql {
   return Prisma.sql`
