@@ -1,6 +1,7 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
@@ -30,6 +31,7 @@ export class AppModule {
         ObjectsModule,
         QueryModule,
         AdminModule,
+        AuditModule,
         HealthModule,
       ],
       providers: [

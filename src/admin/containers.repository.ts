@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -54,12 +55,35 @@ export class AdminContainersRepository {
     return m?.role ?? null;
   }
 
-  create(data: { cls: string; name: string; description: string | null }): Promise<AdminContainerRecord> {
-    return this.prisma.container.create({ data, select: CONTAINER_COLUMNS });
+  /** Creates the container and records the event `audit` makes of it, in one transaction. */
+  create(
+    data: { cls: string; name: string; description: string | null },
+    audit: (created: AdminContainerRecord) => AuditEvent,
+  ): Promise<AdminContainerRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const created = await tx.container.create({ data, select: CONTAINER_COLUMNS });
+      await recordAudit(auditViaPrisma(tx), audit(created));
+      return created;
+    });
   }
 
-  update(id: number, data: { name?: string; description?: string | null }): Promise<AdminContainerRecord> {
-    return this.prisma.container.update({ where: { id }, data, select: CONTAINER_COLUMNS });
+  /**
+   * Changes the container and records the event `audit` makes of it as it was (read with its row
+   * locked) and as it is, in one transaction.
+   */
+  update(
+    id: number,
+    data: { name?: string; description?: string | null },
+    audit: (before: AdminContainerRecord, after: AdminContainerRecord) => AuditEvent,
+  ): Promise<AdminContainerRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      // NO KEY UPDATE: writes in the container meanwhile (their audit events refer to it) go on.
+      await tx.$queryRaw`SELECT id FROM containers WHERE id = ${id} FOR NO KEY UPDATE`;
+      const before = await tx.container.findUnique({ where: { id }, select: CONTAINER_COLUMNS });
+      const after = await tx.container.update({ where: { id }, data, select: CONTAINER_COLUMNS });
+      await recordAudit(auditViaPrisma(tx), audit(before!, after));
+      return after;
+    });
   }
 
   /**
@@ -68,7 +92,10 @@ export class AdminContainersRepository {
    * and then finds the container gone. Memberships, numbering rules and workspaces go with it.
    * Returns null when there was no such container, the contents when it was not empty.
    */
-  deleteIfEmpty(name: string): Promise<{ deleted: boolean; contents: ContainerContents } | null> {
+  deleteIfEmpty(
+    name: string,
+    audit: (deleted: AdminContainerRecord) => AuditEvent,
+  ): Promise<{ deleted: boolean; contents: ContainerContents } | null> {
     return this.prisma.$transaction(async (tx: Tx) => {
       const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM containers WHERE name = ${name} FOR UPDATE`;
       if (!locked.length) return null;
@@ -81,6 +108,9 @@ export class AdminContainersRepository {
       if (contents.masters + contents.objects + contents.links + contents.reports > 0) {
         return { deleted: false, contents };
       }
+      // Recorded first: the event refers to the container, which the delete then clears from it.
+      const gone = await tx.container.findUniqueOrThrow({ where: { id }, select: CONTAINER_COLUMNS });
+      await recordAudit(auditViaPrisma(tx), audit(gone));
       await tx.container.delete({ where: { id } });
       return { deleted: true, contents };
     });
@@ -104,18 +134,43 @@ export class AdminContainersRepository {
     return this.prisma.user.findUnique({ where: { name }, select: { id: true, fullName: true } });
   }
 
-  /** Sets the role (one upsert statement); true when the membership is new. */
-  async setMember(containerId: number, userId: number, role: MemberRecord['role']): Promise<boolean> {
-    const rows = await this.prisma.$queryRaw<{ created: boolean }[]>`
-      INSERT INTO memberships (container_id, user_id, role) VALUES (${containerId}, ${userId}, ${role}::member_role)
-      ON CONFLICT (container_id, user_id) DO UPDATE SET role = EXCLUDED.role
-      RETURNING (xmax = 0) AS created`;
-    return rows[0].created;
+  /**
+   * Sets the role and records the event `audit` makes of the role before (null: not a member)
+   * and after, in one transaction; true when the membership is new.
+   */
+  setMember(
+    containerId: number,
+    userId: number,
+    role: MemberRecord['role'],
+    audit: (before: MemberRecord['role'] | null) => AuditEvent,
+  ): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const [old] = await tx.$queryRaw<{ role: MemberRecord['role'] }[]>`
+        SELECT role::text AS role FROM memberships WHERE container_id = ${containerId} AND user_id = ${userId} FOR UPDATE`;
+      const rows = await tx.$queryRaw<{ created: boolean }[]>`
+        INSERT INTO memberships (container_id, user_id, role) VALUES (${containerId}, ${userId}, ${role}::member_role)
+        ON CONFLICT (container_id, user_id) DO UPDATE SET role = EXCLUDED.role
+        RETURNING (xmax = 0) AS created`;
+      await recordAudit(auditViaPrisma(tx), audit(rows[0].created ? null : (old?.role ?? null)));
+      return rows[0].created;
+    });
   }
 
-  /** True when there was such a membership. */
-  async removeMember(containerId: number, userId: number): Promise<boolean> {
-    const { count } = await this.prisma.membership.deleteMany({ where: { containerId, userId } });
-    return count > 0;
+  /**
+   * Removes the membership and records the event `audit` makes of the role it had, in one
+   * transaction; false (and no event) when there was no such membership.
+   */
+  removeMember(
+    containerId: number,
+    userId: number,
+    audit: (before: MemberRecord['role']) => AuditEvent,
+  ): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const [gone] = await tx.$queryRaw<{ role: MemberRecord['role'] }[]>`
+        DELETE FROM memberships WHERE container_id = ${containerId} AND user_id = ${userId} RETURNING role::text AS role`;
+      if (!gone) return false;
+      await recordAudit(auditViaPrisma(tx), audit(gone.role));
+      return true;
+    });
   }
 }

@@ -8,7 +8,9 @@ import {
 import type { AuthUser } from '../auth/auth-user.js';
 import { formatOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
+import { small } from '../audit/audit-detail.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { containerEvent } from './admin-audit.js';
 import {
   AdminContainersRepository,
   type AdminContainerRecord,
@@ -44,7 +46,11 @@ export class ContainersService {
     requireAdmin(caller);
     const name = body.name.normalize('NFC');
     try {
-      return toDto(await this.containers.create({ cls: body.class, name, description: body.description ?? null }));
+      const created = await this.containers.create(
+        { cls: body.class, name, description: body.description ?? null },
+        (c) => containerEvent(caller.id, 'admin.container.create', c, { after: { description: small(c.description) } }),
+      );
+      return toDto(created);
     } catch (e) {
       if (isUniqueViolation(e)) throw nameTaken(name);
       throw e;
@@ -60,7 +66,16 @@ export class ContainersService {
     if (!container) throw notFound(name);
     const newName = body.name?.normalize('NFC');
     try {
-      return toDto(await this.containers.update(container.id, { name: newName, description: body.description }));
+      const updated = await this.containers.update(
+        container.id,
+        { name: newName, description: body.description },
+        (before, after) =>
+          containerEvent(caller.id, 'admin.container.update', after, {
+            before: { name: before.name, description: small(before.description) },
+            after: { name: after.name, description: small(after.description) },
+          }),
+      );
+      return toDto(updated);
     } catch (e) {
       if (isUniqueViolation(e)) throw nameTaken(newName ?? name);
       if ((e as { code?: string }).code === 'P2025') throw notFound(name);
@@ -70,7 +85,9 @@ export class ContainersService {
 
   async remove(caller: AuthUser, name: string): Promise<void> {
     requireAdmin(caller);
-    const outcome = await this.containers.deleteIfEmpty(name);
+    const outcome = await this.containers.deleteIfEmpty(name, (c) =>
+      containerEvent(caller.id, 'admin.container.delete', c, { before: { description: small(c.description) } }),
+    );
     if (!outcome) throw notFound(name);
     if (!outcome.deleted) {
       throw new ConflictException(`container '${clip(name)}' is not empty: it holds ${describe(outcome.contents)}`);
@@ -99,14 +116,21 @@ export class ContainersService {
     const container = await this.managed(caller, containerName);
     const user = await this.containers.userId(userName);
     if (!user) throw new NotFoundException(`no user named '${clip(userName)}'`);
-    const created = await this.containers.setMember(container.id, user.id, role);
+    const created = await this.containers.setMember(container.id, user.id, role, (before) =>
+      containerEvent(caller.id, 'admin.member.set', container, { user: userName, before, after: role }),
+    );
     return { created, member: { user: userName, fullName: user.fullName, role } };
   }
 
   async removeMember(caller: AuthUser, containerName: string, userName: string): Promise<void> {
     const container = await this.managed(caller, containerName);
     const user = await this.containers.userId(userName);
-    if (!user || !(await this.containers.removeMember(container.id, user.id))) {
+    const removed =
+      user !== null &&
+      (await this.containers.removeMember(container.id, user.id, (before) =>
+        containerEvent(caller.id, 'admin.member.remove', container, { user: userName, before, after: null }),
+      ));
+    if (!removed) {
       throw new NotFoundException(`'${clip(userName)}' is not a member of container '${container.name}'`);
     }
   }

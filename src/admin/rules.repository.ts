@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -19,8 +20,8 @@ type Tx = Prisma.TransactionClient;
 export class AdminRulesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  containerId(name: string): Promise<{ id: number; name: string } | null> {
-    return this.prisma.container.findUnique({ where: { name }, select: { id: true, name: true } });
+  containerId(name: string): Promise<{ id: number; cls: string; name: string } | null> {
+    return this.prisma.container.findUnique({ where: { name }, select: { id: true, cls: true, name: true } });
   }
 
   list(containerId: number): Promise<AdminRuleRecord[]> {
@@ -31,29 +32,41 @@ export class AdminRulesRepository {
     });
   }
 
-  create(containerId: number, rule: AdminRuleRecord): Promise<AdminRuleRecord> {
-    return this.prisma.numberingRule.create({ data: { containerId, ...rule }, select: RULE_COLUMNS });
+  /** Creates the rule and records `audit`, in one transaction. */
+  create(containerId: number, rule: AdminRuleRecord, audit: AuditEvent): Promise<AdminRuleRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const created = await tx.numberingRule.create({ data: { containerId, ...rule }, select: RULE_COLUMNS });
+      await recordAudit(auditViaPrisma(tx), audit);
+      return created;
+    });
   }
 
   /**
    * Runs `work` on the rule with its row locked FOR UPDATE, the lock number generation takes
    * (see reservationSql): a reservation under way finishes first and `work` sees the counter it
    * left behind; one that starts later waits until this transaction ends. Null: no such rule.
+   * `write` changes the rule and records the event `audit` makes of it as it is then.
    */
   withLockedRule<T>(
     containerId: number,
     cls: string,
     work: (
       rule: AdminRuleRecord | null,
-      write: (change: Partial<AdminRuleRecord>) => Promise<AdminRuleRecord>,
+      write: (
+        change: Partial<AdminRuleRecord>,
+        audit: (after: AdminRuleRecord) => AuditEvent,
+      ) => Promise<AdminRuleRecord>,
     ) => Promise<T>,
   ): Promise<T> {
     return this.prisma.$transaction(async (tx: Tx) => {
       const [rule] = await tx.$queryRaw<(AdminRuleRecord & { id: number })[]>`
         SELECT id, class AS cls, prefix, suffix, width, next FROM numbering_rules
         WHERE container_id = ${containerId} AND class = ${cls} FOR UPDATE`;
-      const write = (change: Partial<AdminRuleRecord>) =>
-        tx.numberingRule.update({ where: { id: rule.id }, data: change, select: RULE_COLUMNS });
+      const write = async (change: Partial<AdminRuleRecord>, audit: (after: AdminRuleRecord) => AuditEvent) => {
+        const after = await tx.numberingRule.update({ where: { id: rule.id }, data: change, select: RULE_COLUMNS });
+        await recordAudit(auditViaPrisma(tx), audit(after));
+        return after;
+      };
       return work(
         rule ? { cls: rule.cls, prefix: rule.prefix, suffix: rule.suffix, width: rule.width, next: rule.next } : null,
         write,
@@ -61,9 +74,18 @@ export class AdminRulesRepository {
     });
   }
 
-  /** True when there was such a rule. */
-  async delete(containerId: number, cls: string): Promise<boolean> {
-    const { count } = await this.prisma.numberingRule.deleteMany({ where: { containerId, cls } });
-    return count > 0;
+  /**
+   * Deletes the rule and records the event `audit` makes of what it was, in one transaction.
+   * False (and no event) when there was no such rule.
+   */
+  delete(containerId: number, cls: string, audit: (deleted: AdminRuleRecord) => AuditEvent): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const [gone] = await tx.$queryRaw<AdminRuleRecord[]>`
+        DELETE FROM numbering_rules WHERE container_id = ${containerId} AND class = ${cls}
+        RETURNING class AS cls, prefix, suffix, width, next`;
+      if (!gone) return false;
+      await recordAudit(auditViaPrisma(tx), audit(gone));
+      return true;
+    });
   }
 }

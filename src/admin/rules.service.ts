@@ -4,6 +4,7 @@ import type { NumberingRuleDto } from '../numbers/dto/numbers-response.dto.js';
 import { formatNumber } from '../numbers/number-format.js';
 import { clip } from '../numbers/numbers.params.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { containerEvent, ruleFacts } from './admin-audit.js';
 import type { CreateRuleDto, RuleListDto, UpdateRuleDto } from './dto/rules.dto.js';
 import { AdminRulesRepository, type AdminRuleRecord } from './rules.repository.js';
 
@@ -35,7 +36,11 @@ export class RulesService {
     };
     checkFits(rule);
     try {
-      return toDto(await this.rules.create(container.id, rule));
+      const event = containerEvent(caller.id, 'admin.rule.create', container, {
+        class_name: rule.cls,
+        after: ruleFacts(rule),
+      });
+      return toDto(await this.rules.create(container.id, rule, event));
     } catch (e) {
       if (isUniqueViolation(e)) {
         throw new ConflictException(`class_name: container '${container.name}' has a rule for ${rule.cls} already`);
@@ -66,17 +71,27 @@ export class RulesService {
         next,
       };
       checkFits(changed);
-      return toDto(await write(changed));
+      const saved = await write(changed, (after) =>
+        containerEvent(caller.id, 'admin.rule.update', container, {
+          class_name: cls,
+          before: ruleFacts(rule),
+          after: ruleFacts(after),
+        }),
+      );
+      return toDto(saved);
     });
   }
 
   async remove(caller: AuthUser, containerName: string, cls: string): Promise<void> {
     requireAdmin(caller);
     const container = await this.container(containerName);
-    if (!(await this.rules.delete(container.id, cls))) throw noRule(container.name, cls);
+    const deleted = await this.rules.delete(container.id, cls, (gone) =>
+      containerEvent(caller.id, 'admin.rule.delete', container, { class_name: cls, before: ruleFacts(gone) }),
+    );
+    if (!deleted) throw noRule(container.name, cls);
   }
 
-  private async container(name: string): Promise<{ id: number; name: string }> {
+  private async container(name: string): Promise<{ id: number; cls: string; name: string }> {
     const container = await this.rules.containerId(name);
     if (!container) throw new NotFoundException(`no container named '${clip(name)}'`);
     return container;

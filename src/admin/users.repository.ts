@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -59,17 +60,25 @@ export class AdminUsersRepository {
     return this.prisma.user.findUnique({ where: { name }, select: USER_COLUMNS });
   }
 
-  create(user: NewUser): Promise<AdminUserRecord> {
-    return this.prisma.user.create({ data: user, select: USER_COLUMNS });
+  /** Creates the user and records the event `audit` makes of it, in one transaction. */
+  create(user: NewUser, audit: (created: AdminUserRecord) => AuditEvent): Promise<AdminUserRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const created = await tx.user.create({ data: user, select: USER_COLUMNS });
+      await recordAudit(auditViaPrisma(tx), audit(created));
+      return created;
+    });
   }
 
   /**
    * Runs `work` in one transaction with the user's row locked (null when there is no such user),
-   * so a change and the checks it depends on see one state.
+   * so a change and the checks it depends on see one state. NO KEY UPDATE: the user's own writes
+   * meanwhile (their audit events refer to the row) are not blocked, so two administrators
+   * changing each other at once cannot deadlock on each other's row.
    */
   withLockedUser<T>(name: string, work: (tx: UserTx, user: AdminUserRecord | null) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE name = ${name} FOR UPDATE`;
+      const locked = await tx.$queryRaw<{ id: number }[]>`
+        SELECT id FROM users WHERE name = ${name} FOR NO KEY UPDATE`;
       const user = locked.length
         ? await tx.user.findUnique({ where: { id: locked[0].id }, select: USER_COLUMNS })
         : null;
@@ -104,6 +113,11 @@ export class UserTx {
 
   async update(userId: number, change: UserChange): Promise<AdminUserRecord> {
     return this.tx.user.update({ where: { id: userId }, data: change, select: USER_COLUMNS });
+  }
+
+  /** Records the change's audit event, in its transaction. */
+  async audit(event: AuditEvent): Promise<void> {
+    await recordAudit(auditViaPrisma(this.tx), event);
   }
 
   /** Deletes the user with their memberships and query sessions. */

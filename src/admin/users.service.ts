@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/password.js';
 import { OidClass, formatOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { userChange, userEvent, userFacts } from './admin-audit.js';
 import type { PageQueryDto } from './dto/paging.dto.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListDto } from './dto/users.dto.js';
 import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './users.repository.js';
@@ -16,6 +17,7 @@ import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './u
  * Deleting is refused while iterations or objects name the user as creator or modifier, or the
  * user owns a workspace: those records would lose who made them. Disabling is always possible
  * (except for the last enabled administrator) and is what to do with someone who leaves.
+ * Every change records its audit event in its transaction (admin-audit.ts), never a password.
  */
 @Injectable()
 export class UsersService {
@@ -38,14 +40,17 @@ export class UsersService {
     requireAdmin(caller);
     const name = body.name.normalize('NFC');
     try {
-      const user = await this.users.create({
-        name,
-        passwordHash: await hashPassword(body.password),
-        fullName: body.fullName ?? null,
-        email: body.email ?? null,
-        admin: body.admin ?? false,
-        disabled: body.disabled ?? false,
-      });
+      const user = await this.users.create(
+        {
+          name,
+          passwordHash: await hashPassword(body.password),
+          fullName: body.fullName ?? null,
+          email: body.email ?? null,
+          admin: body.admin ?? false,
+          disabled: body.disabled ?? false,
+        },
+        (created) => userEvent(caller.id, 'create', created, { after: userFacts(created) }),
+      );
       return toDto(user);
     } catch (e) {
       if (isUniqueViolation(e)) throw new ConflictException(`name: a user named '${name}' already exists`);
@@ -73,7 +78,9 @@ export class UsersService {
             'make another user administrator first',
         );
       }
-      return tx.update(user.id, change);
+      const updated = await tx.update(user.id, change);
+      await tx.audit(userEvent(caller.id, 'update', user, userChange(user, change)));
+      return updated;
     });
     return toDto(updated);
   }
@@ -97,6 +104,8 @@ export class UsersService {
             'disable the user instead (PATCH with {"disabled": true})',
         );
       }
+      // Recorded first: a caller deleting their own user is still there to be named.
+      await tx.audit(userEvent(caller.id, 'delete', user, { before: userFacts(user) }));
       await tx.delete(user.id);
     });
   }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export interface WorkspaceRecord {
   id: number;
   name: string;
+  containerId: number;
   container: string;
   owner: string;
 }
@@ -11,14 +13,22 @@ export interface WorkspaceRecord {
 const WORKSPACE_COLUMNS = {
   id: true,
   name: true,
+  containerId: true,
   container: { select: { name: true } },
   owner: { select: { name: true } },
 } as const;
 
-type WorkspaceRow = { id: number; name: string; container: { name: string }; owner: { name: string } };
+type WorkspaceRow = {
+  id: number;
+  name: string;
+  containerId: number;
+  container: { name: string };
+  owner: { name: string };
+};
 const record = (w: WorkspaceRow): WorkspaceRecord => ({
   id: w.id,
   name: w.name,
+  containerId: w.containerId,
   container: w.container.name,
   owner: w.owner.name,
 });
@@ -47,15 +57,35 @@ export class AdminWorkspacesRepository {
     return this.prisma.user.findUnique({ where: { name }, select: { id: true } });
   }
 
-  async create(name: string, containerId: number, ownerId: number): Promise<WorkspaceRecord> {
-    return record(
-      await this.prisma.workspace.create({ data: { name, containerId, ownerId }, select: WORKSPACE_COLUMNS }),
-    );
+  /** Creates the workspace and records the event `audit` makes of it, in one transaction. */
+  create(
+    name: string,
+    containerId: number,
+    ownerId: number,
+    audit: (created: WorkspaceRecord) => AuditEvent,
+  ): Promise<WorkspaceRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const created = record(
+        await tx.workspace.create({ data: { name, containerId, ownerId }, select: WORKSPACE_COLUMNS }),
+      );
+      await recordAudit(auditViaPrisma(tx), audit(created));
+      return created;
+    });
   }
 
-  async delete(name: string): Promise<boolean> {
-    const { count } = await this.prisma.workspace.deleteMany({ where: { name } });
-    return count > 0;
+  /**
+   * Deletes the workspace and records the event `audit` makes of what it was, in one
+   * transaction. False (and no event) when there was no such workspace.
+   */
+  delete(name: string, audit: (deleted: WorkspaceRecord) => AuditEvent): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const found = await tx.workspace.findUnique({ where: { name }, select: WORKSPACE_COLUMNS });
+      if (!found) return false;
+      const { count } = await tx.workspace.deleteMany({ where: { id: found.id } });
+      if (count === 0) return false;
+      await recordAudit(auditViaPrisma(tx), audit(record(found)));
+      return true;
+    });
   }
 
   async roles(): Promise<string[]> {
@@ -65,13 +95,15 @@ export class AdminWorkspacesRepository {
 
   /**
    * Adds a role unless CONTENT_ROLES_MAX exist, in one transaction under an advisory lock so two
-   * additions cannot both pass the count. Returns false when the limit is reached.
+   * additions cannot both pass the count, and records `audit` there. Returns false (and records
+   * nothing) when the limit is reached.
    */
-  createRole(name: string): Promise<boolean> {
+  createRole(name: string, audit: AuditEvent): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('pdm.content_roles'))`;
       if ((await tx.contentRole.count()) >= CONTENT_ROLES_MAX) return false;
       await tx.contentRole.create({ data: { name } });
+      await recordAudit(auditViaPrisma(tx), audit);
       return true;
     });
   }

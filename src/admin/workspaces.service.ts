@@ -3,6 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { OidClass, formatOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { contentRoleEvent, workspaceEvent } from './admin-audit.js';
 import type { PageQueryDto } from './dto/paging.dto.js';
 import type {
   ContentRoleDto,
@@ -32,7 +33,10 @@ export class WorkspacesService {
     if (!owner) throw new NotFoundException(`owner: no user named '${clip(body.owner)}'`);
     const name = body.name.normalize('NFC');
     try {
-      return toDto(await this.workspaces.create(name, container.id, owner.id));
+      const created = await this.workspaces.create(name, container.id, owner.id, (w) =>
+        workspaceEvent(caller.id, 'create', w),
+      );
+      return toDto(created);
     } catch (e) {
       if (isUniqueViolation(e)) throw new ConflictException(`name: a workspace named '${clip(name)}' already exists`);
       throw e;
@@ -41,7 +45,8 @@ export class WorkspacesService {
 
   async remove(caller: AuthUser, name: string): Promise<void> {
     requireAdmin(caller);
-    if (!(await this.workspaces.delete(name))) throw new NotFoundException(`no workspace named '${clip(name)}'`);
+    const deleted = await this.workspaces.delete(name, (w) => workspaceEvent(caller.id, 'delete', w));
+    if (!deleted) throw new NotFoundException(`no workspace named '${clip(name)}'`);
   }
 
   async roles(caller: AuthUser): Promise<ContentRoleListDto> {
@@ -53,7 +58,7 @@ export class WorkspacesService {
   async createRole(caller: AuthUser, name: string): Promise<ContentRoleDto> {
     requireAdmin(caller);
     try {
-      if (!(await this.workspaces.createRole(name))) {
+      if (!(await this.workspaces.createRole(name, contentRoleEvent(caller.id, name)))) {
         throw new ConflictException(`there are ${CONTENT_ROLES_MAX} content roles already, the most there may be`);
       }
     } catch (e) {

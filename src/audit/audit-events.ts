@@ -50,3 +50,29 @@ export async function recordAudit(sql: AuditSql, event: AuditEvent): Promise<voi
     event.detail == null ? null : JSON.stringify(event.detail),
   ]);
 }
+
+const INSERT_MANY = `INSERT INTO audit_events
+  (user_id, user_name, action, object_class, object_id, object_number, container_id, detail)
+  SELECT u.id, u.name, e.action, e.object_class, e.object_id, e.object_number, e.container_id, e.detail
+  FROM unnest($1::int4[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::int4[], $7::jsonb[])
+       WITH ORDINALITY AS e(user_id, action, object_class, object_id, object_number, container_id, detail, n)
+  JOIN users u ON u.id = e.user_id
+  ORDER BY e.n`;
+
+/**
+ * Records several events in one statement, in their order: a write serving several requests
+ * at once (number reservations batched into one transaction) records one event per request.
+ */
+export async function recordAudits(sql: AuditSql, events: readonly AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  if (events.length === 1) return recordAudit(sql, events[0]);
+  await sql(INSERT_MANY, [
+    events.map((e) => e.userId),
+    events.map((e) => e.action),
+    events.map((e) => e.objectClass ?? null),
+    events.map((e) => (e.objectId == null ? null : String(e.objectId))),
+    events.map((e) => e.objectNumber ?? null),
+    events.map((e) => e.containerId ?? null),
+    events.map((e) => (e.detail == null ? null : JSON.stringify(e.detail))),
+  ]);
+}

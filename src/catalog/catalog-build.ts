@@ -1,5 +1,6 @@
 import {
   CatalogError,
+  keepsOid,
   type CatalogClass,
   type CatalogFile,
   type CatalogProblem,
@@ -188,8 +189,11 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
     for (const r of c.references.values()) {
       const t = classes.get(r.target);
       if (!t) problem(where, `reference ${r.name}: unknown target class ${r.target}`);
-      else if (!t.storage && !('oidJson' in r.from))
-        problem(where, `reference ${r.name}: target ${r.target} spans several storage kinds; keep its OID (oidJson)`);
+      else if (!t.storage && !keepsOid(r))
+        problem(
+          where,
+          `reference ${r.name}: target ${r.target} spans several storage kinds; keep its OID (oidJson or oidColumns)`,
+        );
     }
     if (c.roles) {
       for (const role of [c.roles.a, c.roles.b]) {
@@ -292,6 +296,19 @@ function referenceDef(
   problem: Problem,
 ): ReferenceDef | null {
   const storage = STORAGES[kind];
+  if ('oidColumns' in r) {
+    const cls = { aux: 'self' as const, column: r.oidColumns.class };
+    const id = { aux: 'self' as const, column: r.oidColumns.id };
+    if (columnType(storage, cls) !== 'string') {
+      problem(where, `column ${cls.column} is not a text column of ${kind} (the class of the OID)`);
+      return null;
+    }
+    if (columnType(storage, id) !== 'long') {
+      problem(where, `column ${id.column} is not an id column of ${kind} (the id of the OID)`);
+      return null;
+    }
+    return { name, target: r.target, from: { oidColumns: { cls, id } } };
+  }
   if ('column' in r) {
     const aux: Aux = r.via ?? 'self';
     const t = columnType(storage, { aux, column: r.column });

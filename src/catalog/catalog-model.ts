@@ -33,7 +33,8 @@ export type PropertySpec =
 export type ReferenceSpec =
   | { target: string; column: string; via?: Exclude<Aux, 'self'>; about?: string }
   | { target: string; json: string; about?: string }
-  | { target: string; oidJson: string; about?: string };
+  | { target: string; oidJson: string; about?: string }
+  | { target: string; oidColumns: { class: string; id: string }; about?: string };
 
 export interface ClassSpec {
   name: string;
@@ -76,11 +77,23 @@ export type PropertyDef = (
   | { type: PropertyType | 'oid'; computed: ComputedKind }
 ) & { about?: string };
 
-/** A resolved reference: the column or JSON key holding the target's id, or its OID text. */
+/**
+ * A resolved reference: the column or JSON key holding the target's id, or its OID as text, or
+ * as a class column and an id column (`OR:<class>:<id>`).
+ */
 export interface ReferenceDef {
   name: string;
   target: string;
-  from: { at: ColumnRef } | { json: { at: ColumnRef; key: string } } | { oidJson: { at: ColumnRef; key: string } };
+  from:
+    | { at: ColumnRef }
+    | { json: { at: ColumnRef; key: string } }
+    | { oidJson: { at: ColumnRef; key: string } }
+    | { oidColumns: { cls: ColumnRef; id: ColumnRef } };
+}
+
+/** Whether a reference keeps the target's OID (and so may point to a class spanning several storages). */
+export function keepsOid(ref: ReferenceDef): boolean {
+  return 'oidJson' in ref.from || 'oidColumns' in ref.from;
 }
 
 export interface CatalogClass {

@@ -57,6 +57,21 @@ const reference = {
       required: ['target', 'oidJson'],
       additionalProperties: false,
     },
+    {
+      type: 'object',
+      properties: {
+        target,
+        oidColumns: {
+          type: 'object',
+          properties: { class: { type: 'string', pattern: COLUMN }, id: { type: 'string', pattern: COLUMN } },
+          required: ['class', 'id'],
+          additionalProperties: false,
+        },
+        about,
+      },
+      required: ['target', 'oidColumns'],
+      additionalProperties: false,
+    },
   ],
 };
 

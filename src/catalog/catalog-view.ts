@@ -77,7 +77,9 @@ export function classView(catalog: Catalog, c: CatalogClass): ClassView {
           ? `column ${r.from.at.column}`
           : 'json' in r.from
             ? `json ${r.from.json.key}`
-            : `json ${r.from.oidJson.key} (OID)`,
+            : 'oidJson' in r.from
+              ? `json ${r.from.oidJson.key} (OID)`
+              : `columns ${r.from.oidColumns.cls.column}, ${r.from.oidColumns.id.column} (OID)`,
     })),
     roles: c.roles,
   };

@@ -107,7 +107,40 @@ describe('the standard catalog', () => {
     expect(storage('wt.query.template.ReportTemplate')).toBe('template');
     expect(storage('wt.workflow.engine.WfProcess')).toBe('object');
     expect(storage('wt.org.MembershipLink')).toBe('link');
+    expect(storage('wt.audit.AuditRecord')).toBe('audit');
     expect(storage('wt.fc.Persistable')).toBeNull();
+  });
+
+  it("keeps an audit record's object as an OID of class and id columns, refusing columns of other types", () => {
+    expect(std.findReference(std.findClass('wt.audit.AuditRecord')!, 'targetReference')).toEqual({
+      name: 'targetReference',
+      target: 'wt.fc.Persistable',
+      from: { oidColumns: { cls: { aux: 'self', column: 'object_class' }, id: { aux: 'self', column: 'object_id' } } },
+    });
+    const problems = problemsOf(() =>
+      withTypes({
+        classes: [
+          {
+            name: 'com.acme.Trail',
+            parent: 'wt.audit.AuditRecord',
+            references: {
+              byId: { target: 'wt.fc.Persistable', oidColumns: { class: 'object_id', id: 'object_id' } },
+              byName: { target: 'wt.fc.Persistable', oidColumns: { class: 'action', id: 'user_name' } },
+            },
+          },
+          {
+            name: 'com.acme.Bad',
+            parent: 'wt.fc.Item',
+            references: { t: { target: 'wt.fc.Persistable', oidColumns: { class: 'name', id: 'secret' } } },
+          },
+        ],
+      }),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/byId: column object_id is not a text column of audit/),
+      expect.stringMatching(/byName: column user_name is not an id column of audit/),
+      expect.stringMatching(/references\.t: column secret is not an id column of object/),
+    ]);
   });
 
   it('has every computed derived property somewhere', () => {

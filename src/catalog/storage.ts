@@ -18,7 +18,8 @@ export type StorageKind =
   | 'user'
   | 'template'
   | 'object'
-  | 'link';
+  | 'link'
+  | 'audit';
 
 export const STORAGE_KINDS: readonly StorageKind[] = [
   'iteration',
@@ -31,6 +32,7 @@ export const STORAGE_KINDS: readonly StorageKind[] = [
   'template',
   'object',
   'link',
+  'audit',
 ];
 
 /** A table joined to a FROM entry on demand; `self` is the entry itself. */
@@ -133,6 +135,17 @@ export const TABLE_COLUMNS: Readonly<Record<string, Readonly<Record<string, Colu
     created_at: 'timestamp',
     modified_at: 'timestamp',
     props: 'json',
+  },
+  audit_events: {
+    id: 'long',
+    at: 'timestamp',
+    user_id: 'long',
+    user_name: 'string',
+    action: 'string',
+    object_class: 'string',
+    object_id: 'long',
+    object_number: 'string',
+    container_id: 'long',
   },
 };
 
@@ -316,6 +329,20 @@ export const STORAGES: Readonly<Record<StorageKind, Storage>> = {
     access: { k: 'container', at: self('container_id'), nullReadable: true },
     oid: { classAt: self('class'), suffix: ':' },
     roles: { a: 'role_a_id', b: 'role_b_id' },
+  },
+  // The services' audit trail (src/audit): events of objects in containers the caller reads;
+  // events without a container (users, content roles) only for administrators.
+  audit: {
+    kind: 'audit',
+    table: 'audit_events',
+    aux: { container: container('self'), creator: users('u', 'user_id') },
+    classColumn: null,
+    softTypeColumn: null,
+    iba: null,
+    mba: null,
+    access: { k: 'container', at: self('container_id'), nullReadable: false },
+    oid: 'catalogClass',
+    roles: null,
   },
 };
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -221,10 +222,16 @@ export class FileChangeTx {
   /**
    * Makes the next iteration of `from` (same version, next free iteration number) and moves
    * `latest` to it, with its attributes, title, description, state, files and usage links (see
-   * newIteration). Returns the new iteration's id.
+   * newIteration). Returns the new iteration's id and number.
    */
-  async newIteration(from: HolderRecord, userId: number): Promise<number> {
-    return (await newIteration(this.tx, from.iterationId, { userId })).id;
+  async newIteration(from: HolderRecord, userId: number): Promise<{ id: number; iteration: number }> {
+    const created = await newIteration(this.tx, from.iterationId, { userId });
+    return { id: created.id, iteration: created.iteration };
+  }
+
+  /** Records the change's audit event, in its transaction. */
+  async audit(event: AuditEvent): Promise<void> {
+    await recordAudit(auditViaPrisma(this.tx), event);
   }
 
   /** Records who changed the iteration and when. */

@@ -20,6 +20,7 @@ import type { BlobRange } from './blob-store.js';
 import type { KeptFile } from './disk-cache.js';
 import { FileContent, unavailableAs503 } from './file-content.js';
 import type { FileListDto } from './dto/files-response.dto.js';
+import { fileChangeEvent } from './file-audit.js';
 import { guessMimeType } from './file-name.js';
 import { defaultMessage, pathSegment, type HolderRef, type WriteOptions } from './files.params.js';
 import {
@@ -78,8 +79,8 @@ type ChangeOp =
 /**
  * Files of business objects: listing, reading, and changing them under the container's
  * permissions. A change locks the object's master row, checks its preconditions against what
- * is committed then, and applies everything (new iteration included) in one transaction. The
- * bytes are FileContent's (stores and caches); receiving them is upload-receipt.ts's.
+ * is committed then, and applies everything (new iteration and audit event included) in one
+ * transaction. The bytes are FileContent's (stores and caches); receiving them is upload-receipt.ts's.
  */
 @Injectable()
 export class FilesService implements OnModuleInit {
@@ -194,9 +195,15 @@ export class FilesService implements OnModuleInit {
       checkConditions(conditions, existing, fileName);
       if (op.kind === 'delete' && !existing) throw new NotFoundException(noFile(fileName, holder));
 
-      const target = iterate ? await tx.newIteration(holder, user.id) : holder.iterationId;
-      if (!iterate) await tx.touchIteration(target, user.id);
-      if (op.kind === 'delete') return { itemId: await tx.deleteItem(target, fileName), target, created: false };
+      const made = iterate ? await tx.newIteration(holder, user.id) : null;
+      const target = made?.id ?? holder.iterationId;
+      if (!made) await tx.touchIteration(target, user.id);
+      const audit = { userId: user.id, holder, fileName, before: existing, madeIteration: made?.iteration ?? null };
+      if (op.kind === 'delete') {
+        const itemId = await tx.deleteItem(target, fileName);
+        await tx.audit(fileChangeEvent({ ...audit, after: null }));
+        return { itemId, target, created: false };
+      }
       const item = {
         role: op.options.role ?? existing?.role ?? 'SECONDARY',
         mimeType: op.options.mimetype ?? existing?.mimeType ?? guessMimeType(fileName),
@@ -207,6 +214,7 @@ export class FilesService implements OnModuleInit {
       const itemId = existing
         ? await tx.updateItem(target, fileName, item)
         : await tx.createItem(target, fileName, item);
+      await tx.audit(fileChangeEvent({ ...audit, after: item }));
       return { itemId, target, created: !existing };
     });
     const holderOid = formatOid(resolved.cls, outcome.target);

@@ -1,12 +1,16 @@
 import { join } from 'node:path';
 import { createPrismaClient } from '../prisma/client.js';
 import { projectRoot } from '../prisma/migrate.js';
+import { seedDemoEvents } from './demo-events.js';
 import { importFile } from './import-file.js';
 
 /** The project's copy of the demo dataset. */
 export const DEMO_DATASET = join(projectRoot(), 'prisma', 'demo-dataset.json');
 
-/** Imports the demo dataset; with onlyIfEmpty, only into a database that has no users yet. */
+/**
+ * Imports the demo dataset and its audit trail (demo-events.ts); with onlyIfEmpty, only into a
+ * database that has no users yet.
+ */
 export async function seedDemoData(databaseUrl: string, opts: { onlyIfEmpty?: boolean } = {}): Promise<boolean> {
   if (opts.onlyIfEmpty) {
     const prisma = createPrismaClient(databaseUrl, 1);
@@ -17,5 +21,6 @@ export async function seedDemoData(databaseUrl: string, opts: { onlyIfEmpty?: bo
     }
   }
   await importFile(DEMO_DATASET, databaseUrl);
+  await seedDemoEvents(databaseUrl);
   return true;
 }

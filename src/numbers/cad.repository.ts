@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -108,8 +109,14 @@ export class CadChangeTx {
    * links (with their line numbers, reference numbers and attributes) are carried over (see
    * newIteration).
    */
-  async newIteration(fromId: number, userId: number, note: string | null): Promise<number> {
-    return (await newIteration(this.tx, fromId, { userId, note })).id;
+  async newIteration(fromId: number, userId: number, note: string | null): Promise<{ id: number; iteration: number }> {
+    const created = await newIteration(this.tx, fromId, { userId, note });
+    return { id: created.id, iteration: created.iteration };
+  }
+
+  /** Records the change's audit event, in its transaction. */
+  async audit(event: AuditEvent): Promise<void> {
+    await recordAudit(auditViaPrisma(this.tx), event);
   }
 
   /** Stores the iteration's attributes and who changed it when; the note when one is given. */

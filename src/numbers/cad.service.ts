@@ -16,6 +16,7 @@ import {
   type CadRef,
   type NumberingMode,
 } from './cad-params.js';
+import { attributesEvent, linkEvent, usedEvent } from './cad-audit.js';
 import { CadRepository, MAX_LINKS, type CadChangeTx, type CadIteration, type CadLink } from './cad.repository.js';
 import type { CadAttributesDto, CadLinkDto, LinkChangeBodyDto, NumberUsedLinksDto } from './dto/cad.dto.js';
 import { clip } from './numbers.params.js';
@@ -27,7 +28,8 @@ const ASSEMBLY = 'CADASSEMBLY';
  * links of their `used` relation, and line numbers on those links. Reading needs read rights in
  * the document's container, changing needs author or manager rights; an object the caller may
  * not read is answered 404 like one that does not exist. Every change runs in one transaction
- * holding the document's master row, the lock the file service's changes take too.
+ * holding the document's master row, the lock the file service's changes take too, and records
+ * its audit event there (cad-audit.ts).
  */
 @Injectable()
 export class CadService {
@@ -55,9 +57,11 @@ export class CadService {
     const note = body.message ?? null;
     return this.repository.change(async (tx) => {
       const doc = await this.writable(user, ref, tx);
-      const target = body.iterate ? await tx.newIteration(doc.iterationId, user.id, note) : doc.iterationId;
+      const made = body.iterate ? await tx.newIteration(doc.iterationId, user.id, note) : null;
+      const target = made?.id ?? doc.iterationId;
       const attributes = mergeAttributes(doc.attributes, change);
       await tx.saveAttributes(target, attributes, user.id, note);
+      await tx.audit(attributesEvent(user.id, doc, change, made?.iteration ?? null));
       const saved = await tx.findIteration({ kind: 'iteration', text: '', id: target });
       return describe(saved!);
     });
@@ -88,6 +92,7 @@ export class CadService {
       };
       await tx.saveLink(link.id, updated);
       await tx.touchIteration(doc.iterationId, user.id);
+      await tx.audit(linkEvent(user.id, doc, link, updated));
       return linkDto({ ...link, ...updated });
     });
   }
@@ -114,6 +119,7 @@ export class CadService {
       const plan = planLineNumbers(links, opts.mode, BigInt(opts.start), BigInt(opts.step));
       await tx.setLineNumbers(plan, opts.mode === 'missing');
       if (plan.length) await tx.touchIteration(doc.iterationId, user.id);
+      await tx.audit(usedEvent(user.id, doc, opts, plan.length));
       const numbered = new Map(plan);
       const after = links.map((l) => ({ ...l, lineNumber: numbered.get(l.id) ?? l.lineNumber }));
       after.sort((a, b) => (a.lineNumber! < b.lineNumber! ? -1 : a.lineNumber! > b.lineNumber! ? 1 : 0));

@@ -37,7 +37,11 @@ export class NumbersService {
       );
     }
 
-    const r = await this.reservations.reserve(container.id, cls.ruleClass, count);
+    const r = await this.reservations.reserve(container, cls.ruleClass, {
+      count,
+      userId: user.id,
+      className: cls.name,
+    });
     if (!r) {
       throw new NotFoundException(`container '${container.name}' has no numbering rule for ${cls.ruleClass}`);
     }

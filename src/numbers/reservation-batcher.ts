@@ -1,8 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NumbersRepository, type Reservation } from './numbers.repository.js';
+import {
+  NumbersRepository,
+  type ContainerRecord,
+  type Reservation,
+  type ReservationRequest,
+} from './numbers.repository.js';
 
 interface Waiter {
-  count: number;
+  request: ReservationRequest;
   resolve(r: Reservation | null): void;
   reject(e: unknown): void;
 }
@@ -22,6 +27,9 @@ interface Waiter {
  * so each gets exactly the answer it would have got alone (numbers or 409). Where objects
  * already carry numbers ahead of the counter, a batch needs one gap for all its numbers, so
  * gaps too small for it are skipped: numbers may be left unused, never duplicated.
+ *
+ * The statement's transaction records one audit event per request it served (see
+ * NumbersRepository.reserve): a request that got no numbers has none.
  */
 @Injectable()
 export class ReservationBatcher {
@@ -31,23 +39,23 @@ export class ReservationBatcher {
   constructor(@Inject(NumbersRepository) private readonly repository: Pick<NumbersRepository, 'reserve'>) {}
 
   /** Null when the container has no rule for the class. */
-  reserve(containerId: number, ruleClass: string, count: number): Promise<Reservation | null> {
-    const key = `${containerId}:${ruleClass}`;
+  reserve(container: ContainerRecord, ruleClass: string, request: ReservationRequest): Promise<Reservation | null> {
+    const key = `${container.id}:${ruleClass}`;
     return new Promise((resolve, reject) => {
-      const waiter = { count, resolve, reject };
+      const waiter = { request, resolve, reject };
       const queue = this.waiting.get(key);
       if (queue) {
         queue.push(waiter);
         return;
       }
       this.waiting.set(key, []);
-      void this.drain(key, containerId, ruleClass, [waiter]);
+      void this.drain(key, container, ruleClass, [waiter]);
     });
   }
 
-  private async drain(key: string, containerId: number, ruleClass: string, batch: Waiter[]): Promise<void> {
+  private async drain(key: string, container: ContainerRecord, ruleClass: string, batch: Waiter[]): Promise<void> {
     for (;;) {
-      await this.serve(containerId, ruleClass, batch);
+      await this.serve(container, ruleClass, batch);
       const next = this.waiting.get(key)!;
       if (next.length === 0) {
         this.waiting.delete(key);
@@ -59,12 +67,15 @@ export class ReservationBatcher {
   }
 
   /** Settles every waiter of the batch; never throws. */
-  private async serve(containerId: number, ruleClass: string, batch: Waiter[]): Promise<void> {
+  private async serve(container: ContainerRecord, ruleClass: string, batch: Waiter[]): Promise<void> {
     if (batch.length > 1) {
-      const total = batch.reduce((sum, w) => sum + w.count, 0);
       let r: Reservation | null;
       try {
-        r = await this.repository.reserve(containerId, ruleClass, total);
+        r = await this.repository.reserve(
+          container,
+          ruleClass,
+          batch.map((w) => w.request),
+        );
       } catch (e) {
         for (const w of batch) w.reject(e);
         return;
@@ -73,14 +84,14 @@ export class ReservationBatcher {
         let start = r?.start ?? 0n;
         for (const w of batch) {
           w.resolve(r && { ...r, start });
-          start += BigInt(w.count);
+          start += BigInt(w.request.count);
         }
         return;
       }
     }
     for (const w of batch) {
       try {
-        w.resolve(await this.repository.reserve(containerId, ruleClass, w.count));
+        w.resolve(await this.repository.reserve(container, ruleClass, [w.request]));
       } catch (e) {
         w.reject(e);
       }

@@ -78,7 +78,7 @@ export class ObjectChangesService {
       await recordAudit(tx.audit, {
         userId: user.id,
         action: 'objects.create',
-        objectClass: type.cls,
+        objectClass: masterClassOf(type.cls),
         objectId: created.masterId,
         objectNumber: number,
         containerId: container.id,
@@ -194,7 +194,7 @@ export class ObjectChangesService {
     return {
       userId: user.id,
       action,
-      objectClass: o.cls,
+      objectClass: masterClassOf(o.cls),
       objectId: o.masterId,
       objectNumber: o.number,
       containerId: o.containerId,

@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { recordAudit } from '../audit/audit-events.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { OidClass, parseOid } from '../common/oid.js';
+import { masterClassOf, OidClass, parseOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
 import type { ObjectUseDto } from './dto/object-response.dto.js';
 import type { AddUseDto, ChangeUseDto } from './dto/usage-link-request.dto.js';
@@ -205,7 +205,7 @@ function auditOf(user: AuthUser, action: string, o: ObjectRecord) {
   return {
     userId: user.id,
     action,
-    objectClass: o.cls,
+    objectClass: masterClassOf(o.cls),
     objectId: o.masterId,
     objectNumber: o.number,
     containerId: o.containerId,

@@ -5,6 +5,7 @@ import type { ComparisonOperator } from './qml-functions.js';
 import { DEFAULT_LIMITS, PG_MAX_RESULT_COLUMNS, type QmlLimits } from './qml-limits.js';
 import type { PropertyDef } from '../catalog/catalog-model.js';
 import { STORAGES, type Aux, type ColumnRef } from '../catalog/storage.js';
+import { masterOid, oidFromColumns } from './qml-plan-oid.js';
 import type { CmpOp, ComputedTable, InternalFunction, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import { isNumeric, type ValueType } from './qml-types.js';
 import { convertValue, expandMacro, likePattern, type MacroContext } from './qml-values.js';
@@ -239,11 +240,17 @@ class Planner {
       } else if ('json' in from) {
         const left = this.jsonExpr(j.from, from.json.at, from.json.key, 'long');
         cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
-      } else {
+      } else if ('oidJson' in from) {
         // An OID kept as text: compared with the target's OID, so a row of another table with
         // the same id never matches.
         const left = this.jsonExpr(j.from, from.oidJson.at, from.oidJson.key, 'string');
         cond = { k: 'cmp', op: '=', left, right: this.computed(j.to, 'oid') };
+      } else {
+        // An OID kept as class and id columns: an iteration matches by its master's OID.
+        const col = (t: number) => (ref: ColumnRef) => this.column(t, ref.aux, ref.column);
+        const iteration = this.tables[j.to].storage.kind === 'iteration';
+        const right = iteration ? masterOid(col(j.to)) : this.computed(j.to, 'oid');
+        cond = { k: 'cmp', op: '=', left: oidFromColumns(col(j.from), from.oidColumns), right };
       }
       return { cond, tables: new Set([j.from, j.to]) };
     }

@@ -12,6 +12,7 @@ import type {
 import type { Catalog } from '../catalog/catalog.js';
 import { OBJECT_ITSELF } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
+import { keepsOid } from '../catalog/catalog-model.js';
 import { QmlError, QmlLimitError, QmlProblems, type QmlProblem } from './qml-error.js';
 import { findFunction, isComparisonOperator } from './qml-functions.js';
 import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
@@ -413,7 +414,7 @@ class Validator {
         return fail(`${j.path}/@name`, `unknown reference "${name}" of ${ca.name} (its references: ${known})`);
       }
       const target = cat.findClass(ref.target)!;
-      const byOid = 'oidJson' in ref.from;
+      const byOid = keepsOid(ref);
       if (!related(cb.name, target.name) || (!byOid && target.storage !== cb.storage)) {
         fail(j.path, `reference "${name}" of ${ca.name} cannot point to ${cb.name} (it points to ${target.name})`);
       }

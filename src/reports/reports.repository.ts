@@ -1,11 +1,13 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import pg from 'pg';
+import { auditViaPrisma, recordAudit } from '../audit/audit-events.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { createPgPool } from '../prisma/pg-pool.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { templateEvent } from './report-audit.js';
 
 const pgTypes = pg.types;
 
@@ -154,35 +156,53 @@ export class ReportsRepository implements OnModuleDestroy {
     return this.prisma.container.findUnique({ where: { name }, select: { id: true, name: true } });
   }
 
-  async create(data: {
-    name: string;
-    containerId: number;
-    description: string | null;
-    qml: string;
-  }): Promise<TemplateRow> {
+  /** Creates a template and records `reports.put` for it, in one transaction. */
+  async create(
+    data: { name: string; containerId: number; description: string | null; qml: string },
+    userId: number,
+  ): Promise<TemplateRow> {
     try {
-      return toRow(await this.prisma.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
+      return await this.prisma.$transaction(async (tx) => {
+        const row = toRow(await tx.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
+        await recordAudit(auditViaPrisma(tx), templateEvent(userId, 'reports.put', row, null));
+        return row;
+      });
     } catch (e) {
       if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw new TemplateNameTakenError();
       throw e;
     }
   }
 
+  /**
+   * Replaces a template and records `reports.put` with what it was just before (read with its
+   * row locked), in one transaction.
+   */
   async update(
     id: number,
     data: { containerId: number; description: string | null; qml: string },
+    userId: number,
   ): Promise<TemplateRow> {
-    return toRow(
-      await this.prisma.reportTemplate.update({
-        where: { id },
-        data: { ...data, modifiedAt: new Date() },
-        select: TEMPLATE_SELECT,
-      }),
-    );
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM report_templates WHERE id = ${id} FOR UPDATE`;
+      const before = await tx.reportTemplate.findUnique({ where: { id }, select: TEMPLATE_SELECT });
+      const row = toRow(
+        await tx.reportTemplate.update({
+          where: { id },
+          data: { ...data, modifiedAt: new Date() },
+          select: TEMPLATE_SELECT,
+        }),
+      );
+      await recordAudit(auditViaPrisma(tx), templateEvent(userId, 'reports.put', row, before && toRow(before)));
+      return row;
+    });
   }
 
-  async delete(id: number): Promise<void> {
-    await this.prisma.reportTemplate.delete({ where: { id } });
+  /** Deletes a template and records `reports.delete` with what it was, in one transaction. */
+  async delete(id: number, userId: number): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const row = toRow(await tx.reportTemplate.delete({ where: { id }, select: TEMPLATE_SELECT }));
+      await recordAudit(auditViaPrisma(tx), templateEvent(userId, 'reports.delete', row, null));
+    });
   }
 
   /**

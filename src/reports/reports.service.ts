@@ -181,7 +181,10 @@ export class ReportsService {
     if (existing) throw nameTaken(name);
     let row: TemplateRow;
     try {
-      row = await this.repo.create({ name, containerId: container.id, description: opts.description ?? null, qml });
+      row = await this.repo.create(
+        { name, containerId: container.id, description: opts.description ?? null, qml },
+        user.id,
+      );
     } catch (e) {
       // Another request created it between the look-up above and this insert.
       if (e instanceof TemplateNameTakenError) throw nameTaken(name);
@@ -199,18 +202,18 @@ export class ReportsService {
   ): Promise<TemplateDetailsDto> {
     await this.requireManage(user, existing.containerId, existing.containerName);
     if (container) await this.requireManage(user, container.id, container.name);
-    const row = await this.repo.update(existing.id, {
-      containerId: container?.id ?? existing.containerId,
-      description: description ?? existing.description,
-      qml,
-    });
+    const row = await this.repo.update(
+      existing.id,
+      { containerId: container?.id ?? existing.containerId, description: description ?? existing.description, qml },
+      user.id,
+    );
     return this.describe(row, await this.catalogs.current());
   }
 
   async remove(user: AuthUser, name: string): Promise<void> {
     const row = await this.findReadable(user, name);
     await this.requireManage(user, row.containerId, row.containerName);
-    await this.repo.delete(row.id);
+    await this.repo.delete(row.id, user.id);
     this.compiled.delete(row.id);
   }
 

@@ -220,6 +220,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       UsageLinksController_add: { status: 201, fields: OBJECT_USE },
       UsageLinksController_update: { status: 200, fields: OBJECT_USE },
       UsageLinksController_remove: { status: 200, fields: OBJECT_USE },
+      HistoryController_history: { status: 200, fields: ['count', 'items', 'limit', 'object', 'page', 'total'] },
       CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },
       CadController_merge: { status: 200, fields: CAD },
       CadController_changeLink: { status: 200, fields: CAD_LINK },
@@ -255,6 +256,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       WorkspacesController_remove: { status: 204, body: 'text' },
       WorkspacesController_roles: { status: 200, fields: ['count', 'items'] },
       WorkspacesController_createRole: { status: 201, fields: ['name'] },
+      EventsController_list: { status: 200, fields: PAGED },
       HealthController_live: { status: 200, fields: ['status'] },
       HealthController_ready: { status: 200, fields: ['database', 'migrations', 'status'] },
     });

@@ -52,6 +52,7 @@ describe('DELETE /objects/<ref>', () => {
     expect((await f.as('alice').get(`/objects/${NAME}-doc`)).status).toBe(404);
     expect((await auditOf(f.db, doc.masterOid)).map((e) => [e.action, e.detail])).toEqual([
       ['objects.create', expect.anything()],
+      ['files.upload', expect.anything()],
       ['objects.iterate', expect.anything()],
       [
         'objects.delete',

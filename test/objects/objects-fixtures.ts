@@ -91,7 +91,8 @@ export async function auditOf(
   masterOid: string,
 ): Promise<{ action: string; user_name: string; object_number: string; container_id: number; detail: unknown }[]> {
   const id = Number(masterOid.split(':').pop());
-  const cls = masterOid.split(':')[1].replace(/Master$/, '');
+  // Events name a business object by its master (class and id), as its history reads them.
+  const cls = masterOid.split(':')[1];
   const { rows } = await db.query(
     `SELECT action, user_name, object_number, container_id, detail FROM audit_events
      WHERE object_class = $1 AND object_id = $2 ORDER BY id`,

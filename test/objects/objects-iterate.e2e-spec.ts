@@ -90,8 +90,14 @@ describe('POST /objects/<ref>/iterations, /revisions and /state', () => {
       links: [{ id: link.id, number: `${number}-child`, quantity: 3, line: 10 }],
     });
     const events = await auditOf(f.db, part.masterOid);
-    expect(events.map((e) => e.action)).toEqual(['objects.create', 'objects.uses.add', 'objects.iterate']);
-    expect(events[2]).toMatchObject({
+    // The file service records its upload on the same master: one history for the object.
+    expect(events.map((e) => e.action)).toEqual([
+      'objects.create',
+      'files.upload',
+      'objects.uses.add',
+      'objects.iterate',
+    ]);
+    expect(events[3]).toMatchObject({
       user_name: 'alice',
       detail: {
         from: 'A.1',

@@ -1,0 +1,128 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { requireAdmin } from '../admin/admin-access.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { PermissionsService } from '../auth/permissions.service.js';
+import { BUSINESS_CLASSES, formatOid, masterClassOf, parseOid } from '../common/oid.js';
+import { parseObjectRef } from '../objects/object-ref.js';
+import {
+  AuditRepository,
+  type EventFilter,
+  type EventRow,
+  type MasterKey,
+  type MasterRow,
+} from './audit.repository.js';
+import type { AuditEventDto, AuditEventListDto, EventsQueryDto, HistoryDto, HistoryQueryDto } from './dto/audit.dto.js';
+
+/** The OID class of audit events (wt.audit.AuditRecord in the type catalog). */
+export const AUDIT_RECORD_CLASS = 'wt.audit.AuditRecord';
+
+const MASTER_CLASSES = new Map(BUSINESS_CLASSES.map((c) => [masterClassOf(c), c]));
+
+/**
+ * The audit events services record with every write (audit-events.ts): the history of one
+ * business object for those who may read it (404 otherwise, as for an object that does not
+ * exist), and every event for administrators, filtered.
+ */
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly repo: AuditRepository,
+    private readonly permissions: PermissionsService,
+  ) {}
+
+  async history(user: AuthUser, ref: string, query: HistoryQueryDto): Promise<HistoryDto> {
+    const master = await this.readableMaster(user, ref, query.type);
+    const filter: EventFilter = { object: { kind: 'id', cls: masterClassOf(master.cls), id: master.id } };
+    const { total, rows } = await this.repo.page(filter, (query.page - 1) * query.limit, query.limit);
+    return {
+      count: rows.length,
+      total,
+      page: query.page,
+      limit: query.limit,
+      object: {
+        oid: formatOid(masterClassOf(master.cls), master.id),
+        class: master.cls,
+        number: master.number,
+        name: master.name,
+        container: master.container,
+      },
+      items: rows.map(eventDto),
+    };
+  }
+
+  async list(user: AuthUser, query: EventsQueryDto): Promise<AuditEventListDto> {
+    requireAdmin(user);
+    const filter: EventFilter = {};
+    if (query.object !== undefined) filter.object = objectFilter(query.object);
+    if (query.user !== undefined) filter.userName = query.user.normalize('NFC');
+    if (query.from !== undefined) filter.from = new Date(query.from);
+    if (query.to !== undefined) filter.to = new Date(query.to);
+    if (filter.from && filter.to && filter.from > filter.to) {
+      throw new BadRequestException(`from (${query.from}) is after to (${query.to})`);
+    }
+    if (query.action !== undefined) {
+      const prefix = query.action.endsWith('*');
+      filter.action = { text: prefix ? query.action.slice(0, -1) : query.action, prefix };
+    }
+    const { total, rows } = await this.repo.page(filter, (query.page - 1) * query.limit, query.limit);
+    return { count: rows.length, total, page: query.page, limit: query.limit, items: rows.map(eventDto) };
+  }
+
+  /** The master the reference names, if the caller may read it; 404 otherwise. */
+  private async readableMaster(user: AuthUser, text: string, type: string | undefined): Promise<MasterRow> {
+    const found = await this.repo.findMasters(masterKey(text, type));
+    const readable = await this.permissions.readableContainerIds(user);
+    const visible = found.filter((m) => readable === null || readable.includes(m.container_id));
+    if (visible.length === 0) throw new NotFoundException(`no object "${text}"`);
+    if (visible.length > 1) {
+      throw new BadRequestException(
+        `several objects carry the number "${text}" (${visible.map((m) => m.cls).join(', ')}): give type`,
+      );
+    }
+    return visible[0];
+  }
+}
+
+/** A master OID (OR:wt.part.WTPartMaster:<id>) directly; anything else as the structure services read it. */
+function masterKey(text: string, type: string | undefined): MasterKey {
+  const oid = parseOid(text);
+  const iterationClass = oid && MASTER_CLASSES.get(oid.cls);
+  if (oid && iterationClass) {
+    if (type !== undefined && type !== iterationClass) {
+      throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
+    }
+    return { kind: 'master', cls: iterationClass, id: oid.id };
+  }
+  if (oid && !(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
+    throw new BadRequestException(
+      `histories are those of ${BUSINESS_CLASSES.join(', ')} and their masters, not of ${oid.cls}; ` +
+        'administrators list the events of anything else with GET /admin/events?object=<OID>',
+    );
+  }
+  const ref = parseObjectRef(text, type);
+  return ref.kind === 'oid' ? { kind: 'iteration', cls: ref.cls, id: ref.id } : ref;
+}
+
+/** The `object` filter: an iteration OID stands for its master, another OID for itself, else a number or name. */
+function objectFilter(text: string): NonNullable<EventFilter['object']> {
+  if (!text.startsWith('OR:')) return { kind: 'number', number: text };
+  const oid = parseOid(text);
+  if (!oid) throw new BadRequestException(`object "${text}" is not an OID (OR:<class>:<id>)`);
+  if ((BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
+    return { kind: 'iteration', cls: oid.cls, masterCls: masterClassOf(oid.cls), id: oid.id };
+  }
+  return { kind: 'id', cls: oid.cls, id: oid.id };
+}
+
+function eventDto(row: EventRow): AuditEventDto {
+  return {
+    oid: formatOid(AUDIT_RECORD_CLASS, row.id),
+    at: row.at.toISOString(),
+    user: row.user_name,
+    action: row.action,
+    object: row.object_class === null || row.object_id === null ? null : formatOid(row.object_class, row.object_id),
+    number: row.object_number,
+    container: row.container,
+    detail: row.detail,
+  };
+}

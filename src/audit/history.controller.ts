@@ -1,0 +1,38 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import { ApiAuthenticated } from '../common/api-docs.decorators.js';
+import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { AuditService } from './audit.service.js';
+import { HistoryDto, HistoryQueryDto, HistoryRefParamDto } from './dto/audit.dto.js';
+
+const BAD = { description: 'bad parameter; the message names it', type: ErrorEnvelopeDto };
+
+@ApiTags('objects')
+@ApiAuthenticated()
+@Controller('objects')
+export class HistoryController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get(':ref/history')
+  @ApiOperation({
+    summary: 'The history of a business object',
+    description:
+      'The audit events of the object, newest first, paged: every change of its files, attributes, iterations ' +
+      'and links by any service, who made it and when, with what changed where small. Every iteration shares ' +
+      "its master's history. The object is named by an OID (of an iteration or its master) or by its number " +
+      '(`type` picks the class when several carry it). Needs read rights in its container; an object the caller ' +
+      'may not read is answered 404 like one that does not exist.',
+  })
+  @ApiOkResponse({ type: HistoryDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  history(
+    @CurrentUser() user: AuthUser,
+    @Param() params: HistoryRefParamDto,
+    @Query() query: HistoryQueryDto,
+  ): Promise<HistoryDto> {
+    return this.audit.history(user, params.ref, query);
+  }
+}
