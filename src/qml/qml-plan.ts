@@ -7,7 +7,8 @@ import type { PropertyDef } from '../catalog/catalog-model.js';
 import { STORAGES, type Aux, type ColumnRef } from '../catalog/storage.js';
 import type { CmpOp, ComputedTable, InternalFunction, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import { isNumeric, type ValueType } from './qml-types.js';
-import { convertValue, expandMacro, likePattern, type MacroContext } from './qml-values.js';
+import { likePattern } from '../common/wildcard.js';
+import { convertValue, expandMacro, type MacroContext } from './qml-values.js';
 
 /** What one execution adds to a template: parameter values, the caller, limits. */
 export interface PlanRequest {
@@ -477,7 +478,7 @@ class Planner {
   private likeValue(o: Operand): SqlExpr {
     const typed = this.operand(o, 'string');
     const v = (typed.e as Extract<SqlExpr, { k: 'val' }>).value as string;
-    return { k: 'val', value: likePattern(v), type: 'string' };
+    return { k: 'val', value: likePattern(v, 'qml'), type: 'string' };
   }
 }
 

@@ -26,7 +26,7 @@ import {
   type QmlLimits,
   type QmlTemplate,
 } from '../qml/qml-compiler.js';
-import { wildcardPattern } from '../qml/qml-values.js';
+import { likePattern } from '../common/wildcard.js';
 import type { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { cell, headingTags, type ReportResult } from './report-format.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
@@ -96,7 +96,7 @@ export class ReportsService {
       limit = Number(q.limit);
     }
     const rows = await this.repo.list({
-      namePattern: q.name === undefined || q.name === '' ? null : wildcardPattern(q.name),
+      namePattern: q.name === undefined || q.name === '' ? null : likePattern(q.name, 'names'),
       containerName: q.container === undefined || q.container === '' ? null : q.container,
       containerIds: await this.permissions.readableContainerIds(user),
       limit,

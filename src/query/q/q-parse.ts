@@ -1,4 +1,4 @@
-import { hasWildcard, likePattern, literalOf } from './wildcard.js';
+import { hasWildcard, likePattern, literalOf } from '../../common/wildcard.js';
 import { parseIsoTimestamp } from './q-timestamp.js';
 import { firstLoneSurrogate, loneSurrogateMessage } from '../../common/lone-surrogate.js';
 import {
@@ -152,7 +152,7 @@ function parsePlain(kind: FieldKind, v: unknown, at: string): { cond: Cond[]; no
   }
   if (v === null) return { cond: [{ op: 'empty' }], normalized: null };
   if (typeof v === 'string' && (kind === 'text' || kind === 'attribute') && hasWildcard(v)) {
-    return { cond: [{ op: 'like', pattern: likePattern(v) }], normalized: v };
+    return { cond: [{ op: 'like', pattern: likePattern(v, 'q') }], normalized: v };
   }
   const literal = typeof v === 'string' && (kind === 'text' || kind === 'attribute') ? literalOf(v) : v;
   const value = scalar(kind, literal, at);
@@ -182,7 +182,7 @@ function parseOperators(
     } else if (op === 'like' || op === 'ilike') {
       if (kind !== 'text' && kind !== 'attribute') throw new QError(`${opAt}: only string keys take ${op}`);
       if (typeof v !== 'string') throw new QError(`${opAt}: ${show(v)} is not a string`);
-      cond.push({ op, pattern: likePattern(v) });
+      cond.push({ op, pattern: likePattern(v, 'q') });
       normalized[op] = v;
     } else if (op === 'in') {
       if (!Array.isArray(v)) throw new QError(`${opAt}: ${show(v)} is not an array`);
