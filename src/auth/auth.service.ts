@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import type { AuthUser } from './auth-user.js';
@@ -13,6 +14,9 @@ const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic)';
 
 /** A verification's outcome: the user, null for refused, undefined when it was not made (throttled). */
 type Verdict = AuthUser | null | undefined;
+
+/** Callers whose verifications are remembered at most; the least recently seen go first. */
+const CACHE_MAX = 10_000;
 
 /**
  * Verifies HTTP Basic credentials. Every failure (missing, malformed, unknown user, wrong
@@ -31,14 +35,17 @@ type Verdict = AuthUser | null | undefined;
  */
 @Injectable()
 export class AuthService {
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Successful verifications for AUTH_CACHE_TTL_MS (none are kept when it is 0). */
+  private readonly cache: LRUCache<string, CacheEntry>;
   private readonly inflight = new Map<string, Promise<Verdict>>();
 
   constructor(
     private readonly users: UsersRepository,
     private readonly throttle: FailureThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.cache = new LRUCache({ max: CACHE_MAX, ttl: config.authCacheTtlMs || undefined });
+  }
 
   /**
    * The caller, or a 401 (429 while throttled).
@@ -51,11 +58,10 @@ export class AuthService {
     if (!creds) throw unauthorized();
 
     const cacheKey = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');
-    const now = Date.now();
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.expiresAt > now) {
+    if (hit) {
       // Re-verify in the background shortly before expiry, so busy callers never wait for scrypt.
-      if (hit.expiresAt - now < this.config.authCacheTtlMs / 4)
+      if (this.cache.getRemainingTTL(cacheKey) < this.config.authCacheTtlMs / 4)
         void this.verifyOnce(cacheKey, creds).catch(() => undefined);
       return this.confirm(cacheKey, hit, creds, address);
     }
@@ -72,7 +78,7 @@ export class AuthService {
     const { wait, row } = await this.throttle.confirm(creds.name, address, hit.user.id);
     if (wait > 0) throw tooManyFailures(wait);
     if (!row || row.disabled || row.passwordHash !== hit.passwordHash || row.name !== hit.user.name) {
-      if (this.cache.get(cacheKey) === hit) this.cache.delete(cacheKey);
+      if (this.cache.peek(cacheKey) === hit) this.cache.delete(cacheKey);
       return this.signIn(cacheKey, creds, address);
     }
     if (row.admin !== hit.user.admin || row.fullName !== hit.user.fullName || row.email !== hit.user.email) {
@@ -139,14 +145,7 @@ export class AuthService {
       return null;
     }
     const user = toAuthUser(record);
-    if (this.config.authCacheTtlMs > 0) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(cacheKey, {
-        user,
-        passwordHash: record.passwordHash,
-        expiresAt: Date.now() + this.config.authCacheTtlMs,
-      });
-    }
+    if (this.config.authCacheTtlMs > 0) this.cache.set(cacheKey, { user, passwordHash: record.passwordHash });
     return user;
   }
 
@@ -160,7 +159,6 @@ interface CacheEntry {
   user: AuthUser;
   /** The hash the password was verified against: the entry holds while the user's row has it. */
   passwordHash: string;
-  expiresAt: number;
 }
 
 function toAuthUser(record: UserRecord): AuthUser {

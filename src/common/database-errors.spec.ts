@@ -1,4 +1,10 @@
-import { badValueMessage, isDatabaseUnavailable, isForeignKeyViolation, sqlStateOf } from './database-errors.js';
+import {
+  badValueMessage,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  sqlState,
+} from './database-errors.js';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -41,13 +47,13 @@ describe('isDatabaseUnavailable', () => {
 describe('badValueMessage', () => {
   it('maps a NUL character in text to a message for the caller', () => {
     const e = { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '22021' } } } };
-    expect(sqlStateOf(e)).toBe('22021');
+    expect(sqlState(e)?.code).toBe('22021');
     expect(badValueMessage(e)).toBe('text values must not contain NUL characters or invalid UTF-8');
   });
 
   it('reads the SQLSTATE of a raw pg error and ignores Prisma codes', () => {
     expect(badValueMessage({ code: '22003' })).toBe('a number is out of range');
-    expect(sqlStateOf({ code: 'P2002' })).toBeNull();
+    expect(sqlState({ code: 'P2002' })).toBeNull();
     expect(badValueMessage(new Error('x'))).toBeNull();
   });
 });
@@ -70,5 +76,41 @@ describe('isForeignKeyViolation', () => {
     ['nothing', null],
   ])('does not take %s for one', (_, error) => {
     expect(isForeignKeyViolation(error)).toBe(false);
+  });
+});
+
+describe('sqlState', () => {
+  it.each([
+    ['pg', { code: '57014', message: 'canceling statement due to statement timeout' }, '57014'],
+    [
+      'the driver adapter, with the server message',
+      {
+        name: 'DriverAdapterError',
+        cause: { originalCode: '22003', originalMessage: 'out of range', kind: 'postgres' },
+      },
+      '22003',
+    ],
+    ['a raw Prisma query', { code: 'P2010', meta: { code: '23505', message: 'duplicate key' } }, '23505'],
+    ['only a message', new Error('canceling statement due to statement timeout'), '57014'],
+  ])('reads the SQLSTATE and message of %s', (_, error, code) => {
+    expect(sqlState(error)).toEqual({ code, message: expect.any(String) });
+  });
+
+  it('keeps the message of the layer that named the SQLSTATE', () => {
+    const e = { cause: { originalCode: '22003', originalMessage: 'integer out of range', message: 'x' } };
+    expect(sqlState(e)).toEqual({ code: '22003', message: 'integer out of range' });
+    expect(sqlState({ code: 'P2002', meta: { target: ['name'] } })).toBeNull();
+  });
+});
+
+describe('isUniqueViolation', () => {
+  it.each([
+    ['Prisma P2002', { code: 'P2002' }, true],
+    ['raw query', { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '23505' } } } }, true],
+    ['pg', { code: '23505' }, true],
+    ['foreign key', { code: '23503' }, false],
+    ['nothing', null, false],
+  ])('%s: %s', (_, error, expected) => {
+    expect(isUniqueViolation(error)).toBe(expected);
   });
 });

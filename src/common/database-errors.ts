@@ -24,34 +24,67 @@ interface ErrorLike {
   message?: unknown;
   kind?: unknown;
   originalCode?: unknown;
-  meta?: { driverAdapterError?: { cause?: ErrorLike } };
+  originalMessage?: unknown;
+  meta?: { code?: unknown; message?: unknown; driverAdapterError?: { cause?: ErrorLike } };
   cause?: ErrorLike;
 }
 
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as ErrorLike;
-  if (e.name === 'PrismaClientInitializationError') return true;
-  if (typeof e.code === 'string') {
-    if (UNAVAILABLE_PRISMA_CODES.has(e.code) || UNAVAILABLE_NODE_CODES.has(e.code)) return true;
-    if (UNAVAILABLE_SQLSTATES.test(e.code)) return true;
-  }
-  if (typeof e.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
-  if (typeof e.originalCode === 'string' && UNAVAILABLE_SQLSTATES.test(e.originalCode)) return true;
-  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
-  return (
-    isDatabaseUnavailable(e.meta?.driverAdapterError?.cause, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1)
-  );
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return layers(error).some((e) => {
+    if (e.name === 'PrismaClientInitializationError') return true;
+    if (typeof e.code === 'string') {
+      if (UNAVAILABLE_PRISMA_CODES.has(e.code) || UNAVAILABLE_NODE_CODES.has(e.code)) return true;
+      if (UNAVAILABLE_SQLSTATES.test(e.code)) return true;
+    }
+    if (typeof e.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
+    if (typeof e.originalCode === 'string' && UNAVAILABLE_SQLSTATES.test(e.originalCode)) return true;
+    return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
+  });
 }
 
-/** The PostgreSQL SQLSTATE behind an error from Prisma, its driver adapter or pg, if any. */
-export function sqlStateOf(error: unknown, depth = 0): string | null {
-  if (!error || typeof error !== 'object' || depth > 4) return null;
+/** An error and what it wraps (the driver adapter's error, `cause`), outermost first, five levels deep. */
+function layers(error: unknown, depth = 0): ErrorLike[] {
+  if (!error || typeof error !== 'object' || depth > 4) return [];
   const e = error as ErrorLike;
-  for (const code of [e.originalCode, e.code]) {
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code)) return code;
+  return [e, ...layers(e.meta?.driverAdapterError?.cause, depth + 1), ...layers(e.cause, depth + 1)];
+}
+
+/** A PostgreSQL error: its SQLSTATE and the server's message. */
+export interface SqlState {
+  code: string;
+  message: string;
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+/** Prisma's own codes (P2002 …) have the shape of a SQLSTATE but are none. */
+const PRISMA_CODE = /^P\d{4}$/;
+
+/**
+ * The PostgreSQL error behind an error from Prisma, its driver adapter or pg, however they
+ * wrapped it, or null when there is none. A statement cancelled at its timeout is 57014 also
+ * when the layers kept only the message.
+ */
+export function sqlState(error: unknown): SqlState | null {
+  const all = layers(error);
+  for (const e of all) {
+    const message = messageOf(e);
+    for (const code of [e.originalCode, e.code]) {
+      if (isSqlState(code)) return { code, message };
+    }
+    if (isSqlState(e.meta?.code)) {
+      return { code: e.meta.code, message: typeof e.meta.message === 'string' ? e.meta.message : message };
+    }
   }
-  return sqlStateOf(e.meta?.driverAdapterError?.cause, depth + 1) ?? sqlStateOf(e.cause, depth + 1);
+  const timedOut = all.map(messageOf).find((m) => /statement timeout/.test(m));
+  return timedOut === undefined ? null : { code: '57014', message: timedOut };
+}
+
+function messageOf(e: ErrorLike): string {
+  return typeof e.originalMessage === 'string' ? e.originalMessage : String(e.message ?? '');
+}
+
+function isSqlState(code: unknown): code is string {
+  return typeof code === 'string' && SQLSTATE.test(code) && !PRISMA_CODE.test(code);
 }
 
 /**
@@ -59,7 +92,7 @@ export function sqlStateOf(error: unknown, depth = 0): string | null {
  * caller's input was bad, so these are 400s, whichever endpoint let the value through.
  */
 export function badValueMessage(error: unknown): string | null {
-  switch (sqlStateOf(error)) {
+  switch (sqlState(error)?.code) {
     case '22021':
     case '22P05':
       return 'text values must not contain NUL characters or invalid UTF-8';
@@ -77,5 +110,14 @@ export function badValueMessage(error: unknown): string | null {
  * deletes one that rows committed meanwhile refer to. A race between two callers, answered 409.
  */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'P2003' || sqlStateOf(error) === '23503';
+  return prismaCode(error) === 'P2003' || sqlState(error)?.code === '23503';
+}
+
+/** A unique key refused the change (Prisma's P2002, or 23505 from raw SQL). */
+export function isUniqueViolation(error: unknown): boolean {
+  return prismaCode(error) === 'P2002' || sqlState(error)?.code === '23505';
+}
+
+function prismaCode(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code;
 }

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Small blobs read lately, by SHA-256, kept in memory up to a byte budget; the least recently
  * used go first. Stored bytes never change (a blob is named by its hash), so a cached copy is
@@ -5,8 +7,13 @@
  * decided per request before its bytes are looked up here.
  */
 export class BlobCache {
-  private readonly entries = new Map<string, Buffer>();
-  private held = 0;
+  /** Null when the budget is 0 (lru-cache needs a positive size). */
+  private readonly blobs: LRUCache<string, Buffer> | null;
+  /**
+   * The hash of the empty blob, once read. lru-cache counts every entry at least one byte; the
+   * empty blob (all empty files share its hash) costs nothing, so it is kept aside.
+   */
+  private emptyHash: string | null = null;
 
   /**
    * @param budget bytes held at most (0: nothing is cached)
@@ -15,7 +22,9 @@ export class BlobCache {
   constructor(
     readonly budget: number,
     readonly largest: number,
-  ) {}
+  ) {
+    this.blobs = budget > 0 ? new LRUCache({ maxSize: budget, sizeCalculation: (bytes) => bytes.length }) : null;
+  }
 
   /** Whether a blob of this size is cached once read. */
   takes(size: number): boolean {
@@ -23,28 +32,18 @@ export class BlobCache {
   }
 
   get(sha256: string): Buffer | undefined {
-    const bytes = this.entries.get(sha256);
-    if (bytes) {
-      // The map's order is the eviction order: a hit moves to the end.
-      this.entries.delete(sha256);
-      this.entries.set(sha256, bytes);
-    }
-    return bytes;
+    if (sha256 === this.emptyHash) return Buffer.alloc(0);
+    return this.blobs?.get(sha256);
   }
 
   set(sha256: string, bytes: Buffer): void {
-    if (!this.takes(bytes.length) || this.entries.has(sha256)) return;
-    this.entries.set(sha256, bytes);
-    this.held += bytes.length;
-    for (const [key, old] of this.entries) {
-      if (this.held <= this.budget) break;
-      this.entries.delete(key);
-      this.held -= old.length;
-    }
+    if (!this.takes(bytes.length)) return;
+    if (bytes.length === 0) this.emptyHash = sha256;
+    else if (!this.blobs!.has(sha256)) this.blobs!.set(sha256, bytes);
   }
 
   /** Bytes held now. */
   get size(): number {
-    return this.held;
+    return this.blobs?.calculatedSize ?? 0;
   }
 }

@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, Transform, type Readable, type Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import { LRUCache } from 'lru-cache';
 import {
   claimInstanceDir,
   HEARTBEAT_MS,
@@ -39,8 +40,8 @@ const SEND_CHUNK = 256 * 1024;
  * that are gone are removed, never a running one's (see cache-instances.ts).
  */
 export class DiskCache {
-  private readonly entries = new Map<string, number>();
-  private held = 0;
+  /** Kept copies by SHA-256, with their sizes; dropping one removes its file. Null when the budget is 0. */
+  private readonly entries: LRUCache<string, number> | null;
   private enabled = false;
   private warned = false;
   /** This instance's folder under root (set by start). */
@@ -52,7 +53,18 @@ export class DiskCache {
     readonly root: string,
     readonly budget: number,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    this.entries =
+      budget > 0
+        ? new LRUCache({
+            maxSize: budget,
+            // lru-cache needs positive sizes: an empty copy counts one byte.
+            sizeCalculation: (size) => Math.max(size, 1),
+            // A download reading the copy keeps its open file; the name goes at once.
+            dispose: (_size, sha256) => void rm(join(this.dir, sha256), { force: true }),
+          })
+        : null;
+  }
 
   /** This instance's folder, or null when the disk cache is off. */
   get folder(): string | null {
@@ -90,8 +102,7 @@ export class DiskCache {
   private async beat(): Promise<void> {
     try {
       if (!(await heartbeat(this.dir))) {
-        this.entries.clear();
-        this.held = 0;
+        this.entries?.clear();
         await writeOwner(this.dir);
       }
       await removeDeadInstances(this.root);
@@ -107,16 +118,14 @@ export class DiskCache {
 
   /** The kept copy (or a range of it), opened, or null when there is none. */
   async read(sha256: string, size: number, range?: { start: number; end: number }): Promise<KeptFile | null> {
-    if (!this.entries.has(sha256)) return null;
+    if (!this.entries?.has(sha256)) return null;
     const fd = await openFd(join(this.dir, sha256), 'r').catch(() => null);
     if (fd === null || fstatSync(fd).size !== size) {
       if (fd !== null) closeSync(fd);
-      this.forget(sha256);
+      this.entries.delete(sha256);
       return null;
     }
-    // The map's order is the eviction order: a hit moves to the end.
-    this.entries.delete(sha256);
-    this.entries.set(sha256, size);
+    this.entries.get(sha256); // now the most recently used
     return new KeptFile(fd, range?.start ?? 0, range?.end ?? size - 1);
   }
 
@@ -167,26 +176,11 @@ export class DiskCache {
 
   /** Bytes of kept copies. */
   get size(): number {
-    return this.held;
+    return this.entries?.calculatedSize ?? 0;
   }
 
   private add(sha256: string, size: number): void {
-    if (this.entries.has(sha256)) return;
-    this.entries.set(sha256, size);
-    this.held += size;
-    for (const key of this.entries.keys()) {
-      if (this.held <= this.budget) break;
-      this.forget(key);
-    }
-  }
-
-  private forget(sha256: string): void {
-    const size = this.entries.get(sha256);
-    if (size === undefined) return;
-    this.entries.delete(sha256);
-    this.held -= size;
-    // A download reading the copy keeps its open file; the name goes at once.
-    void rm(join(this.dir, sha256), { force: true });
+    if (!this.entries!.has(sha256)) this.entries!.set(sha256, size);
   }
 
   private warnOnce(message: string): void {

@@ -3,7 +3,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { PropertyType } from '../catalog/catalog-model.js';
 import { BUSINESS_CLASSES, OidClass } from '../common/oid.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
-import { CAD_SUBTYPES } from '../import/dataset.js';
+import { CAD_SUBTYPES } from '../import/dataset-schema.js';
 import { checkAttributes, type AttributeChange } from '../numbers/cad-params.js';
 import { clip } from '../numbers/numbers.params.js';
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { sqlState } from '../common/database-errors.js';
 
 /** The project root: the folder holding prisma.config.ts. */
 export function projectRoot(): string {
@@ -39,7 +40,7 @@ export async function pendingMigrations(databaseUrl: string): Promise<string[]> 
     const applied = new Set(res.rows.map((r) => r.name));
     return migrationNames().filter((m) => !applied.has(m));
   } catch (e) {
-    if ((e as { code?: string }).code === '42P01') return migrationNames(); // undefined_table
+    if (sqlState(e)?.code === '42P01') return migrationNames(); // undefined_table
     throw e;
   } finally {
     await client.end();

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { isDatabaseUnavailable, sqlStateOf } from '../common/database-errors.js';
+import { isDatabaseUnavailable, sqlState } from '../common/database-errors.js';
 import { createPgPool } from './pg-pool.js';
 
 /** After the replica was found unreachable, reads go to the primary this long before it is tried again. */
@@ -50,7 +50,7 @@ export class ReadReplica implements OnModuleDestroy {
       return true;
     }
     const message = error instanceof Error ? error.message : '';
-    return sqlStateOf(error) === '40001' || /conflict with recovery/.test(message);
+    return sqlState(error)?.code === '40001' || /conflict with recovery/.test(message);
   }
 
   /**

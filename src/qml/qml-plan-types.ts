@@ -98,3 +98,27 @@ export type SqlCond =
   | { k: 'link'; storage: Storage; classes: readonly string[]; a: string; b: string; scope: AccessScope | null };
 
 export type AccessScope = readonly number[] | { memberOf: number };
+
+/** What one execution adds to a template: parameter values, the caller, limits. */
+export interface PlanRequest {
+  /** Request parameters by name (URL parameters or form fields). */
+  values: Readonly<Record<string, string>>;
+  user: { id: number; name: string; admin: boolean };
+  /**
+   * Containers the caller may read: null for all (administrators), a list of ids, or the
+   * containers the user is a member of, looked up inside the query itself.
+   */
+  readable: ReadableScope;
+  now: Date;
+  /** Rows to fetch at most (the service asks for one more than it returns, to see a cut). */
+  limit: number;
+}
+
+/** See PlanRequest.readable. */
+export type ReadableScope = null | readonly number[] | { memberOf: number };
+
+export interface PlanResult {
+  plan: Plan;
+  /** The value each declared parameter had in this execution (null: never used). */
+  parameters: { name: string; value: string | null }[];
+}

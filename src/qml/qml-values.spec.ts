@@ -1,5 +1,5 @@
 import { QmlError } from './qml-error.js';
-import { convertValue, expandMacro, likePattern, wildcardPattern } from './qml-values.js';
+import { convertValue, expandMacro } from './qml-values.js';
 
 const ctx = { userId: 4, userName: 'bob', now: new Date('2026-02-03T04:05:06.789Z') };
 
@@ -39,10 +39,5 @@ describe('values', () => {
     expect(expandMacro('CURRENT_TIME', ctx, '/p')).toBe('2026-02-03T04:05:06.789Z');
     expect(expandMacro(' CURRENT_DATE ', ctx, '/p')).toBe('2026-02-03T00:00:00.000Z');
     expect(() => expandMacro('NOW', ctx, '/p')).toThrow(QmlError);
-  });
-
-  it('translates like patterns', () => {
-    expect(likePattern('a*b?c%d_e\\')).toBe('a%b_c%d_e\\\\');
-    expect(wildcardPattern('a*b?c%d_e\\')).toBe('a%b_c\\%d\\_e\\\\');
   });
 });

@@ -87,19 +87,3 @@ export function convertValue(text: string, type: ValueType, what: string, path: 
     }
   }
 }
-
-/**
- * A `like` value as SQL pattern: `*` and `?` (what users type) become `%` and `_`, which are
- * wildcards already; the escape character is doubled so it matches itself.
- */
-export function likePattern(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\*/g, '%').replace(/\?/g, '_');
-}
-
-/** A `*`/`?` pattern where `%` and `_` are literal (report names, not QML values). */
-export function wildcardPattern(text: string): string {
-  return text
-    .replace(/[\\%_]/g, (c) => `\\${c}`)
-    .replace(/\*/g, '%')
-    .replace(/\?/g, '_');
-}

@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { parseStrictXml } from '../../test/reports/xml-well-formed.js';
 import {
   cell,
+  csvChunks,
   headingTags,
   negotiateFormat,
   REPLACED_COMMENT,
   toCsv,
   toXml,
+  xmlChunks,
   xmlText,
   type CellValue,
   type ReportResult,
@@ -241,6 +243,37 @@ describe('report formats', () => {
         '<row idx="1"><Name>a,&quot;b&quot;</Name><n>1</n></row>\n<row idx="2"><Name>line\nbreak</Name><n isNull="true"/></row>\n' +
         '</result>\n</queryResult>\n',
     );
+  });
+
+  it('writes a long result in chunks of many rows, the same bytes as a whole, and says a replacement of a late row first', () => {
+    const rows: CellValue[][] = Array.from({ length: 20_000 }, (_, i) => [`=row ${i}, "quoted"`, i]);
+    rows.push(['lone \uD800', null]);
+    const long: ReportResult = { ...result, rows };
+    const meta: XmlReportMeta = {
+      name: 'R',
+      description: null,
+      oid: 'O',
+      principal: { fullName: 'B', oid: 'U' },
+      time: new Date(0),
+      requestParameters: [],
+      qml: '<qml/>',
+      actualParameters: [],
+    };
+    const csv = [...csvChunks(long, { neutralizeFormulas: true })];
+    const xml = [...xmlChunks(meta, long)];
+    expect(csv.length).toBeGreaterThan(5);
+    expect(xml.length).toBeGreaterThan(5);
+    expect(csv[0].startsWith('Name,n\r\n"\'=row 0, ""quoted""",0\r\n')).toBe(true);
+    expect(csv.join('').split('\r\n')).toHaveLength(20_003);
+    expect(csv.join('').endsWith('\r\nlone \uD800,\r\n')).toBe(true);
+    expect(xml[0]).toContain(`<?xml version="1.0" encoding="UTF-8"?>\n${REPLACED_COMMENT}\n<queryResult>`);
+    expect(
+      xml
+        .at(-1)!
+        .endsWith('<row idx="20001"><Name>lone \uFFFD</Name><n isNull="true"/></row>\n</result>\n</queryResult>\n'),
+    ).toBe(true);
+    expect(parseStrictXml(xml.join('')).root).toBe('queryResult');
+    expect(Math.max(...xml.slice(0, -1).map((c) => c.length))).toBeLessThan(70 * 1024);
   });
 
   it.each([

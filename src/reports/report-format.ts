@@ -84,13 +84,26 @@ export interface XmlReportMeta {
   actualParameters: { name: string; value: string | null }[];
 }
 
-/** The `queryResult` document of a named report. */
+/** Characters written to the response at a time: rows are gathered into chunks of about this size. */
+const CHUNK_CHARS = 64 * 1024;
+/** One character XML 1.0 cannot carry (NOT_XML_CHARS without its global state). */
+const NOT_XML_CHAR = new RegExp(NOT_XML_CHARS.source);
+
+/** The `queryResult` document of a named report, whole (see xmlChunks). */
 export function toXml(meta: XmlReportMeta, result: ReportResult): string {
+  return [...xmlChunks(meta, result)].join('');
+}
+
+/**
+ * The `queryResult` document of a named report, in chunks of many rows, so a long result is
+ * never one string. Whether a row value needs a replacement is looked up before the first
+ * chunk, which says so at the top.
+ */
+export function* xmlChunks(meta: XmlReportMeta, result: ReportResult): Generator<string> {
   const tags = headingTags(result.columns.map((c) => c.heading));
   const replaced: Replacements = { characters: 0 };
   const text = (s: string) => xmlText(s, replaced);
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<queryResult>\n'];
-  out.push(
+  const head: string[] = [
     '<metadata>',
     `<name>${text(meta.name)}</name>`,
     meta.description === null ? '<description isNull="true"/>' : `<description>${text(meta.description)}</description>`,
@@ -101,31 +114,36 @@ export function toXml(meta: XmlReportMeta, result: ReportResult): string {
     '</executingPrincipal>',
     `<timeOfExecution>${meta.time.toISOString()}</timeOfExecution>`,
     '</metadata>\n<auxData>',
-  );
-  for (const [k, v] of meta.requestParameters) out.push(`<dataItem name="${text(k)}">${text(v)}</dataItem>`);
-  if (result.truncated) out.push('<dataItem name="truncated">true</dataItem>');
-  out.push('</auxData>\n', embeddedQml(meta.qml, replaced), '\n');
+  ];
+  for (const [k, v] of meta.requestParameters) head.push(`<dataItem name="${text(k)}">${text(v)}</dataItem>`);
+  if (result.truncated) head.push('<dataItem name="truncated">true</dataItem>');
+  head.push('</auxData>\n', embeddedQml(meta.qml, replaced), '\n');
   for (const p of meta.actualParameters) {
-    out.push(
+    head.push(
       p.value === null
         ? `<actualParameter parameterId="${text(p.name)}" isNull="true"/>`
         : `<actualParameter parameterId="${text(p.name)}">${text(p.value)}</actualParameter>`,
     );
   }
-  out.push('\n<result>\n');
+  head.push('\n<result>\n');
   result.columns.forEach((c, i) => {
-    out.push(`<heading type="${text(c.typeName)}" tag="${tags[i]}">${text(c.heading)}</heading>\n`);
+    head.push(`<heading type="${text(c.typeName)}" tag="${tags[i]}">${text(c.heading)}</heading>\n`);
   });
-  result.rows.forEach((row, r) => {
-    out.push(`<row idx="${r + 1}">`);
-    row.forEach((v, i) => {
-      out.push(v === null ? `<${tags[i]} isNull="true"/>` : `<${tags[i]}>${text(String(v))}</${tags[i]}>`);
+  const rowsReplace = result.rows.some((row) => row.some((v) => typeof v === 'string' && NOT_XML_CHAR.test(v)));
+  const comment = replaced.characters > 0 || rowsReplace ? `${REPLACED_COMMENT}\n` : '';
+  let chunk = `<?xml version="1.0" encoding="UTF-8"?>\n${comment}<queryResult>\n${head.join('')}`;
+  for (let r = 0; r < result.rows.length; r++) {
+    chunk += `<row idx="${r + 1}">`;
+    result.rows[r].forEach((v, i) => {
+      chunk += v === null ? `<${tags[i]} isNull="true"/>` : `<${tags[i]}>${text(String(v))}</${tags[i]}>`;
     });
-    out.push('</row>\n');
-  });
-  out.push('</result>\n</queryResult>\n');
-  if (replaced.characters > 0) out[0] = out[0].replace('\n', `\n${REPLACED_COMMENT}\n`);
-  return out.join('');
+    chunk += '</row>\n';
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}</result>\n</queryResult>\n`;
 }
 
 /**
@@ -160,8 +178,13 @@ export interface CsvOptions {
   neutralizeFormulas: boolean;
 }
 
-/** RFC 4180: a header line, CRLF line ends, fields quoted when they need it. */
+/** RFC 4180: a header line, CRLF line ends, fields quoted when they need it (whole; see csvChunks). */
 export function toCsv(result: ReportResult, options: CsvOptions): string {
+  return [...csvChunks(result, options)].join('');
+}
+
+/** The CSV of a result in chunks of many rows, so a long result is never one string. */
+export function* csvChunks(result: ReportResult, options: CsvOptions): Generator<string> {
   const field = (v: CellValue, numeric = false): string => {
     if (v === null) return '';
     let s = String(v);
@@ -169,9 +192,15 @@ export function toCsv(result: ReportResult, options: CsvOptions): string {
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   const numeric = result.columns.map((c) => isNumeric(c.type));
-  const lines = [result.columns.map((c) => field(c.heading)).join(',')];
-  for (const row of result.rows) lines.push(row.map((v, i) => field(v, numeric[i])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  let chunk = `${result.columns.map((c) => field(c.heading)).join(',')}\r\n`;
+  for (const row of result.rows) {
+    chunk += `${row.map((v, i) => field(v, numeric[i])).join(',')}\r\n`;
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
 }
 
 /** The format a request asks for: `format` wins, then Accept; XML by default. Null: none acceptable. */

@@ -13,6 +13,7 @@ import {
   Query,
   Req,
   Res,
+  StreamableFile,
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -30,6 +31,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiQmlBody, ApiVersion } from '../common/api-docs.decorators.js';
@@ -42,7 +44,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReportListDto } from './dto/report-list.dto.js';
 import { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
 import { TemplateDetailsDto } from './dto/template-details.dto.js';
-import { headingTags, negotiateFormat, toCsv, toXml } from './report-format.js';
+import { csvChunks, headingTags, negotiateFormat, xmlChunks } from './report-format.js';
 import { parameterValues, ReportsService } from './reports.service.js';
 
 @ApiTags('reports')
@@ -147,9 +149,8 @@ export class ReportsController {
     @Param('name') name: string,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<NamedReportResultDto | string> {
-    return this.runNamed(user, name, query, {}, req, res);
+  ): Promise<NamedReportResultDto | StreamableFile> {
+    return this.runNamed(user, name, query, {}, req);
   }
 
   @Post(':name')
@@ -166,10 +167,9 @@ export class ReportsController {
     @Query() query: Record<string, unknown>,
     @Body() body: unknown,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<NamedReportResultDto | string> {
+  ): Promise<NamedReportResultDto | StreamableFile> {
     const form = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    return this.runNamed(user, name, query, form, req, res);
+    return this.runNamed(user, name, query, form, req);
   }
 
   @Put(':name')
@@ -220,8 +220,7 @@ export class ReportsController {
     query: Record<string, unknown>,
     form: Record<string, unknown>,
     req: Request,
-    res: Response,
-  ): Promise<NamedReportResultDto | string> {
+  ): Promise<NamedReportResultDto | StreamableFile> {
     const runtime = startRuntime();
     const requested = form.format ?? query.format;
     if (requested !== undefined && typeof requested !== 'string')
@@ -244,12 +243,12 @@ export class ReportsController {
         _runtime: runtime(),
       };
     }
+    // CSV and XML are written to the response as they are made, a chunk of rows at a time.
     if (format === 'csv') {
-      res.type('text/csv; charset=utf-8');
-      return toCsv(result, { neutralizeFormulas: this.config.csvNeutralizeFormulas });
+      const chunks = csvChunks(result, { neutralizeFormulas: this.config.csvNeutralizeFormulas });
+      return new StreamableFile(Readable.from(chunks), { type: 'text/csv; charset=utf-8' });
     }
-    res.type('application/xml; charset=utf-8');
-    return toXml(
+    const chunks = xmlChunks(
       {
         name: row.name,
         description: row.description,
@@ -262,5 +261,6 @@ export class ReportsController {
       },
       result,
     );
+    return new StreamableFile(Readable.from(chunks), { type: 'application/xml; charset=utf-8' });
   }
 }

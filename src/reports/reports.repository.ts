@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { isUniqueViolation, sqlState } from '../common/database-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import pg from 'pg';
 import { auditViaPrisma, recordAudit } from '../audit/audit-events.js';
@@ -168,7 +169,7 @@ export class ReportsRepository implements OnModuleDestroy {
         return row;
       });
     } catch (e) {
-      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw new TemplateNameTakenError();
+      if (isUniqueViolation(e)) throw new TemplateNameTakenError();
       throw e;
     }
   }
@@ -308,28 +309,3 @@ const REPORT_TYPES = {
     return pgTypes.getTypeParser(oid, format as 'text');
   },
 } as unknown as pg.CustomTypesConfig;
-
-/** The SQLSTATE of a PostgreSQL error, however the driver adapter wrapped it. */
-function sqlState(e: unknown): { code: string; message: string } | null {
-  for (let cur: unknown = e, depth = 0; cur && typeof cur === 'object' && depth < 5; depth++) {
-    const o = cur as {
-      code?: unknown;
-      originalCode?: unknown;
-      originalMessage?: unknown;
-      message?: unknown;
-      meta?: unknown;
-      cause?: unknown;
-    };
-    const message = typeof o.originalMessage === 'string' ? o.originalMessage : String(o.message ?? '');
-    for (const c of [o.originalCode, o.code]) {
-      if (typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c) && !c.startsWith('P')) return { code: c, message };
-    }
-    const meta = o.meta as { code?: unknown; message?: unknown } | undefined;
-    if (meta && typeof meta.code === 'string' && /^[0-9A-Z]{5}$/.test(meta.code)) {
-      return { code: meta.code, message: String(meta.message ?? message) };
-    }
-    if (/statement timeout/.test(message)) return { code: '57014', message };
-    cur = o.cause;
-  }
-  return null;
-}

@@ -26,7 +26,7 @@ import {
   type QmlLimits,
   type QmlTemplate,
 } from '../qml/qml-compiler.js';
-import { wildcardPattern } from '../qml/qml-values.js';
+import { likePattern } from '../common/wildcard.js';
 import type { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { cell, headingTags, type ReportResult } from './report-format.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
@@ -38,6 +38,7 @@ import {
   TemplateNameTakenError,
   type TemplateRow,
 } from './reports.repository.js';
+import { TemplateCache } from './template-cache.js';
 
 export interface ListQuery {
   name?: string;
@@ -62,16 +63,11 @@ const LIMIT_SETTINGS: Record<QmlLimitName, string> = {
   maxNesting: 'REPORT_MAX_NESTING',
   boundValues: 'REPORT_MAX_LIST_VALUES',
 };
-const INLINE_CACHE_SIZE = 200;
-const INLINE_CACHE_MAX_CHARS = 64 * 1024;
 
 /** Report templates and their execution: access rules, compilation, limits. */
 @Injectable()
 export class ReportsService {
-  /** Compiled templates by id, reused while the stored QML and the catalog are unchanged. */
-  private readonly compiled = new Map<number, { qml: string; template: QmlTemplate }>();
-  /** Inline documents compiled lately, by their text: scripts send the same QML again and again. */
-  private readonly inline = new Map<string, QmlTemplate>();
+  private readonly templates = new TemplateCache();
   private readonly limits: QmlLimits;
   /** Reports one user may run at once: see perUserReports. */
   private readonly perUser: number;
@@ -100,7 +96,7 @@ export class ReportsService {
       limit = Number(q.limit);
     }
     const rows = await this.repo.list({
-      namePattern: q.name === undefined || q.name === '' ? null : wildcardPattern(q.name),
+      namePattern: q.name === undefined || q.name === '' ? null : likePattern(q.name, 'names'),
       containerName: q.container === undefined || q.container === '' ? null : q.container,
       containerIds: await this.permissions.readableContainerIds(user),
       limit,
@@ -125,18 +121,7 @@ export class ReportsService {
   ): Promise<Execution> {
     const qml = qmlBody(body, contentType);
     const catalog = await this.catalogs.current();
-    let template = this.inline.get(qml);
-    if (template && template.catalog !== catalog) template = undefined;
-    if (template) {
-      // Refresh its place: the map's order is the eviction order (least recently used first).
-      this.inline.delete(qml);
-    } else {
-      template = this.compile(qml, catalog);
-    }
-    if (qml.length <= INLINE_CACHE_MAX_CHARS) {
-      this.inline.set(qml, template);
-      if (this.inline.size > INLINE_CACHE_SIZE) this.inline.delete(this.inline.keys().next().value!);
-    }
+    const template = this.templates.inlineTemplate(qml, catalog, () => this.compile(qml, catalog));
     return this.execute(user, template, values);
   }
 
@@ -214,7 +199,7 @@ export class ReportsService {
     const row = await this.findReadable(user, name);
     await this.requireManage(user, row.containerId, row.containerName);
     await this.repo.delete(row.id, user.id);
-    this.compiled.delete(row.id);
+    this.templates.forget(row.id);
   }
 
   private async container(user: AuthUser, name: string): Promise<{ id: number; name: string }> {
@@ -241,11 +226,7 @@ export class ReportsService {
   }
 
   private compiledTemplate(row: TemplateRow, catalog: Catalog): QmlTemplate {
-    const hit = this.compiled.get(row.id);
-    if (hit && hit.qml === row.qml && hit.template.catalog === catalog) return hit.template;
-    const template = this.compile(row.qml, catalog);
-    this.compiled.set(row.id, { qml: row.qml, template });
-    return template;
+    return this.templates.storedTemplate(row.id, row.qml, catalog, () => this.compile(row.qml, catalog));
   }
 
   private describe(row: TemplateRow, catalog: Catalog): TemplateDetailsDto {

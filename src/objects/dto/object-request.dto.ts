@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { BUSINESS_CLASSES } from '../../common/oid.js';
-import { CAD_SUBTYPES } from '../../import/dataset.js';
+import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
 import { STATE_NAME } from '../lifecycle.js';
 
 const ONCE = { message: '$property must be given at most once' };

@@ -117,6 +117,12 @@ describe('parseQuery', () => {
     [['{"attributes.w":{"gt":"x","lt":false}}'], 'q[0].attributes.w.lt: false cannot be compared by order'],
     [[`{"name":"${'x'.repeat(200)}","iteration":"y"}`], 'q[0].iteration: "y" is not an integer'],
     [[`{"iteration":"${'9'.repeat(200)}"}`], `q[0].iteration: "${'9'.repeat(76)}...`],
+    [['{"name":{"gte":true}}'], 'q[0].name.gte: true cannot be compared by order'],
+    [['{"type":{"gt":"a"}}'], 'q[0].type.gt: type takes only eq, ne and in'],
+    [['{"sort":["name","colour"]}'], 'q[0].sort[1]: unknown sort key "colour"'],
+    [['{"sort":["name","name"]}'], 'q[0].sort: ["name","name"] gives a sort key twice'],
+    [['{"sort":["name","-name"]}'], 'q[0].sort: sort key "name" given twice'],
+    [['{"latest":true,"sort":"name","number":{"eq":"1","in":"x"}}'], 'q[0].number.in: "x" is not an array'],
   ])('refuses %j', (raw, expected) => {
     expect(message(raw)).toContain(expected);
   });

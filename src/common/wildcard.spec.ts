@@ -1,6 +1,6 @@
 import { hasWildcard, likePattern, literalOf } from './wildcard.js';
 
-describe('q wildcards', () => {
+describe('wildcards', () => {
   it.each([
     ['0000*', '0000%'],
     ['A?C', 'A_C'],
@@ -12,8 +12,8 @@ describe('q wildcards', () => {
     ['back\\slash*', 'back\\\\slash%'],
     ['end\\', 'end\\\\'],
     ['', ''],
-  ])('translates %j to the LIKE pattern %j', (text, pattern) => {
-    expect(likePattern(text)).toBe(pattern);
+  ])('translates the q string %j to the LIKE pattern %j', (text, pattern) => {
+    expect(likePattern(text, 'q')).toBe(pattern);
   });
 
   it.each([
@@ -29,8 +29,15 @@ describe('q wildcards', () => {
     expect(hasWildcard(text)).toBe(expected);
   });
 
-  it('reads escaped wildcards of an exact value as the characters', () => {
+  it('reads escaped wildcards of an exact q value as the characters', () => {
     expect(literalOf('a\\*b\\?c')).toBe('a*b?c');
     expect(literalOf('50%_x\\y')).toBe('50%_x\\y');
+  });
+
+  it('keeps % and _ as wildcards in QML like values, and only there', () => {
+    expect(likePattern('a*b?c%d_e\\', 'qml')).toBe('a%b_c%d_e\\\\');
+    expect(likePattern('a\\*b', 'qml')).toBe('a\\\\%b');
+    expect(likePattern('a*b?c%d_e\\', 'names')).toBe('a%b_c\\%d\\_e\\\\');
+    expect(likePattern('a\\*b', 'names')).toBe('a\\\\%b');
   });
 });
