@@ -200,7 +200,7 @@ describe('/admin/users', () => {
     const alice = await asAdmin.delete('/admin/users/alice');
     expect(alice.status).toBe(409);
     expect(alice.body.message).toMatch(
-      /^user 'alice' cannot be deleted while \d+ iteration\(s\) they created or changed, (\d+ object\(s\) they created or changed, )?1 workspace\(s\) they own name them; disable the user instead/,
+      /^user 'alice' cannot be deleted while \d+ iteration\(s\) they created or changed, (\d+ object\(s\) they created or changed, )?\d+ workspace\(s\) they own name them; disable the user instead/,
     );
     expect(await row('alice')).toBeDefined();
   });
