@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   let embedded: EmbeddedPostgres | undefined;
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
-    config = { ...config, databaseUrl: embedded.url, dbPoolMax: 1 };
+    // It serves one connection at a time: no connection can be kept listening for notices.
+    config = { ...config, databaseUrl: embedded.url, dbPoolMax: 1, authNotices: false };
     logger.info(`no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}/pglite`);
   }
 

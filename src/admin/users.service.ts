@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
+import { AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
 import { OidClass, formatOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
@@ -11,8 +12,9 @@ import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './u
 
 /**
  * Users: administrators list, create, change and delete them. A changed password, a disabled or
- * deleted user or a removed admin flag holds at the next request on every instance: each confirms
- * its cached password checks against the user's row on every request (see AuthService).
+ * deleted user or a removed admin flag holds at the next request on this instance (its cached
+ * sign-ins of the user are confirmed again) and on the others once the database's notice arrives,
+ * or at their next request when they do not listen (see AuthService).
  *
  * Deleting is refused while iterations or objects name the user as creator or modifier, or the
  * user owns a workspace: those records would lose who made them. Disabling is always possible
@@ -21,7 +23,10 @@ import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './u
  */
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: AdminUsersRepository) {}
+  constructor(
+    private readonly users: AdminUsersRepository,
+    private readonly auth: AuthService,
+  ) {}
 
   async list(caller: AuthUser, page: PageQueryDto): Promise<UserListDto> {
     requireAdmin(caller);
@@ -82,12 +87,13 @@ export class UsersService {
       await tx.audit(userEvent(caller.id, 'update', user, userChange(user, change)));
       return updated;
     });
+    this.auth.untrustUser(updated.id);
     return toDto(updated);
   }
 
   async remove(caller: AuthUser, name: string): Promise<void> {
     requireAdmin(caller);
-    await this.users.withLockedUser(name, async (tx, user) => {
+    const id = await this.users.withLockedUser(name, async (tx, user) => {
       if (!user) throw notFound(name);
       if (user.admin && !user.disabled && (await tx.otherEnabledAdmins(user.id)) === 0) {
         throw new ConflictException(`'${name}' is the last enabled administrator and cannot be deleted`);
@@ -107,7 +113,9 @@ export class UsersService {
       // Recorded first: a caller deleting their own user is still there to be named.
       await tx.audit(userEvent(caller.id, 'delete', user, { before: userFacts(user) }));
       await tx.delete(user.id);
+      return user.id;
     });
+    this.auth.untrustUser(id);
   }
 }
 

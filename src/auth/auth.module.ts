@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuthGuard } from './auth.guard.js';
+import { AuthNotices } from './auth-notices.js';
 import { AuthService } from './auth.service.js';
 import { FailureThrottle } from './failure-throttle.js';
 import { PermissionsService } from './permissions.service.js';
@@ -13,6 +14,7 @@ import { UsersRepository } from './users.repository.js';
   providers: [
     UsersRepository,
     FailureThrottle,
+    AuthNotices,
     AuthService,
     PermissionsService,
     {

@@ -1,5 +1,7 @@
 import { loadConfig } from '../config/app-config.js';
+import type { AuthNoticeHandlers, AuthNotices } from './auth-notices.js';
 import { AuthService } from './auth.service.js';
+import { keys } from './failure-throttle.js';
 import type { FailureThrottle } from './failure-throttle.js';
 import { hashPassword } from './password.js';
 import type { UserRecord, UsersRepository } from './users.repository.js';
@@ -40,6 +42,20 @@ class MemoryThrottle {
   }
 }
 
+/** The database's notices, sent by the test: live or not as it says. */
+class FakeNotices {
+  live = false;
+  handlers!: AuthNoticeHandlers;
+  subscribe(h: AuthNoticeHandlers) {
+    this.handlers = h;
+  }
+  /** Starts (or restarts) listening. */
+  resume() {
+    this.handlers.resumed();
+    this.live = true;
+  }
+}
+
 /** The service over an in-memory user table that counts its lookups. */
 async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
   const record: UserRecord = {
@@ -69,8 +85,14 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
   };
   const config = loadConfig({ AUTH_CACHE_TTL_MS: String(ttlMs), ...env });
   const throttle = new MemoryThrottle(config.authFailureLimit, users) as unknown as FailureThrottle;
-  const service = new AuthService(users as unknown as UsersRepository, throttle, config);
-  return { service, users, record };
+  const notices = new FakeNotices();
+  const service = new AuthService(
+    users as unknown as UsersRepository,
+    throttle,
+    config,
+    notices as unknown as AuthNotices,
+  );
+  return { service, users, record, notices };
 }
 
 describe('AuthService', () => {
@@ -189,6 +211,85 @@ describe('AuthService', () => {
     expect(users.lookups).toBe(lookups);
     // The signed-in user at their own address is not affected.
     await expect(service.authenticate(basic('erin:erin-pw'), 'victim')).resolves.toMatchObject({ id: 7 });
+  });
+
+  describe('while the database notices are received', () => {
+    it('uses a trusted cached check with no statement, and confirms it again after a notice on the user', async () => {
+      const { service, users, notices, record } = await serviceWith(60_000);
+      notices.resume();
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      for (let i = 0; i < 5; i++) await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(0);
+      notices.handlers.user(record.id);
+      record.admin = true;
+      expect((await service.authenticate(basic('erin:erin-pw'), 'a')).admin).toBe(true);
+      expect(users.confirmations).toBe(1);
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(1);
+      // A notice on another user changes nothing for erin.
+      notices.handlers.user(record.id + 1);
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(1);
+    });
+
+    it('refuses the old password once the notice of a changed one came', async () => {
+      const { service, notices, record } = await serviceWith(60_000);
+      notices.resume();
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      record.passwordHash = await hashPassword('new-pw-1');
+      notices.handlers.user(record.id);
+      expect((await settle(() => service.authenticate(basic('erin:erin-pw'), 'a'))).status).toBe(401);
+    });
+
+    it('confirms every cached check once after listening resumed, and all of them while it is down', async () => {
+      const { service, users, notices } = await serviceWith(60_000);
+      notices.resume();
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      notices.live = false;
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(2);
+      notices.resume();
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(3);
+    });
+
+    it('does not trust a check read while a notice came', async () => {
+      const { service, users, notices, record } = await serviceWith(60_000);
+      notices.resume();
+      let release!: () => void;
+      users.gate = new Promise((r) => (release = r));
+      const first = service.authenticate(basic('erin:erin-pw'), 'a');
+      await new Promise((r) => setImmediate(r));
+      notices.handlers.user(record.id);
+      release();
+      users.gate = null;
+      await first;
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(1);
+    });
+
+    it('confirms cached checks of a (user, address) with a recent failure here, or a count at its limit elsewhere', async () => {
+      const { service, users, notices } = await serviceWith(60_000, { AUTH_FAILURE_LIMIT: '3' });
+      notices.resume();
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'b');
+      expect((await settle(() => service.authenticate(basic('erin:wrong-pw'), 'a'))).status).toBe(401);
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(1);
+      await service.authenticate(basic('erin:erin-pw'), 'b');
+      expect(users.confirmations).toBe(1);
+      // Another instance's guesses brought the pair (erin, b) to its limit.
+      notices.handlers.throttled(keys('erin', 'b').pair.toString('hex'), Date.now() + 60_000);
+      await service.authenticate(basic('erin:erin-pw'), 'b');
+      expect(users.confirmations).toBe(2);
+      // A limit whose window has passed is forgotten.
+      notices.handlers.throttled(keys('erin', 'c').address.toString('hex'), Date.now() - 1);
+      await service.authenticate(basic('erin:erin-pw'), 'c');
+      await service.authenticate(basic('erin:erin-pw'), 'c');
+      expect(users.confirmations).toBe(2);
+    });
   });
 });
 

@@ -5,7 +5,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import type { AuthUser } from './auth-user.js';
 import { parseBasicAuth, type BasicCredentials } from './basic-credentials.js';
-import { FailureThrottle } from './failure-throttle.js';
+import { AuthNotices } from './auth-notices.js';
+import { FailureThrottle, keys } from './failure-throttle.js';
 import { verifyPassword } from './password.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
@@ -17,6 +18,10 @@ type Verdict = AuthUser | null | undefined;
 
 /** Callers whose verifications are remembered at most; the least recently seen go first. */
 const CACHE_MAX = 10_000;
+/** Failure keys remembered at most; past it every cached sign-in is confirmed until some expire. */
+const MARKS_MAX = 100_000;
+/** An entry's trustedAt when it must be confirmed at its next use. */
+const UNTRUSTED = -1;
 
 /**
  * Verifies HTTP Basic credentials. Every failure (missing, malformed, unknown user, wrong
@@ -25,26 +30,48 @@ const CACHE_MAX = 10_000;
  * and period, not per request; simultaneous first requests share one verification, and an
  * entry in use is re-verified in the background before it expires.
  *
- * A cached verification is confirmed on every request, in one prepared statement, against the
- * user's row as it is now and the shared failure counts (FailureThrottle.confirm): when the
- * password hash it was verified against, the name or the disabled flag changed, or the user is
- * gone, it is dropped and the password checked again; the admin flag and contact data are taken
- * from the row; a throttled (user, address) gets its 429. So a changed password, a disabled user
- * or a removed admin flag holds at the next request on every instance sharing the database,
- * whoever changed the row (the admin API, an import, plain SQL).
+ * A cached verification holds only while the user's row says what it was verified against (the
+ * password hash, the name, not disabled) and its (user, address) is not throttled. Two ways to
+ * know it, chosen per request:
+ * - While AuthNotices listens, the database tells every instance when a user row changes (the
+ *   admin API, an import, plain SQL) or a failure count reaches its limit: a trusted entry is used
+ *   as it is, with no statement; a notice makes the user's entries untrusted.
+ * - Otherwise, and for an untrusted entry, or a (user, address) with recent failures, the entry is
+ *   confirmed in one prepared statement against the user's row as it is now and the shared
+ *   failure counts (FailureThrottle.confirm): when the row changed it is dropped and the password
+ *   checked again; the admin flag and contact data are taken from the row; a throttled pair gets
+ *   its 429. A confirmed entry is trusted again if no notice came while it was read.
+ * So a changed password, a disabled user or a removed admin flag holds at the next request on this
+ * instance when it was changed through it, and on every other instance sharing the database as
+ * soon as the notice arrives (a few milliseconds), or at the next request when they do not listen.
  */
 @Injectable()
 export class AuthService {
   /** Successful verifications for AUTH_CACHE_TTL_MS (none are kept when it is 0). */
   private readonly cache: LRUCache<string, CacheEntry>;
   private readonly inflight = new Map<string, Promise<Verdict>>();
+  /** Failure keys (hex) with recent failures or at their limit: cached sign-ins there are confirmed. */
+  private readonly marks = new Map<string, number>();
+  /** Counts (re)starts of listening: entries trusted before one are not trusted after it. */
+  private generation = 0;
+  /** Counts notices and (re)starts: an entry read while one came is not trusted. */
+  private sequence = 0;
 
   constructor(
     private readonly users: UsersRepository,
     private readonly throttle: FailureThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly notices: AuthNotices,
   ) {
     this.cache = new LRUCache({ max: CACHE_MAX, ttl: config.authCacheTtlMs || undefined });
+    notices.subscribe({
+      user: (id) => this.untrustUser(id),
+      throttled: (key, resetAt) => this.mark(key, resetAt),
+      resumed: () => {
+        this.generation++;
+        this.sequence++;
+      },
+    });
   }
 
   /**
@@ -63,9 +90,52 @@ export class AuthService {
       // Re-verify in the background shortly before expiry, so busy callers never wait for scrypt.
       if (this.cache.getRemainingTTL(cacheKey) < this.config.authCacheTtlMs / 4)
         void this.verifyOnce(cacheKey, creds).catch(() => undefined);
+      if (this.trusted(hit, creds, address)) return Promise.resolve(hit.user);
       return this.confirm(cacheKey, hit, creds, address);
     }
     return this.signIn(cacheKey, creds, address);
+  }
+
+  /** The user's cached sign-ins are confirmed at their next use (their row changed). */
+  untrustUser(id: number): void {
+    this.sequence++;
+    for (const entry of this.cache.values()) if (entry.user.id === id) entry.trustedAt = UNTRUSTED;
+  }
+
+  private trusted(hit: CacheEntry, creds: BasicCredentials, address: string): boolean {
+    if (!this.notices.live || hit.trustedAt !== this.generation) return false;
+    if (this.marks.size === 0) return true;
+    const now = Date.now();
+    if (this.marks.size >= MARKS_MAX) this.pruneMarks(now);
+    if (this.marks.size >= MARKS_MAX) return false;
+    const k = keys(creds.name, address);
+    return !this.marked(k.pair.toString('hex'), now) && !this.marked(k.address.toString('hex'), now);
+  }
+
+  private marked(key: string, now: number): boolean {
+    const until = this.marks.get(key);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.marks.delete(key);
+    return false;
+  }
+
+  private mark(key: string, until: number): void {
+    if (this.marks.size >= MARKS_MAX) this.pruneMarks(Date.now());
+    this.marks.set(key, Math.max(until, this.marks.get(key) ?? 0));
+  }
+
+  private pruneMarks(now: number): void {
+    for (const [key, until] of this.marks) if (until <= now) this.marks.delete(key);
+  }
+
+  /** What to stamp on an entry read now, to be settled by trustFrom() once the row is read. */
+  private snapshot(): { sequence: number; generation: number; live: boolean } {
+    return { sequence: this.sequence, generation: this.generation, live: this.notices.live };
+  }
+
+  private trustFrom(s: { sequence: number; generation: number; live: boolean }): number {
+    return s.live && this.notices.live && s.sequence === this.sequence ? s.generation : UNTRUSTED;
   }
 
   /** A cached verification, if the user's row still says what it was verified against. */
@@ -75,6 +145,7 @@ export class AuthService {
     creds: BasicCredentials,
     address: string,
   ): Promise<AuthUser> {
+    const before = this.snapshot();
     const { wait, row } = await this.throttle.confirm(creds.name, address, hit.user.id);
     if (wait > 0) throw tooManyFailures(wait);
     if (!row || row.disabled || row.passwordHash !== hit.passwordHash || row.name !== hit.user.name) {
@@ -84,6 +155,7 @@ export class AuthService {
     if (row.admin !== hit.user.admin || row.fullName !== hit.user.fullName || row.email !== hit.user.email) {
       hit.user = toAuthUser(row);
     }
+    hit.trustedAt = this.trustFrom(before);
     return hit.user;
   }
 
@@ -105,7 +177,14 @@ export class AuthService {
     );
     const user = await check;
     if (wait > 0) throw tooManyFailures(wait);
-    if (!user) throw unauthorized();
+    if (!user) {
+      // Until the window has passed, cached sign-ins of this (user, address) are confirmed, so
+      // the 429 that follows more failures holds for the right password too, on this instance at
+      // once. Other instances, and the address's own limit, learn it from the notice sent when a
+      // count reaches its limit.
+      this.mark(keys(creds.name, address).pair.toString('hex'), Date.now() + this.config.authFailureWindowMs);
+      throw unauthorized();
+    }
     await this.throttle.refund(creds.name, address);
     return user;
   }
@@ -138,6 +217,7 @@ export class AuthService {
   }
 
   private async verify(cacheKey: string, creds: BasicCredentials): Promise<AuthUser | null> {
+    const before = this.snapshot();
     const record = await this.users.findByName(creds.name);
     const ok = await verifyPassword(creds.password, record?.passwordHash ?? null);
     if (!ok || !record || record.disabled) {
@@ -145,12 +225,14 @@ export class AuthService {
       return null;
     }
     const user = toAuthUser(record);
-    if (this.config.authCacheTtlMs > 0) this.cache.set(cacheKey, { user, passwordHash: record.passwordHash });
+    if (this.config.authCacheTtlMs > 0)
+      this.cache.set(cacheKey, { user, passwordHash: record.passwordHash, trustedAt: this.trustFrom(before) });
     return user;
   }
 
   /** Drops cached verifications, e.g. after users were changed by an import. */
   clearCache(): void {
+    this.sequence++;
     this.cache.clear();
   }
 }
@@ -159,6 +241,8 @@ interface CacheEntry {
   user: AuthUser;
   /** The hash the password was verified against: the entry holds while the user's row has it. */
   passwordHash: string;
+  /** The listening generation in which the entry was last read with no notice coming: else UNTRUSTED. */
+  trustedAt: number;
 }
 
 function toAuthUser(record: UserRecord): AuthUser {

@@ -31,6 +31,8 @@ export interface AppConfig {
   authCacheTtlMs: number;
   authFailureLimit: number;
   authFailureWindowMs: number;
+  /** Listen for the database's notices on users and failure counts (off on the embedded database). */
+  authNotices: boolean;
   shutdownTimeoutMs: number;
   /** Apply pending migrations at start-up. */
   migrateOnStart: boolean;
@@ -264,6 +266,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   authCacheTtlMs: ['AUTH_CACHE_TTL_MS', '60000', intIn(0, 86_400_000)],
   authFailureLimit: ['AUTH_FAILURE_LIMIT', '5', intIn(1, 1_000_000)],
   authFailureWindowMs: ['AUTH_FAILURE_WINDOW_MS', '60000', intIn(1000, 86_400_000)],
+  authNotices: ['AUTH_NOTICES', 'true', bool],
   shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '10000', intIn(0, 600_000)],
   migrateOnStart: ['MIGRATE_ON_START', 'true', bool],
   seedDemoData: ['SEED_DEMO_DATA', '', optionalBool],
