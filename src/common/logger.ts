@@ -48,6 +48,14 @@ export function pathOf(req: Request): string {
  * Gives every request its id (see request-id.ts) and one log line: method, path (never the query
  * string or credentials), status, duration, user and request id, written when the response is
  * closed, i.e. finished or aborted (499). One middleware for both, as it runs on every request.
+ *
+ * Hand-written rather than pino-http (or nestjs-pino, which runs pino-http and an
+ * AsyncLocalStorage per request): measured on a bare Express server answering a small JSON at 32
+ * connections, configured to write this same line (quietReqLogger, customSuccessObject), pino-http
+ * cost about 50 µs of CPU per request against 14 µs for this middleware (none: 77 µs per request,
+ * this one 91, pino-http 127, nestjs-pino 133; three alternating runs each, 2026-11-25), which is
+ * a quarter more CPU per request for the service's lightest requests. Its durations are also
+ * whole milliseconds.
  */
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
