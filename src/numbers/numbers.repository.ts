@@ -161,7 +161,7 @@ function sourceCondition(source: ContainerSource): Prisma.Sql {
  * statement, so concurrent requests (in this process or any other) never share a number:
  * - the rule row is locked (FOR UPDATE); a concurrent reservation waits and then sees the
  *   counter this one left behind;
- * - numbers that masters of the class already carry (imported ahead of the counter) are
+ * - numbers that masters (or plain objects) of the class already carry (imported ahead of the counter) are
  *   skipped: walking the taken counters at or after `next` in order, the run starts at the
  *   first gap of at least `count`, or after the last taken one. The walk stops at that gap,
  *   and runs on the (class, number) index: well-formed numbers of one rule sort like their
@@ -186,9 +186,9 @@ export function reservationSql(containerId: number, ruleClass: string, count: nu
           SELECT t.n, lag(t.n, 1, l.next - 1) OVER w AS prev, lead(t.n) OVER w AS after
           FROM (
             SELECT m.number, substr(m.number, length(l.prefix) + 1, l.width)::bigint AS n
-            FROM masters m
-            WHERE m.class = l.class
-              AND m.number >= l.prefix || lpad(l.next::text, l.width, '0') || l.suffix
+            FROM (SELECT number FROM masters WHERE class = l.class
+                  UNION ALL SELECT number FROM objects WHERE class = l.class) m
+            WHERE m.number >= l.prefix || lpad(l.next::text, l.width, '0') || l.suffix
               AND m.number <= l.prefix || repeat('9', l.width) || l.suffix
               AND length(m.number) = length(l.prefix) + l.width + length(l.suffix)
               AND left(m.number, length(l.prefix)) = l.prefix

@@ -10,15 +10,19 @@ export type ObjectRef =
   | { kind: 'oid'; text: string; cls: string; id: number }
   | { kind: 'number'; text: string; cls: string | null; number: string };
 
-export function parseObjectRef(text: string, type: string | undefined): ObjectRef {
-  if (type !== undefined && !(BUSINESS_CLASSES as readonly string[]).includes(type)) {
-    throw new BadRequestException(`type must be one of ${BUSINESS_CLASSES.join(', ')}, not "${type}"`);
+export function parseObjectRef(
+  text: string,
+  type: string | undefined,
+  classes: readonly string[] = BUSINESS_CLASSES,
+): ObjectRef {
+  if (type !== undefined && !classes.includes(type)) {
+    throw new BadRequestException(`type must be one of ${classes.join(', ')}, not "${type}"`);
   }
   if (text.startsWith('OR:')) {
     const oid = parseOid(text);
     if (!oid) throw new BadRequestException(`"${text}" is not an OID (OR:<class>:<id>)`);
-    if (!(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
-      throw new BadRequestException(`business objects are those of ${BUSINESS_CLASSES.join(', ')}, not of ${oid.cls}`);
+    if (!classes.includes(oid.cls)) {
+      throw new BadRequestException(`business objects are those of ${classes.join(', ')}, not of ${oid.cls}`);
     }
     if (type !== undefined && type !== oid.cls) {
       throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
