@@ -224,8 +224,12 @@ export class FileChangeTx {
    * `latest` to it, with its attributes, title, description, state, files and usage links (see
    * newIteration). Returns the new iteration's id and number.
    */
-  async newIteration(from: HolderRecord, userId: number): Promise<{ id: number; iteration: number }> {
-    const created = await newIteration(this.tx, from.iterationId, { userId });
+  async newIteration(
+    from: HolderRecord,
+    userId: number,
+    released: ReadonlySet<string>,
+  ): Promise<{ id: number; iteration: number }> {
+    const created = await newIteration(this.tx, from.iterationId, { userId, released });
     return { id: created.id, iteration: created.iteration };
   }
 

@@ -195,7 +195,7 @@ export class FilesService implements OnModuleInit {
       checkConditions(conditions, existing, fileName);
       if (op.kind === 'delete' && !existing) throw new NotFoundException(noFile(fileName, holder));
 
-      const made = iterate ? await tx.newIteration(holder, user.id) : null;
+      const made = iterate ? await tx.newIteration(holder, user.id, this.config.objectsReleasedStates) : null;
       const target = made?.id ?? holder.iterationId;
       if (!made) await tx.touchIteration(target, user.id);
       const audit = { userId: user.id, holder, fileName, before: existing, madeIteration: made?.iteration ?? null };

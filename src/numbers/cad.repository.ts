@@ -109,8 +109,13 @@ export class CadChangeTx {
    * links (with their line numbers, reference numbers and attributes) are carried over (see
    * newIteration).
    */
-  async newIteration(fromId: number, userId: number, note: string | null): Promise<{ id: number; iteration: number }> {
-    const created = await newIteration(this.tx, fromId, { userId, note });
+  async newIteration(
+    fromId: number,
+    userId: number,
+    note: string | null,
+    released: ReadonlySet<string>,
+  ): Promise<{ id: number; iteration: number }> {
+    const created = await newIteration(this.tx, fromId, { userId, note, released });
     return { id: created.id, iteration: created.iteration };
   }
 

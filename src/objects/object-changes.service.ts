@@ -112,7 +112,11 @@ export class ObjectChangesService {
       const cur = await lockForChange(tx, user, ref);
       checkTitle(cur.cls, body.title);
       const change = body.attributes === undefined ? null : checkObjectAttributes(catalog, cur, body.attributes);
-      const made = await tx.newIteration(cur.iterationId, { userId: user.id, note: body.note ?? null });
+      const made = await tx.newIteration(cur.iterationId, {
+        userId: user.id,
+        note: body.note ?? null,
+        released: this.config.objectsReleasedStates,
+      });
       const fields: {
         title?: string | null;
         description?: string | null;
@@ -141,7 +145,13 @@ export class ObjectChangesService {
       if (version === null) {
         throw new ConflictException(`${cur.number} has version ${highest}: no version follows it (A to ZZZ)`);
       }
-      await tx.newIteration(cur.iterationId, { userId: user.id, note: body.note ?? null, version, state });
+      await tx.newIteration(cur.iterationId, {
+        userId: user.id,
+        note: body.note ?? null,
+        version,
+        state,
+        released: this.config.objectsReleasedStates,
+      });
       const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
       await recordAudit(tx.audit, {
         ...this.auditOf(user, 'objects.revise', cur),
