@@ -238,7 +238,9 @@ export class FilesService implements OnModuleInit {
     need: 'read' | 'write',
   ): Promise<HolderLookup> {
     const key: HolderKey =
-      ref.kind === 'oid' ? { kind: 'iteration', id: ref.id } : { kind: 'number', cls: ref.cls, number: ref.number };
+      ref.kind === 'oid'
+        ? { kind: ref.branch ? 'branch' : 'iteration', id: ref.id }
+        : { kind: 'number', cls: ref.cls, number: ref.number };
     const found = await this.repository.findHolderFor(key, fileName, user.id);
     if (!found || found.holder.cls !== ref.cls) throw new NotFoundException(noHolder(ref));
     const holder = found.holder;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
+import { latestOfBranchSql } from '../common/version-ref.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -41,7 +42,7 @@ type Db = Prisma.TransactionClient | PrismaService;
 async function findIteration(db: Db, ref: CadRef): Promise<CadIteration | null> {
   const where =
     ref.kind === 'iteration'
-      ? Prisma.sql`i.id = ${ref.id}`
+      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id}`
       : Prisma.sql`m.class = 'wt.epm.EPMDocument' AND m.number = ${ref.text} AND i.latest`;
   const rows = await db.$queryRaw<CadIteration[]>`
     SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.subtype, m.number,
