@@ -7,7 +7,6 @@ import type pg from 'pg';
 import { DEMO_DATASET } from '../../src/import/demo-seed.js';
 import { DatasetError } from '../../src/import/dataset.js';
 import { importFile } from '../../src/import/import-file.js';
-import { parseLifecycle } from '../../src/objects/lifecycle.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 
 const run = promisify(execFile);
@@ -98,42 +97,6 @@ describe('dataset import', () => {
     );
     expect(await snapshot(db)).toEqual(before);
     expect(await events()).toBe(eventsBefore);
-  });
-
-  it('takes the states of the configured lifecycle and records one import event saying what it loaded', async () => {
-    const data = {
-      ...goodPrefix,
-      objects: [
-        {
-          class: 'wt.doc.WTDocument',
-          number: 'IMP-LC-1',
-          name: 'draft',
-          container: 'Import Test Container',
-          state: 'DRAFT',
-        },
-        { class: 'wt.doc.WTDocument', number: 'IMP-LC-2', name: 'first state', container: 'Import Test Container' },
-      ],
-    };
-    const file = writeDataset(data);
-    await expect(importFile(file, testDatabaseUrl())).rejects.toThrow(
-      'objects[0].state: unknown state "DRAFT" (expected INWORK, UNDERREVIEW, RELEASED, OBSOLETE)',
-    );
-    const lifecycle = parseLifecycle('{"DRAFT":["APPROVED"],"APPROVED":[]}');
-    const summary = await importFile(file, testDatabaseUrl(), lifecycle);
-    expect(summary).toMatchObject({ users: 1, containers: 1, objects: 2 });
-    const { rows } = await db.query(
-      `SELECT i.state FROM iterations i JOIN masters m ON m.id = i.master_id
-       WHERE m.number IN ('IMP-LC-1', 'IMP-LC-2') ORDER BY m.number`,
-    );
-    // A record without state starts in the lifecycle's first state.
-    expect(rows.map((r) => r.state)).toEqual(['DRAFT', 'DRAFT']);
-    const event = await db.query(
-      `SELECT user_name, action, object_class, detail FROM audit_events WHERE action = 'import' ORDER BY id DESC LIMIT 1`,
-    );
-    expect(event.rows).toEqual([
-      { user_name: 'admin', action: 'import', object_class: null, detail: { source: file, ...summary } },
-    ]);
-    await db.query(`DELETE FROM masters WHERE number IN ('IMP-LC-1', 'IMP-LC-2')`);
   });
 
   it.each([
