@@ -179,6 +179,20 @@ describe('/objects for change objects, plain objects and catalog links', () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toContain(message);
     }
+    // A rule for a plain class numbers its objects, skipping the numbers they already carry.
+    const rule = await f.as('admin').post(`/admin/containers/${encodeURIComponent(f.main.name)}/rules`, {
+      class_name: 'wt.workflow.engine.WfProcess',
+      prefix: `${NAME}-WF`,
+      width: 1,
+    });
+    expect(rule.status).toBe(201);
+    const generated = await f.as('alice').post('/objects', {
+      type: 'wt.workflow.engine.WfProcess',
+      container: f.main.name,
+      number: 'generate',
+      name: `${NAME} second`,
+    });
+    expect([generated.status, generated.body.number]).toEqual([201, `${NAME}-WF2`]);
     expect((await f.as('bob').get(`/objects/${oid}`)).body).toMatchObject({ oid, name: `${NAME} review` });
     const byNumber = await f.as('bob').get(`/objects/${NAME}-WF1?type=wt.workflow.engine.WfProcess`);
     expect([byNumber.status, byNumber.body.oid]).toEqual([200, oid]);
