@@ -119,7 +119,7 @@ export class CatalogRowsTx {
 
   async updatePlain(
     id: number,
-    change: { name: string; state: string | null; props: Record<string, unknown> },
+    change: { name: string | null; state: string | null; props: Record<string, unknown> },
     userId: number,
   ): Promise<void> {
     await this.db.$executeRaw`

@@ -160,7 +160,7 @@ export class PlainObjectsService {
         if (v === null) delete props[k];
         else props[k] = v;
       }
-      const name = body.name ?? cur.name ?? '';
+      const name = body.name ?? cur.name;
       const state = body.state === undefined ? cur.state : body.state;
       await tx.rows.updatePlain(cur.id, { name, state, props }, user.id);
       await recordAudit(tx.audit, {
