@@ -51,6 +51,22 @@ export async function recordAudit(sql: AuditSql, event: AuditEvent): Promise<voi
   ]);
 }
 
+const INSERT_AS = `INSERT INTO audit_events (user_id, user_name, action, detail)
+  SELECT u.id, n.name, $2, $3::jsonb FROM (SELECT $1::text AS name) n LEFT JOIN users u ON u.name = n.name`;
+
+/**
+ * Records an event of a write made in a user's name that may not (yet) be a user here: the
+ * dataset import, run as `admin` on a database that may have none. The name is kept either way.
+ */
+export async function recordAuditAs(
+  sql: AuditSql,
+  userName: string,
+  action: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await sql(INSERT_AS, [userName, action, JSON.stringify(detail)]);
+}
+
 const INSERT_MANY = `INSERT INTO audit_events
   (user_id, user_name, action, object_class, object_id, object_number, container_id, detail)
   SELECT u.id, u.name, e.action, e.object_class, e.object_id, e.object_number, e.container_id, e.detail

@@ -31,6 +31,8 @@ export interface BuiltCatalog {
 /** Computed values that need something of the storage. */
 const COMPUTED_NEEDS: Partial<Record<ComputedKind, (k: StorageKind) => boolean>> = {
   iterationDisplay: (k) => k === 'iteration',
+  versionReference: (k) => k === 'iteration',
+  branchId: (k) => k === 'iteration',
   folderPath: (k) => STORAGES[k].aux.container !== undefined,
   containerName: (k) => STORAGES[k].aux.container !== undefined,
   formatName: (k) => k === 'content',
@@ -257,7 +259,8 @@ function propertyDef(kind: StorageKind, p: PropertySpec, where: string, problem:
       problem(where, `computed ${p.computed} is not available on storage ${kind}`);
       return null;
     }
-    return { type: p.computed === 'oid' ? 'oid' : 'string', computed: p.computed, about: p.about };
+    const type = p.computed === 'oid' ? 'oid' : p.computed === 'branchId' ? 'long' : 'string';
+    return { type, computed: p.computed, about: p.about };
   }
   const aux: Aux = p.via ?? 'self';
   if (aux !== 'self' && !storage.aux[aux]) {

@@ -11,7 +11,16 @@ export const PROPERTY_TYPES: readonly PropertyType[] = ['string', 'long', 'doubl
 
 /** Values computed from a row: the whitelist of derived properties that are not a column. */
 export type ComputedKind =
-  'oid' | 'classname' | 'iterationDisplay' | 'displayType' | 'folderPath' | 'containerName' | 'formatName' | 'typeName';
+  | 'oid'
+  | 'classname'
+  | 'iterationDisplay'
+  | 'displayType'
+  | 'folderPath'
+  | 'containerName'
+  | 'formatName'
+  | 'typeName'
+  | 'versionReference'
+  | 'branchId';
 export const COMPUTED_KINDS: readonly ComputedKind[] = [
   'oid',
   'classname',
@@ -21,6 +30,8 @@ export const COMPUTED_KINDS: readonly ComputedKind[] = [
   'containerName',
   'formatName',
   'typeName',
+  'versionReference',
+  'branchId',
 ];
 
 /** A property as written: a column (of the storage or of a helper join), a JSON key, a computed value. */

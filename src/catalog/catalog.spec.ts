@@ -160,6 +160,8 @@ describe('the standard catalog', () => {
         'iterationDisplay',
         'oid',
         'typeName',
+        'versionReference',
+        'branchId',
       ].sort(),
     );
   });

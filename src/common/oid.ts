@@ -50,7 +50,7 @@ export function masterClassOf(cls: string): string {
 }
 
 /** The classes of the type catalog below `root` that objects can have (not abstract). */
-function concreteBelow(root: string): readonly string[] {
+function concreteBelow(root: string, storage?: string): readonly string[] {
   let catalog: Catalog;
   try {
     catalog = standardCatalog();
@@ -59,10 +59,22 @@ function concreteBelow(root: string): readonly string[] {
     if (e instanceof CatalogError) return [];
     throw e;
   }
-  return (catalog.findClass(root)?.descendants ?? []).filter((c) => !catalog.findClass(c)!.abstract);
+  return (catalog.findClass(root)?.descendants ?? []).filter((c) => {
+    const cls = catalog.findClass(c)!;
+    return !cls.abstract && (storage === undefined || cls.storage === storage);
+  });
 }
 
 /** Classes of business objects holding files and numbered by rules: documents, CAD documents, parts. */
 export const BUSINESS_CLASSES = concreteBelow('wt.enterprise.RevisionControlled');
+/**
+ * Versioned classes of the standard catalog (masters and iterations): the business classes, and
+ * change objects, product instances, manufacturing data … that /objects creates and changes too.
+ */
+export const VERSIONED_CLASSES = concreteBelow('wt.vc.Iterated', 'iteration');
+/** Classes of plain objects of the standard catalog (table objects: views, workflow, organisations …). */
+export const PLAIN_CLASSES = concreteBelow('wt.fc.Persistable', 'object');
+/** Classes a container's numbering rule may number: the versioned ones and the plain ones. */
+export const NUMBERED_CLASSES = [...VERSIONED_CLASSES, ...PLAIN_CLASSES];
 /** Container classes: products, libraries, projects. */
 export const CONTAINER_CLASSES = concreteBelow('wt.inf.container.WTContainer');

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../common/logger.js';
-import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../objects/lifecycle.js';
+import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, parseStateList, type Lifecycle } from '../objects/lifecycle.js';
 
 /**
  * Runtime configuration, read once from the environment and validated at start-up.
@@ -64,6 +64,10 @@ export interface AppConfig {
   objectsStructureMaxNodes: number;
   /** Which lifecycle state may follow which; the first is where new objects start (src/objects/lifecycle.ts). */
   objectsLifecycle: Lifecycle;
+  /** Lifecycle states whose objects get no new iteration, only a new revision. */
+  objectsReleasedStates: ReadonlySet<string>;
+  /** Most usage links one iteration holds. */
+  objectsMaxLinks: number;
   /** Largest file the file service stores (413 past it); see docs/files.md for JSON_BODY_LIMIT. */
   filesMaxSize: number;
   /** How often file bytes no file uses any more are deleted (after an hour's grace); 0 = never. */
@@ -281,6 +285,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   numbersMaxCount: ['NUMBERS_MAX_COUNT', '10000', intIn(1, 1_000_000)],
   objectsStructureMaxNodes: ['OBJECTS_STRUCTURE_MAX_NODES', '10000', intIn(1, 1_000_000)],
   objectsLifecycle: ['OBJECTS_LIFECYCLE', DEFAULT_LIFECYCLE_JSON, parseLifecycle],
+  objectsReleasedStates: ['OBJECTS_RELEASED_STATES', 'RELEASED', parseStateList],
+  objectsMaxLinks: ['OBJECTS_MAX_LINKS', '10000', intIn(1, 10_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],
@@ -336,8 +342,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded database has no replica)');
   }
   if (!problems.length) problems.push(...filesStoreProblems(out as AppConfig));
+  if (!problems.length && env.OBJECTS_RELEASED_STATES === undefined) {
+    // The default names RELEASED where the lifecycle has it: a lifecycle of other states releases none.
+    const lifecycle = (out as AppConfig).objectsLifecycle;
+    out.objectsReleasedStates = new Set(
+      [...(out as AppConfig).objectsReleasedStates].filter((s) => lifecycle.transitions.has(s)),
+    );
+  }
+  if (!problems.length) problems.push(...releasedProblems(out as AppConfig));
   if (problems.length) throw new ConfigError(problems);
   return out as AppConfig;
+}
+
+/** Released states are states of the lifecycle. */
+function releasedProblems(c: AppConfig): string[] {
+  const unknown = [...c.objectsReleasedStates].filter((s) => !c.objectsLifecycle.transitions.has(s));
+  const states = [...c.objectsLifecycle.transitions.keys()].join(', ');
+  return unknown.length
+    ? [`OBJECTS_RELEASED_STATES: ${unknown.join(', ')} not a state of OBJECTS_LIFECYCLE (${states})`]
+    : [];
 }
 
 /** What the chosen file store needs besides its name. */

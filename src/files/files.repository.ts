@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
+import { latestOfBranchSql, latestOfBranchText } from '../common/version-ref.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -37,7 +38,11 @@ export interface NewContentItem {
 
 /** Which iteration: one by id, or the latest of a master (by class and number, or by id). */
 export type HolderKey =
-  { kind: 'iteration'; id: number } | { kind: 'number'; cls: string; number: string } | { kind: 'master'; id: number };
+  | { kind: 'iteration'; id: number }
+  /** the latest iteration of the version whose branch id this is (a VR: reference) */
+  | { kind: 'branch'; id: number }
+  | { kind: 'number'; cls: string; number: string }
+  | { kind: 'master'; id: number };
 
 /** A holder and, when a file name was asked for, that file (null when it has none of the name). */
 export interface HolderLookup {
@@ -83,9 +88,11 @@ async function findHolder(db: Db, key: HolderKey, fileName: string | null): Prom
   const where =
     key.kind === 'iteration'
       ? Prisma.sql`i.id = ${key.id}`
-      : key.kind === 'number'
-        ? Prisma.sql`m.class = ${key.cls} AND m.number = ${key.number} AND i.latest`
-        : Prisma.sql`m.id = ${key.id} AND i.latest`;
+      : key.kind === 'branch'
+        ? Prisma.sql`i.id = ${latestOfBranchSql(key.id)}`
+        : key.kind === 'number'
+          ? Prisma.sql`m.class = ${key.cls} AND m.number = ${key.number} AND i.latest`
+          : Prisma.sql`m.id = ${key.id} AND i.latest`;
   const rows = await db.$queryRaw<HolderRow[]>`
     SELECT ${Prisma.raw(HOLDER_COLUMNS)}
     ${Prisma.raw(HOLDER_JOINS)}
@@ -100,6 +107,7 @@ async function findHolder(db: Db, key: HolderKey, fileName: string | null): Prom
  */
 const HOLDER_FOR_USER = {
   iteration: 'i.id = $1 AND $2::text IS NULL',
+  branch: `i.id = ${latestOfBranchText('$1::int')} AND $2::text IS NULL`,
   number: 'm.class = $1 AND m.number = $2 AND i.latest',
   master: 'm.id = $1::int AND $2::text IS NULL AND i.latest',
 } as const;
@@ -224,8 +232,12 @@ export class FileChangeTx {
    * `latest` to it, with its attributes, title, description, state, files and usage links (see
    * newIteration). Returns the new iteration's id and number.
    */
-  async newIteration(from: HolderRecord, userId: number): Promise<{ id: number; iteration: number }> {
-    const created = await newIteration(this.tx, from.iterationId, { userId });
+  async newIteration(
+    from: HolderRecord,
+    userId: number,
+    released: ReadonlySet<string>,
+  ): Promise<{ id: number; iteration: number }> {
+    const created = await newIteration(this.tx, from.iterationId, { userId, released });
     return { id: created.id, iteration: created.iteration };
   }
 

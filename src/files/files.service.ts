@@ -195,7 +195,7 @@ export class FilesService implements OnModuleInit {
       checkConditions(conditions, existing, fileName);
       if (op.kind === 'delete' && !existing) throw new NotFoundException(noFile(fileName, holder));
 
-      const made = iterate ? await tx.newIteration(holder, user.id) : null;
+      const made = iterate ? await tx.newIteration(holder, user.id, this.config.objectsReleasedStates) : null;
       const target = made?.id ?? holder.iterationId;
       if (!made) await tx.touchIteration(target, user.id);
       const audit = { userId: user.id, holder, fileName, before: existing, madeIteration: made?.iteration ?? null };
@@ -238,7 +238,9 @@ export class FilesService implements OnModuleInit {
     need: 'read' | 'write',
   ): Promise<HolderLookup> {
     const key: HolderKey =
-      ref.kind === 'oid' ? { kind: 'iteration', id: ref.id } : { kind: 'number', cls: ref.cls, number: ref.number };
+      ref.kind === 'oid'
+        ? { kind: ref.branch ? 'branch' : 'iteration', id: ref.id }
+        : { kind: 'number', cls: ref.cls, number: ref.number };
     const found = await this.repository.findHolderFor(key, fileName, user.id);
     if (!found || found.holder.cls !== ref.cls) throw new NotFoundException(noHolder(ref));
     const holder = found.holder;

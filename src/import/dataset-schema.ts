@@ -3,7 +3,6 @@ import { fill, MESSAGE, pathText, schemaAjv, schemaProblem } from '../common/sch
 import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
-export const STATES = ['INWORK', 'UNDERREVIEW', 'RELEASED', 'OBSOLETE'] as const;
 export const CAD_SUBTYPES = ['CADASSEMBLY', 'CADCOMPONENT', 'CADDRAWING'] as const;
 
 /** A value of this dataset did not pass; the message names the record, e.g. `objects[3].name: …`. */
@@ -122,6 +121,7 @@ const versionedObject = record(
       },
     },
     iteration: integer(1, 1_000_000, true),
+    // Documents, CAD documents and parts take the states of the configured lifecycle (dataset.ts).
     state: optionalText(64),
     createdBy: optionalText(),
     modifiedBy: optionalText(),
@@ -154,11 +154,6 @@ const versionedObject = record(
       {
         if: { properties: { class: { not: { const: 'wt.doc.WTDocument' } } } },
         then: { properties: { title: { type: 'null', [MESSAGE]: 'is only for wt.doc.WTDocument' } } },
-      },
-      {
-        // Documents, CAD documents and parts follow the standard life cycle; other classes name their own states.
-        if: { properties: { class: { enum: BUSINESS_CLASSES } } },
-        then: { properties: { state: oneOf('state', STATES, true) } },
       },
     ],
   },

@@ -8,6 +8,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import type { CatalogFile } from '../catalog/catalog-model.js';
 import { BUSINESS_CLASSES } from '../common/oid.js';
+import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../objects/lifecycle.js';
 import { Base64Error, decodeBase64Strict } from '../files/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
 import { compileTemplate } from '../qml/qml-compiler.js';
@@ -29,6 +30,7 @@ export type { DatasetLink, DatasetPlainObject, DatasetRef } from './dataset-cata
 export { DatasetError } from './dataset-schema.js';
 
 export const DEFAULT_ROLES = ['PRIMARY', 'SECONDARY'];
+const DEFAULT_LIFECYCLE = parseLifecycle(DEFAULT_LIFECYCLE_JSON);
 
 export interface DatasetUser {
   name: string;
@@ -145,7 +147,7 @@ function toFile(o: Json, path: string, roles: Set<string>): DatasetFile {
   return { role, filename, mimetype: orNull(o.mimetype) ?? guessMimeType(filename), bytes };
 }
 
-function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog): DatasetObject {
+function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog, lifecycle: Lifecycle): DatasetObject {
   checkShape(o, 'versionedObject', ['objects', index]);
   const path = `objects[${index}]`;
   const f = o as Fields;
@@ -167,6 +169,11 @@ function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog):
   if (uses.length && !(cls === 'wt.part.WTPart' || subtype === 'CADASSEMBLY')) {
     fail(`${path}.uses`, 'only parts and CAD assemblies use other objects');
   }
+  // Documents, CAD documents and parts follow the lifecycle; other classes name their own states.
+  const state = orNull(f.state) ?? lifecycle.initial;
+  if ((BUSINESS_CLASSES as readonly string[]).includes(cls) && !lifecycle.transitions.has(state)) {
+    fail(`${path}.state`, `unknown state "${state}" (expected ${[...lifecycle.transitions.keys()].join(', ')})`);
+  }
   return {
     class: cls,
     softType: recordSoftType(o, def, catalog, path, fail),
@@ -178,7 +185,7 @@ function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog):
     container: f.container as string,
     version: orNull(f.version) ?? 'A',
     iteration: (f.iteration ?? 1) as number,
-    state: orNull(f.state) ?? 'INWORK',
+    state,
     createdBy: orNull(f.createdBy),
     modifiedBy: orNull(f.modifiedBy),
     createdAt: timestamp(f.createdAt),
@@ -259,8 +266,16 @@ function toContainer(o: Json, p: string): DatasetContainer {
   };
 }
 
-/** Checks a dataset: its shape against the schema, then its classes, roles and names. */
-export function validateDataset(input: unknown, base: Catalog = standardCatalog()): Dataset {
+/**
+ * Checks a dataset: its shape against the schema, then its classes, roles and names, and the
+ * states of documents, parts and CAD documents against the lifecycle (OBJECTS_LIFECYCLE; the
+ * default one unless given).
+ */
+export function validateDataset(
+  input: unknown,
+  base: Catalog = standardCatalog(),
+  lifecycle: Lifecycle = DEFAULT_LIFECYCLE,
+): Dataset {
   checkShape(input, 'dataset');
   const root = input as Json;
   const { file: types, catalog } = datasetTypes(root.types, base, fail);
@@ -286,8 +301,9 @@ export function validateDataset(input: unknown, base: Catalog = standardCatalog(
     const name = o.class as string;
     const cls = catalog.findClass(name);
     if (cls && !cls.abstract && cls.storage === 'object') plainObjects.push(toPlainObject(o, i, catalog));
-    else if (cls && !cls.abstract && cls.storage === 'iteration') objects.push(toObject(o, i, roleSet, catalog));
-    else {
+    else if (cls && !cls.abstract && cls.storage === 'iteration') {
+      objects.push(toObject(o, i, roleSet, catalog, lifecycle));
+    } else {
       const why = !cls
         ? 'unknown class'
         : cls.abstract

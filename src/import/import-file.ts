@@ -4,16 +4,23 @@ import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import { userCatalogFile } from '../catalog/catalog.service.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Lifecycle } from '../objects/lifecycle.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { importDataset, type ImportSummary } from './importer.js';
 
 /** Reads, validates and imports a `pdm-dataset/1` file into the database at `databaseUrl`. */
-export async function importFile(path: string, databaseUrl: string): Promise<ImportSummary> {
-  return importText(await readFile(path, 'utf8'), path, databaseUrl);
+export async function importFile(path: string, databaseUrl: string, lifecycle?: Lifecycle): Promise<ImportSummary> {
+  return importText(await readFile(path, 'utf8'), path, databaseUrl, lifecycle);
 }
 
 /** Validates and imports a `pdm-dataset/1` document read from `source` (for messages). */
-export async function importText(text: string, source: string, databaseUrl: string): Promise<ImportSummary> {
+/** `lifecycle`: the states documents, parts and CAD documents may have (by default the default lifecycle's). */
+export async function importText(
+  text: string,
+  source: string,
+  databaseUrl: string,
+  lifecycle?: Lifecycle,
+): Promise<ImportSummary> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -22,8 +29,8 @@ export async function importText(text: string, source: string, databaseUrl: stri
   }
   const prisma = createPrismaClient(databaseUrl);
   try {
-    const dataset = validateDataset(json, await catalogInForce(prisma));
-    return await importDataset(prisma, dataset);
+    const dataset = validateDataset(json, await catalogInForce(prisma), lifecycle);
+    return await importDataset(prisma, dataset, 'admin', source);
   } finally {
     await prisma.$disconnect();
   }

@@ -39,7 +39,9 @@ async function main(): Promise<number> {
     }
     const started = Date.now();
     const summary =
-      file === '-' ? await importText(await readStdin(), 'standard input', url) : await importFile(file, url);
+      file === '-'
+        ? await importText(await readStdin(), 'standard input', url, config.objectsLifecycle)
+        : await importFile(file, url, config.objectsLifecycle);
     const counts = Object.entries(summary)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');

@@ -1,4 +1,6 @@
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
+import { small } from '../audit/audit-detail.js';
+import { auditViaPrisma, recordAuditAs } from '../audit/audit-events.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { OidClass } from '../common/oid.js';
 import { putBlob } from '../files/postgres-blob-store.js';
@@ -39,8 +41,9 @@ export async function importDataset(
   prisma: PrismaClient,
   data: Dataset,
   importingUser = 'admin',
+  source = 'dataset',
 ): Promise<ImportSummary> {
-  return prisma.$transaction((tx) => new Importer(tx, data, importingUser).run(), {
+  return prisma.$transaction((tx) => new Importer(tx, data, importingUser, source).run(), {
     timeout: 30 * 60 * 1000,
     maxWait: 60 * 1000,
   });
@@ -65,6 +68,7 @@ class Importer {
     private readonly tx: Tx,
     private readonly data: Dataset,
     private readonly importingUser: string,
+    private readonly source: string,
   ) {}
 
   async run(): Promise<ImportSummary> {
@@ -80,6 +84,11 @@ class Importer {
     await this.objectReferences(iterationIds);
     await this.links();
     await this.reports();
+    // One event per dataset, in its transaction: what was loaded, from where.
+    await recordAuditAs(auditViaPrisma(this.tx), this.importingUser, 'import', {
+      source: small(this.source),
+      ...this.summary,
+    });
     return this.summary;
   }
 

@@ -1,23 +1,33 @@
 import { BadRequestException } from '@nestjs/common';
 import { OidClass, parseOid } from '../common/oid.js';
+import { parseVersionRef } from '../common/version-ref.js';
 import { clip } from './numbers.params.js';
 
 /**
  * The parameters of the number service's attribute and `used` operations, checked without the
  * database. A number names a CAD document (wt.epm.EPMDocument); an OID names one iteration.
  */
-export type CadRef = { kind: 'iteration'; text: string; id: number } | { kind: 'number'; text: string };
+/** `branch`: a version reference (VR:<class>:<branch id>): the latest iteration of that version. */
+export type CadRef =
+  { kind: 'iteration'; text: string; id: number; branch?: boolean } | { kind: 'number'; text: string };
 
 export function parseCadRef(text: string): CadRef {
-  if (text.startsWith('OR:')) {
-    const oid = parseOid(text);
-    if (!oid) throw new BadRequestException(`oid_or_number "${clip(text)}" is not an OID (OR:<class>:<id>)`);
+  if (text.startsWith('OR:') || text.startsWith('VR:')) {
+    const vr = parseVersionRef(text);
+    const oid = vr ? { cls: vr.cls, id: vr.branchId } : parseOid(text);
+    if (!oid) {
+      throw new BadRequestException(
+        text.startsWith('VR:')
+          ? `oid_or_number "${clip(text)}" is not a version reference (VR:<class>:<branch id>)`
+          : `oid_or_number "${clip(text)}" is not an OID (OR:<class>:<id>)`,
+      );
+    }
     if (oid.cls !== OidClass.cadDocument) {
       throw new BadRequestException(
         `oid_or_number ${text} is not a CAD document: attributes and used links are kept for ${OidClass.cadDocument}`,
       );
     }
-    return { kind: 'iteration', text, id: oid.id };
+    return { kind: 'iteration', text, id: oid.id, ...(vr && { branch: true }) };
   }
   if (text.trim() === '' || text.length > 200) {
     throw new BadRequestException('oid_or_number must be an OID or a number of 1 to 200 characters');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
+import { latestOfBranchSql } from '../common/version-ref.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -41,7 +42,7 @@ type Db = Prisma.TransactionClient | PrismaService;
 async function findIteration(db: Db, ref: CadRef): Promise<CadIteration | null> {
   const where =
     ref.kind === 'iteration'
-      ? Prisma.sql`i.id = ${ref.id}`
+      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id}`
       : Prisma.sql`m.class = 'wt.epm.EPMDocument' AND m.number = ${ref.text} AND i.latest`;
   const rows = await db.$queryRaw<CadIteration[]>`
     SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.subtype, m.number,
@@ -109,8 +110,13 @@ export class CadChangeTx {
    * links (with their line numbers, reference numbers and attributes) are carried over (see
    * newIteration).
    */
-  async newIteration(fromId: number, userId: number, note: string | null): Promise<{ id: number; iteration: number }> {
-    const created = await newIteration(this.tx, fromId, { userId, note });
+  async newIteration(
+    fromId: number,
+    userId: number,
+    note: string | null,
+    released: ReadonlySet<string>,
+  ): Promise<{ id: number; iteration: number }> {
+    const created = await newIteration(this.tx, fromId, { userId, note, released });
     return { id: created.id, iteration: created.iteration };
   }
 

@@ -2,9 +2,11 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
+  Inject,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { OidClass, formatOid } from '../common/oid.js';
@@ -36,6 +38,7 @@ export class CadService {
   constructor(
     private readonly repository: CadRepository,
     private readonly permissions: PermissionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async read(user: AuthUser, text: string, withLinks: boolean): Promise<CadAttributesDto> {
@@ -57,7 +60,9 @@ export class CadService {
     const note = body.message ?? null;
     return this.repository.change(async (tx) => {
       const doc = await this.writable(user, ref, tx);
-      const made = body.iterate ? await tx.newIteration(doc.iterationId, user.id, note) : null;
+      const made = body.iterate
+        ? await tx.newIteration(doc.iterationId, user.id, note, this.config.objectsReleasedStates)
+        : null;
       const target = made?.id ?? doc.iterationId;
       const attributes = mergeAttributes(doc.attributes, change);
       await tx.saveAttributes(target, attributes, user.id, note);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPg, recordAudits, type AuditEvent } from '../audit/audit-events.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { PLAIN_CLASSES } from '../common/oid.js';
 import { inPgTransaction } from '../prisma/pg-transaction.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { formatNumber, type NumberFormat } from './number-format.js';
@@ -156,12 +157,17 @@ function sourceCondition(source: ContainerSource): Prisma.Sql {
   }
 }
 
+/** The table whose rows carry the numbers of a class: objects for plain classes, else masters. */
+function numberedTable(ruleClass: string): 'objects' | 'masters' {
+  return (PLAIN_CLASSES as readonly string[]).includes(ruleClass) ? 'objects' : 'masters';
+}
+
 /**
  * Reserves `count` consecutive numbers of the container's rule for `ruleClass` in one
  * statement, so concurrent requests (in this process or any other) never share a number:
  * - the rule row is locked (FOR UPDATE); a concurrent reservation waits and then sees the
  *   counter this one left behind;
- * - numbers that masters of the class already carry (imported ahead of the counter) are
+ * - numbers that masters (plain objects, for their classes) of the class already carry (imported ahead of the counter) are
  *   skipped: walking the taken counters at or after `next` in order, the run starts at the
  *   first gap of at least `count`, or after the last taken one. The walk stops at that gap,
  *   and runs on the (class, number) index: well-formed numbers of one rule sort like their
@@ -171,6 +177,7 @@ function sourceCondition(source: ContainerSource): Prisma.Sql {
  * baseline (bench/baselines/numbers-baseline.ts), which runs it through pg directly.
  */
 export function reservationSql(containerId: number, ruleClass: string, count: number): Prisma.Sql {
+  // One table per class (not a union of both), so the walk stays an ordered index scan that stops at the gap.
   return Prisma.sql`
     WITH locked AS (
       SELECT id, class, prefix, suffix, width, next, (10::numeric ^ width)::bigint AS bound,
@@ -186,7 +193,7 @@ export function reservationSql(containerId: number, ruleClass: string, count: nu
           SELECT t.n, lag(t.n, 1, l.next - 1) OVER w AS prev, lead(t.n) OVER w AS after
           FROM (
             SELECT m.number, substr(m.number, length(l.prefix) + 1, l.width)::bigint AS n
-            FROM masters m
+            FROM ${Prisma.raw(numberedTable(ruleClass))} m
             WHERE m.class = l.class
               AND m.number >= l.prefix || lpad(l.next::text, l.width, '0') || l.suffix
               AND m.number <= l.prefix || repeat('9', l.width) || l.suffix

@@ -1,3 +1,4 @@
+import { ConflictException } from '@nestjs/common';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /** What makes the new iteration differ from the one it is made from. */
@@ -13,6 +14,11 @@ export interface IterationStart {
   version?: string;
   /** Its lifecycle state; by default the state of the iteration it is made from. */
   state?: string;
+  /**
+   * States whose iterations get no further iteration of the same version (OBJECTS_RELEASED_STATES):
+   * a released object is revised instead. Not checked for a new version.
+   */
+  released: ReadonlySet<string>;
 }
 
 export interface NewIteration {
@@ -39,6 +45,17 @@ export async function newIteration(
   fromId: number,
   start: IterationStart,
 ): Promise<NewIteration> {
+  if (start.version === undefined && start.released.size > 0) {
+    const [from] = await tx.$queryRaw<{ number: string; version: string; iteration: number; state: string }[]>`
+      SELECT m.number, i.version, i.iteration, i.state FROM iterations i JOIN masters m ON m.id = i.master_id
+      WHERE i.id = ${fromId}`;
+    if (from && start.released.has(from.state)) {
+      throw new ConflictException(
+        `${from.number} ${from.version}.${from.iteration} is ${from.state}: a released object gets no new iteration; ` +
+          `revise it first (POST /objects/<ref>/revisions makes the next version, in the lifecycle's first state)`,
+      );
+    }
+  }
   // The old flag goes first: at most one latest iteration per master (partial unique index).
   await tx.$executeRaw`UPDATE iterations SET latest = false WHERE id = ${fromId}`;
   const version = start.version ?? null;

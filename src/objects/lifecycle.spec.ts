@@ -46,3 +46,29 @@ describe('the lifecycle (OBJECTS_LIFECYCLE)', () => {
     expect(() => loadConfig({ OBJECTS_LIFECYCLE: raw })).toThrow(`OBJECTS_LIFECYCLE: ${message}`);
   });
 });
+
+describe('the released states (OBJECTS_RELEASED_STATES) and the link cap (OBJECTS_MAX_LINKS)', () => {
+  it('are RELEASED and 10 000 by default, and may be none', () => {
+    const c = loadConfig({});
+    expect([...c.objectsReleasedStates]).toEqual(['RELEASED']);
+    expect(c.objectsMaxLinks).toBe(10_000);
+    expect([...loadConfig({ OBJECTS_RELEASED_STATES: '' }).objectsReleasedStates]).toEqual([]);
+    // Unset, it names RELEASED only where the lifecycle has it.
+    const custom = loadConfig({ OBJECTS_LIFECYCLE: '{"DRAFT":["APPROVED"],"APPROVED":[]}' });
+    expect([...custom.objectsReleasedStates]).toEqual([]);
+    expect([...loadConfig({ OBJECTS_RELEASED_STATES: 'RELEASED, OBSOLETE' }).objectsReleasedStates]).toEqual([
+      'RELEASED',
+      'OBSOLETE',
+    ]);
+  });
+
+  it('refuses names that are no state of the lifecycle, and a cap that is no positive number', () => {
+    expect(() => loadConfig({ OBJECTS_RELEASED_STATES: 'FROZEN' })).toThrow(
+      'OBJECTS_RELEASED_STATES: FROZEN not a state of OBJECTS_LIFECYCLE (INWORK, UNDERREVIEW, RELEASED, OBSOLETE)',
+    );
+    expect(() => loadConfig({ OBJECTS_RELEASED_STATES: 'in work' })).toThrow(
+      'OBJECTS_RELEASED_STATES: "in work": not state names (A-Z, 0-9, _)',
+    );
+    expect(() => loadConfig({ OBJECTS_MAX_LINKS: '0' })).toThrow('OBJECTS_MAX_LINKS');
+  });
+});

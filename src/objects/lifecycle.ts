@@ -56,6 +56,20 @@ export function parseLifecycle(raw: string): Lifecycle {
   return { initial: entries[0][0], transitions };
 }
 
+/**
+ * OBJECTS_RELEASED_STATES: comma-separated state names (none: empty). Their objects are released:
+ * they get no new iteration, only a new revision. Checked against the lifecycle at start-up.
+ */
+export function parseStateList(raw: string): ReadonlySet<string> {
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const bad = names.filter((s) => !STATE_NAME.test(s));
+  if (bad.length) throw new Error(`${bad.map((s) => `"${s}"`).join(', ')}: not state names (A-Z, 0-9, _)`);
+  return new Set(names);
+}
+
 /** Why `from` may not go to `to`, or null when it may. */
 export function transitionProblem(lifecycle: Lifecycle, from: string, to: string): string | null {
   const allowed = lifecycle.transitions.get(from);

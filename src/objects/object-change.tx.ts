@@ -5,6 +5,7 @@ import { reserveInTransaction, type Reservation } from '../numbers/numbers.repos
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from './object-ref.js';
 import { findByRef, findInMaster, type IterationPick, type ObjectRecord } from './object-records.js';
+import { CatalogRowsTx } from './catalog-rows.tx.js';
 import { UsageLinksTx } from './usage-links.tx.js';
 
 export interface ContainerForUser {
@@ -57,9 +58,12 @@ export interface DeletedCounts {
 /** The steps of a change of business objects, all inside the caller's transaction. */
 export class ObjectChangeTx {
   readonly links: UsageLinksTx;
+  /** Plain objects, catalog links and the records they name. */
+  readonly rows: CatalogRowsTx;
 
   constructor(private readonly tx: Prisma.TransactionClient) {
     this.links = new UsageLinksTx(tx);
+    this.rows = new CatalogRowsTx(tx);
   }
 
   /** For recordAudit, in this transaction. */

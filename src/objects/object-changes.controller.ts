@@ -4,12 +4,14 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
@@ -23,10 +25,12 @@ import {
   ObjectTypeQueryDto,
   StateChangeDto,
 } from './dto/object-request.dto.js';
+import { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
 import { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
 import { ObjectRefParamDto } from './dto/structure-query.dto.js';
 import { ObjectChangesService } from './object-changes.service.js';
 import { parseObjectRef } from './object-ref.js';
+import { VERSIONED_CLASSES } from '../common/oid.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';
@@ -87,7 +91,11 @@ export class ObjectChangesController {
       },
     },
   })
-  @ApiCreatedResponse({ type: ObjectDto })
+  @ApiExtraModels(PlainObjectDto)
+  @ApiCreatedResponse({
+    description: 'the versioned object (ObjectDto), or the plain one (PlainObjectDto)',
+    schema: { oneOf: [{ $ref: getSchemaPath(ObjectDto) }, { $ref: getSchemaPath(PlainObjectDto) }] },
+  })
   @ApiBadRequestResponse(BAD)
   @ApiForbiddenResponse(FORBIDDEN)
   @ApiNotFoundResponse({ description: 'no container of that name the caller may read', type: ErrorEnvelopeDto })
@@ -95,7 +103,7 @@ export class ObjectChangesController {
     description: 'the class has an object with that number; the rule has no number left',
     type: ErrorEnvelopeDto,
   })
-  create(@CurrentUser() user: AuthUser, @Body() body: CreateObjectDto): Promise<ObjectDto> {
+  create(@CurrentUser() user: AuthUser, @Body() body: CreateObjectDto): Promise<ObjectDto | PlainObjectDto> {
     return this.changes.create(user, body);
   }
 
@@ -128,7 +136,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: NewIterationDto,
   ): Promise<ObjectDto> {
-    return this.changes.iterate(user, parseObjectRef(params.ref, query.type), body);
+    return this.changes.iterate(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body);
   }
 
   @Post(':ref/revisions')
@@ -155,7 +163,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: NewRevisionDto,
   ): Promise<ObjectDto> {
-    return this.changes.revise(user, parseObjectRef(params.ref, query.type), body);
+    return this.changes.revise(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body);
   }
 
   @Post(':ref/state')
@@ -182,7 +190,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: StateChangeDto,
   ): Promise<ObjectDto> {
-    return this.changes.setState(user, parseObjectRef(params.ref, query.type), body.state);
+    return this.changes.setState(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body.state);
   }
 
   @Delete(':ref')
@@ -194,7 +202,11 @@ export class ObjectChangesController {
       'caller may change the objects holding them). Needs author or manager rights.',
   })
   @ApiParam({ name: 'ref', description: 'OID of any of its iterations, or its number', example: '0000000005' })
-  @ApiOkResponse({ type: DeletedObjectDto })
+  @ApiExtraModels(DeletedPlainObjectDto)
+  @ApiOkResponse({
+    description: 'what was removed: of a versioned object (DeletedObjectDto) or a plain one (DeletedPlainObjectDto)',
+    schema: { oneOf: [{ $ref: getSchemaPath(DeletedObjectDto) }, { $ref: getSchemaPath(DeletedPlainObjectDto) }] },
+  })
   @ApiBadRequestResponse(BAD)
   @ApiForbiddenResponse({
     description: 'the caller may only read the container (or, with force, one using it)',
@@ -206,7 +218,7 @@ export class ObjectChangesController {
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
     @Query() query: DeleteObjectQueryDto,
-  ): Promise<DeletedObjectDto> {
-    return this.changes.remove(user, parseObjectRef(params.ref, query.type), query.force === 'true');
+  ): Promise<DeletedObjectDto | DeletedPlainObjectDto> {
+    return this.changes.removeAny(user, params.ref, query.type, query.force === 'true');
   }
 }

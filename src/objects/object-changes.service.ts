@@ -14,17 +14,21 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid, masterClassOf } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { mergeAttributes, type AttributeValue } from '../numbers/cad-params.js';
-import { formatNumber } from '../numbers/number-format.js';
 import { clip } from '../numbers/numbers.params.js';
 import type { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
 import { GENERATE, type CreateObjectDto, type NewIterationDto, type NewRevisionDto } from './dto/object-request.dto.js';
 import { transitionProblem } from './lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
-import type { LinkRoles, ObjectChangeTx, UsingLink } from './object-change.tx.js';
+import type { LinkRoles, UsingLink } from './object-change.tx.js';
+import { plainType } from './catalog-input.js';
+import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
+import { generate } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
-import type { ObjectRef } from './object-ref.js';
+import { parseObjectRef, type ObjectRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
+import { PlainObjectsService } from './plain-objects.service.js';
+import { VERSIONED_CLASSES } from '../common/oid.js';
 
 /**
  * Creating, iterating, revising, promoting and deleting documents, parts and CAD documents. Each
@@ -36,29 +40,43 @@ export class ObjectChangesService {
   constructor(
     private readonly repo: ObjectsRepository,
     private readonly catalog: CatalogService,
+    private readonly plain: PlainObjectsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(user: AuthUser, body: CreateObjectDto): Promise<ObjectDto> {
+  /** A versioned object (document, part, change object …) or a plain one (a view, a workflow process …). */
+  async create(user: AuthUser, body: CreateObjectDto): Promise<ObjectDto | PlainObjectDto> {
     const catalog = await this.catalog.current();
+    const plain = plainType(catalog, body.type);
+    if (plain) return this.plain.create(user, body, plain);
     const type = resolveObjectType(catalog, body.type);
+    if (body.container === undefined) throw new BadRequestException(`container is required for ${type.cls}`);
+    if (body.number === undefined) throw new BadRequestException(`number is required for ${type.cls}`);
+    for (const field of ['state', 'props', 'references'] as const) {
+      if (body[field] !== undefined) {
+        throw new BadRequestException(
+          `${field} is only for plain objects; ${type.cls} objects start in the lifecycle's first state and keep attributes`,
+        );
+      }
+    }
+    const { container: containerName, number: givenNumber } = body;
     const subtype = checkSubtype(type.cls, body.subtype);
     checkTitle(type.cls, body.title);
     const change = body.attributes === undefined ? {} : checkObjectAttributes(catalog, type, body.attributes);
     const attributes = mergeAttributes({}, change);
     const state = this.config.objectsLifecycle.initial;
     return this.repo.change(async (tx) => {
-      const container = await tx.findContainer(body.container, user.id);
+      const container = await tx.findContainer(containerName, user.id);
       const access = container ? accessFromRole(user, container.role) : 'none';
       if (!container || access === 'none') {
-        throw new NotFoundException(`container: no container named '${clip(body.container)}'`);
+        throw new NotFoundException(`container: no container named '${clip(containerName)}'`);
       }
       if (access === 'read') {
         throw new ForbiddenException(
           `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
         );
       }
-      const number = body.number === GENERATE ? await generate(tx, container, type.cls) : body.number;
+      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls) : givenNumber;
       const created = await tx.createObject({
         ...type,
         subtype,
@@ -94,7 +112,11 @@ export class ObjectChangesService {
       const cur = await lockForChange(tx, user, ref);
       checkTitle(cur.cls, body.title);
       const change = body.attributes === undefined ? null : checkObjectAttributes(catalog, cur, body.attributes);
-      const made = await tx.newIteration(cur.iterationId, { userId: user.id, note: body.note ?? null });
+      const made = await tx.newIteration(cur.iterationId, {
+        userId: user.id,
+        note: body.note ?? null,
+        released: this.config.objectsReleasedStates,
+      });
       const fields: {
         title?: string | null;
         description?: string | null;
@@ -123,7 +145,13 @@ export class ObjectChangesService {
       if (version === null) {
         throw new ConflictException(`${cur.number} has version ${highest}: no version follows it (A to ZZZ)`);
       }
-      await tx.newIteration(cur.iterationId, { userId: user.id, note: body.note ?? null, version, state });
+      await tx.newIteration(cur.iterationId, {
+        userId: user.id,
+        note: body.note ?? null,
+        version,
+        state,
+        released: this.config.objectsReleasedStates,
+      });
       const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
       await recordAudit(tx.audit, {
         ...this.auditOf(user, 'objects.revise', cur),
@@ -151,6 +179,18 @@ export class ObjectChangesService {
       });
       return describeObject((await tx.findInMaster(cur.masterId, 'latest', user.id))!);
     });
+  }
+
+  /** Deletes a versioned object or a plain one, whichever the reference names. */
+  async removeAny(
+    user: AuthUser,
+    text: string,
+    type: string | undefined,
+    force: boolean,
+  ): Promise<DeletedObjectDto | DeletedPlainObjectDto> {
+    const plain = await this.plain.refOf(text, type);
+    if (plain) return this.plain.remove(user, plain, force);
+    return this.remove(user, parseObjectRef(text, type, VERSIONED_CLASSES), force);
   }
 
   async remove(user: AuthUser, ref: ObjectRef, force: boolean): Promise<DeletedObjectDto> {
@@ -200,23 +240,6 @@ export class ObjectChangesService {
       containerId: o.containerId,
     };
   }
-}
-
-/** The next number of the container's rule for the class, reserved in the create's transaction. */
-async function generate(tx: ObjectChangeTx, container: { id: number; name: string }, cls: string): Promise<string> {
-  const r = await tx.reserveNumber(container.id, cls);
-  if (!r) {
-    throw new BadRequestException(
-      `number: container '${container.name}' has no numbering rule for ${cls}; give a number instead of ${GENERATE}`,
-    );
-  }
-  if (!r.reserved) {
-    throw new ConflictException(
-      `number: the ${cls} rule of container '${container.name}' has no free number left up to ` +
-        `${formatNumber(r, r.bound - 1n)} (width ${r.width}); nothing was created`,
-    );
-  }
-  return formatNumber(r, r.start);
 }
 
 /** The fields a new iteration changed: name, title, description and `attributes.<name>`. */

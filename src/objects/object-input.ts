@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import type { Catalog } from '../catalog/catalog.js';
 import type { PropertyType } from '../catalog/catalog-model.js';
-import { BUSINESS_CLASSES, OidClass } from '../common/oid.js';
+import { OidClass, VERSIONED_CLASSES } from '../common/oid.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
 import { CAD_SUBTYPES } from '../import/dataset-schema.js';
 import { checkAttributes, type AttributeChange } from '../numbers/cad-params.js';
@@ -18,10 +18,11 @@ export interface ObjectType {
   softType: string | null;
 }
 
-const CLASSES = BUSINESS_CLASSES as readonly string[];
+const CLASSES = VERSIONED_CLASSES as readonly string[];
 
 /**
- * `type` of a new object: a business class (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart),
+ * `type` of a new versioned object: a business class (wt.doc.WTDocument, wt.epm.EPMDocument,
+ * wt.part.WTPart) or another versioned class of the catalog (wt.change2.WTChangeOrder2 …),
  * a soft type of one of them the catalog knows or users declared (`com.acme.SoftwarePart`), or
  * the same written as a type identifier (`WCTYPE|wt.part.WTPart|com.acme.SoftwarePart`).
  */
@@ -43,8 +44,9 @@ export function resolveObjectType(catalog: Catalog, text: string): ObjectType {
     .map((s) => s.name)
     .sort();
   throw new BadRequestException(
-    `type: "${clip(text)}" is neither a business class (${CLASSES.join(', ')}) nor a soft type of one ` +
-      `(${softTypes.join(', ') || 'none declared'})`,
+    `type: "${clip(text)}" is neither a concrete class of the catalog that objects are made of (a versioned class ` +
+      `such as ${CLASSES.slice(0, 4).join(', ')} …, or a plain one such as wt.workflow.engine.WfProcess; see ` +
+      `GET /reports/api/1.0/catalog) nor a soft type of one (${softTypes.join(', ') || 'none declared'})`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import type { AttributeValue } from '../numbers/cad-params.js';
+import { latestOfBranchSql } from '../common/version-ref.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
 import type { ObjectRef } from './object-ref.js';
 
@@ -62,7 +63,7 @@ export function recordSql(userId: number, where: Prisma.Sql, order = Prisma.empt
 export function findByRef(db: Db, ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
   const where =
     ref.kind === 'oid'
-      ? Prisma.sql`i.id = ${ref.id} AND m.class = ${ref.cls}`
+      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id} AND m.class = ${ref.cls}`
       : ref.cls === null
         ? Prisma.sql`m.number = ${ref.number} AND i.latest`
         : Prisma.sql`m.number = ${ref.number} AND m.class = ${ref.cls} AND i.latest`;

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { BUSINESS_CLASSES, parseOid } from '../common/oid.js';
+import { parseVersionRef } from '../common/version-ref.js';
 
 /**
  * How a request names a business object: an OID names one iteration
@@ -7,23 +8,35 @@ import { BUSINESS_CLASSES, parseOid } from '../common/oid.js';
  * number, of class `type` when given, else of whichever business class carries it.
  */
 export type ObjectRef =
-  | { kind: 'oid'; text: string; cls: string; id: number }
+  /** `branch`: a version reference (VR:<class>:<branch id>): the latest iteration of that version */
+  | { kind: 'oid'; text: string; cls: string; id: number; branch?: boolean }
   | { kind: 'number'; text: string; cls: string | null; number: string };
 
-export function parseObjectRef(text: string, type: string | undefined): ObjectRef {
-  if (type !== undefined && !(BUSINESS_CLASSES as readonly string[]).includes(type)) {
-    throw new BadRequestException(`type must be one of ${BUSINESS_CLASSES.join(', ')}, not "${type}"`);
+export function parseObjectRef(
+  text: string,
+  type: string | undefined,
+  classes: readonly string[] = BUSINESS_CLASSES,
+): ObjectRef {
+  if (type !== undefined && !classes.includes(type)) {
+    throw new BadRequestException(`type must be one of ${classes.join(', ')}, not "${type}"`);
   }
-  if (text.startsWith('OR:')) {
-    const oid = parseOid(text);
-    if (!oid) throw new BadRequestException(`"${text}" is not an OID (OR:<class>:<id>)`);
-    if (!(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
-      throw new BadRequestException(`business objects are those of ${BUSINESS_CLASSES.join(', ')}, not of ${oid.cls}`);
+  if (text.startsWith('OR:') || text.startsWith('VR:')) {
+    const vr = parseVersionRef(text);
+    const oid = vr ? { cls: vr.cls, id: vr.branchId } : parseOid(text);
+    if (!oid) {
+      throw new BadRequestException(
+        text.startsWith('VR:')
+          ? `"${text}" is not a version reference (VR:<class>:<branch id>)`
+          : `"${text}" is not an OID (OR:<class>:<id>)`,
+      );
+    }
+    if (!classes.includes(oid.cls)) {
+      throw new BadRequestException(`business objects are those of ${classes.join(', ')}, not of ${oid.cls}`);
     }
     if (type !== undefined && type !== oid.cls) {
       throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
     }
-    return { kind: 'oid', text, cls: oid.cls, id: oid.id };
+    return { kind: 'oid', text, cls: oid.cls, id: oid.id, ...(vr && { branch: true }) };
   }
   if (text.length === 0 || text.length > 200) {
     throw new BadRequestException('an object is named by its OID or its number (1 to 200 characters)');

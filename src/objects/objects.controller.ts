@@ -1,16 +1,19 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiExtraModels,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { PlainObjectDto } from './dto/catalog-object.dto.js';
 import { ObjectTypeQueryDto, ReadObjectQueryDto } from './dto/object-request.dto.js';
 import { IterationListDto, ObjectDto } from './dto/object-response.dto.js';
 import { ObjectRefParamDto, StructureQueryDto } from './dto/structure-query.dto.js';
@@ -37,11 +40,17 @@ export class ObjectsController {
   @ApiOperation({
     summary: 'Read a business object',
     description:
-      'A document, part or CAD document: its latest iteration, or with `version` the latest iteration of that ' +
-      'version (A) or one iteration (A.2). The OID of an iteration names that iteration. Needs read rights.',
+      'A document, part, CAD document or other versioned object (a change notice …): its latest iteration, or with ' +
+      '`version` the latest iteration of that version (A) or one iteration (A.2). The OID of an iteration names ' +
+      'that iteration. A plain object (a view, a workflow process …) is named by its OID, or by its number with ' +
+      '`type` its class. Needs read rights.',
   })
   @ApiParam({ name: 'ref', description: REF, example: '0000000001' })
-  @ApiOkResponse({ type: ObjectDto })
+  @ApiExtraModels(PlainObjectDto)
+  @ApiOkResponse({
+    description: 'a versioned object (ObjectDto), or a plain one (PlainObjectDto)',
+    schema: { oneOf: [{ $ref: getSchemaPath(ObjectDto) }, { $ref: getSchemaPath(PlainObjectDto) }] },
+  })
   @ApiBadRequestResponse({
     description: 'bad version, type or OID; a number several classes carry',
     type: ErrorEnvelopeDto,
@@ -51,7 +60,7 @@ export class ObjectsController {
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
     @Query() query: ReadObjectQueryDto,
-  ): Promise<ObjectDto> {
+  ): Promise<ObjectDto | PlainObjectDto> {
     return this.objects.read(user, params.ref, query);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ObjectRef } from './object-ref.js';
+import { CatalogRowsTx } from './catalog-rows.tx.js';
 import { ObjectChangeTx } from './object-change.tx.js';
 import { findByRef, findInMaster, recordSql, type IterationPick, type ObjectRecord } from './object-records.js';
 
@@ -30,6 +31,11 @@ export class ObjectsRepository {
         Prisma.sql`ORDER BY length(i.version), i.version, i.iteration`,
       ),
     );
+  }
+
+  /** Reads of plain objects, catalog links and the records they name, outside a transaction. */
+  rows(): CatalogRowsTx {
+    return new CatalogRowsTx(this.prisma);
   }
 
   /** Runs a change in one transaction; the callback gets the operations it may use. */

@@ -1,7 +1,9 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid, VERSIONED_CLASSES } from '../common/oid.js';
+import type { PlainObjectDto } from './dto/catalog-object.dto.js';
+import { PlainObjectsService } from './plain-objects.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ObjectTypeQueryDto, ReadObjectQueryDto } from './dto/object-request.dto.js';
 import type { IterationListDto, ObjectDto } from './dto/object-response.dto.js';
@@ -24,12 +26,18 @@ export class ObjectsService {
     private readonly repo: StructureRepository,
     private readonly objects: ObjectsRepository,
     private readonly permissions: PermissionsService,
+    private readonly plain: PlainObjectsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The latest iteration, or the one `version` names (A: that version's latest, A.2). */
-  async read(user: AuthUser, text: string, query: ReadObjectQueryDto): Promise<ObjectDto> {
-    const ref = parseObjectRef(text, query.type);
+  async read(user: AuthUser, text: string, query: ReadObjectQueryDto): Promise<ObjectDto | PlainObjectDto> {
+    const plain = await this.plain.refOf(text, query.type);
+    if (plain) {
+      if (query.version !== undefined) throw new BadRequestException(`version: ${plain.text} is not versioned`);
+      return this.plain.read(user, plain);
+    }
+    const ref = parseObjectRef(text, query.type, VERSIONED_CLASSES);
     const pick = query.version === undefined ? null : parseVersionParam(query.version);
     const found = pickReadable(user, ref.text, await this.objects.findByRef(ref, user.id));
     if (pick === null) return describeObject(found);
@@ -42,7 +50,7 @@ export class ObjectsService {
   }
 
   async iterations(user: AuthUser, text: string, query: ObjectTypeQueryDto): Promise<IterationListDto> {
-    const ref = parseObjectRef(text, query.type);
+    const ref = parseObjectRef(text, query.type, VERSIONED_CLASSES);
     const found = pickReadable(user, ref.text, await this.objects.findByRef(ref, user.id));
     const items = (await this.objects.listIterations(found.masterId, user.id)).map(describeObject);
     return { number: found.number, class: found.cls, count: items.length, items };

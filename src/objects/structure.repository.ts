@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { latestOfBranchSql } from '../common/version-ref.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ObjectRef } from './object-ref.js';
@@ -49,7 +50,8 @@ export class StructureRepository {
   /** The iterations the reference names: one, or several when a number is carried by several classes. */
   async findObjects(ref: ObjectRef): Promise<ObjectRow[]> {
     const sql = findObjectsSql(ref);
-    const name = `objects-find-${ref.kind === 'oid' ? 'oid' : ref.cls === null ? 'number' : 'number-class'}`;
+    const kind = ref.kind === 'oid' ? (ref.branch ? 'branch' : 'oid') : ref.cls === null ? 'number' : 'number-class';
+    const name = `objects-find-${kind}`;
     return (await this.prisma.pgPool.query<ObjectRow>({ name, text: sql.text, values: sql.values })).rows;
   }
 
@@ -77,7 +79,7 @@ export class StructureRepository {
 export function findObjectsSql(ref: ObjectRef): Prisma.Sql {
   const where =
     ref.kind === 'oid'
-      ? Prisma.sql`i.id = ${ref.id} AND m.class = ${ref.cls}`
+      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id} AND m.class = ${ref.cls}`
       : ref.cls === null
         ? Prisma.sql`m.number = ${ref.number} AND i.latest`
         : Prisma.sql`m.number = ${ref.number} AND m.class = ${ref.cls} AND i.latest`;

@@ -1,4 +1,5 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { recordAudit } from '../audit/audit-events.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { masterClassOf, OidClass, parseOid } from '../common/oid.js';
@@ -28,7 +29,10 @@ const LINK_CLASS: Record<string, string> = {
  */
 @Injectable()
 export class UsageLinksService {
-  constructor(private readonly repo: ObjectsRepository) {}
+  constructor(
+    private readonly repo: ObjectsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async add(user: AuthUser, ref: ObjectRef, body: AddUseDto): Promise<ObjectUseDto> {
     return this.repo.change(async (tx) => {
@@ -44,7 +48,15 @@ export class UsageLinksService {
       }
       const target = body.iterate ? await this.iterate(tx, user, parent) : parent;
       const values = { quantity: body.quantity ?? 1, unit: body.unit ?? 'ea', lineNumber: toBig(body.lineNumber) };
-      checkLineNumber(user, await tx.links.list(target.iterationId, user.id), values, null, parent.number);
+      const existing = await tx.links.list(target.iterationId, user.id);
+      // Adds are serialised by lockStructures: the count read here is the count the add makes one more of.
+      if (existing.length >= this.config.objectsMaxLinks) {
+        throw new ConflictException(
+          `${parent.number} ${iterationLabel(target)} has ${existing.length} usage links, the most one iteration may ` +
+            `hold (OBJECTS_MAX_LINKS=${this.config.objectsMaxLinks}); nothing was added`,
+        );
+      }
+      checkLineNumber(user, existing, values, null, parent.number);
       const id = await tx.links.add(target.iterationId, linkClass, member.masterId, values);
       if (!body.iterate) await tx.changeIteration(target.iterationId, {}, user.id);
       const link = (await tx.links.list(target.iterationId, user.id)).find((l) => l.id === id)!;
@@ -117,7 +129,10 @@ export class UsageLinksService {
     usingClass(parent);
     const named = pickLink(user, await tx.links.list(parent.iterationId, user.id), linkRef, parent);
     if (!iterate) return { parent, target: parent, link: named };
-    const made = await tx.newIteration(parent.iterationId, { userId: user.id });
+    const made = await tx.newIteration(parent.iterationId, {
+      userId: user.id,
+      released: this.config.objectsReleasedStates,
+    });
     const target = (await tx.findInMaster(parent.masterId, 'latest', user.id))!;
     const copy = made.links.get(named.id)!;
     const link = (await tx.links.list(made.id, user.id)).find((l) => l.id === copy)!;
@@ -125,7 +140,7 @@ export class UsageLinksService {
   }
 
   private async iterate(tx: ObjectChangeTx, user: AuthUser, parent: ObjectRecord): Promise<ObjectRecord> {
-    await tx.newIteration(parent.iterationId, { userId: user.id });
+    await tx.newIteration(parent.iterationId, { userId: user.id, released: this.config.objectsReleasedStates });
     return (await tx.findInMaster(parent.masterId, 'latest', user.id))!;
   }
 }

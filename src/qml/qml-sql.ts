@@ -221,6 +221,13 @@ function className(t: ComputedTable): Sql {
   return oid === 'catalogClass' ? sql`${t.cls}::text` : at(t.alias, t.storage, oid.classAt);
 }
 
+/** The branch id of an iteration's version: the id of the version's first iteration. */
+function branchId(a: string): Sql {
+  const b = `${a}vb`;
+  return sql`(SELECT min(${ident(b, 'id')}) FROM iterations ${ident(b)}
+    WHERE ${ident(b, 'master_id')} = ${ident(a, 'master_id')} AND ${ident(b, 'version')} = ${ident(a, 'version')})`;
+}
+
 function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: ComputedTable): Sql {
   const a = t.alias;
   switch (name) {
@@ -247,6 +254,13 @@ function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: Computed
     }
     case 'iterationDisplay':
       return sql`(${ident(a, 'version')} || '.' || ${ident(a, 'iteration')}::text)`;
+    case 'branchId':
+      return branchId(a);
+    case 'versionReference': {
+      // VR:<class>:<branch id> (src/common/version-ref.ts): the version, whatever iteration the row is.
+      const oid = t.storage.oid as Exclude<typeof t.storage.oid, 'catalogClass'>;
+      return sql`('VR:' || ${at(a, t.storage, oid.classAt)} || ':' || ${branchId(a)}::text)`;
+    }
     case 'folderPath':
       return sql`('/' || ${ident(auxAlias(a, t.storage, 'container'), 'name')})`;
     case 'containerName':

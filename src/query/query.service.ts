@@ -17,6 +17,8 @@ import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-response.dto.js';
 import { compileOrder, compileWhere } from './q/q-compile.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { CatalogService } from '../catalog/catalog.service.js';
 import { QError, type ParsedQuery } from './q/q-model.js';
 import { parseQuery } from './q/q-parse.js';
 import { refuseNul } from './q/q-text.js';
@@ -31,9 +33,9 @@ export interface Paging {
 /** The largest snapshot position (PostgreSQL integer). */
 const MAX_POSITION = 2_147_483_647;
 
-function parseOrRefuse(q: unknown[]): ParsedQuery {
+function parseOrRefuse(q: unknown[], catalog: Catalog): ParsedQuery {
   try {
-    const parsed = parseQuery(q);
+    const parsed = parseQuery(q, catalog);
     refuseNul(parsed);
     return parsed;
   } catch (e) {
@@ -51,6 +53,7 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly repo: QueryRepository,
     private readonly permissions: PermissionsService,
+    private readonly catalog: CatalogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -77,7 +80,7 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
   async open(user: AuthUser, q: unknown[], paging: Paging, base: string): Promise<QueryPageDto> {
     const runtime = startRuntime();
     const range = this.range(paging);
-    const parsed = parseOrRefuse(q);
+    const parsed = parseOrRefuse(q, await this.catalog.current());
     const query = parsed.parts.map((p) => p.normalized);
     const readable = await this.permissions.readableContainerIds(user);
     const maxOpen = this.config.querySessionsPerUser;

@@ -85,6 +85,23 @@ const OBJECT = [
   'version',
 ];
 const OBJECT_USE = ['id', 'lineNumber', 'member', 'oid', 'parent', 'quantity', 'unit'];
+const PLAIN_OBJECT = [
+  'class',
+  'container',
+  'createdAt',
+  'createdBy',
+  'modifiedAt',
+  'modifiedBy',
+  'name',
+  'number',
+  'oid',
+  'props',
+  'references',
+  'softType',
+  'state',
+  'type',
+];
+const CATALOG_LINK = ['a', 'b', 'class', 'container', 'createdAt', 'id', 'oid', 'props', 'softType'];
 const PAGED = ['count', 'items', 'limit', 'page', 'total'];
 const USER = ['admin', 'createdAt', 'disabled', 'email', 'fullName', 'name', 'oid'];
 const CONTAINER = ['class', 'createdAt', 'description', 'name', 'oid'];
@@ -185,7 +202,8 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
     // deleting them, and add carol to Drive Unit before removing her again; the objects examples
     // create a document, delete the obsolete 0000000005, release 0000000002 (taking none of the
     // documents the query example matches out of it: it must keep more than one page), and add a
-    // link to P-00000001 before changing and removing it).
+    // link to P-00000001 before changing and removing it; a catalog link is added, demo link 1 removed, and
+    // the design view, object 1, described).
     expect(outcomes).toEqual({
       CatalogController_catalog: { status: 200, fields: ['classes', 'softTypes'] },
       CatalogController_one: { status: 200, fields: CATALOG_CLASS },
@@ -220,6 +238,10 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       UsageLinksController_add: { status: 201, fields: OBJECT_USE },
       UsageLinksController_update: { status: 200, fields: OBJECT_USE },
       UsageLinksController_remove: { status: 200, fields: OBJECT_USE },
+      CatalogObjectsController_addLink: { status: 201, fields: CATALOG_LINK },
+      CatalogObjectsController_removeLink: { status: 200, fields: CATALOG_LINK },
+      CatalogObjectsController_listLinks: { status: 200, fields: ['count', 'items', 'object'] },
+      CatalogObjectsController_update: { status: 200, fields: PLAIN_OBJECT },
       HistoryController_history: { status: 200, fields: ['count', 'items', 'limit', 'object', 'page', 'total'] },
       CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },
       CadController_merge: { status: 200, fields: CAD },

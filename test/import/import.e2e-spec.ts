@@ -89,10 +89,14 @@ describe('dataset import', () => {
         },
       ],
     });
+    const events = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'import'`)).rows[0].n;
+    const eventsBefore = await events();
     await expect(importFile(file, testDatabaseUrl())).rejects.toThrow(
       'objects[1].createdBy: unknown user "nobody-here"',
     );
     expect(await snapshot(db)).toEqual(before);
+    expect(await events()).toBe(eventsBefore);
   });
 
   it.each([

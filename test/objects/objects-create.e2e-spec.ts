@@ -150,9 +150,11 @@ describe('POST /objects and GET /objects/<ref>', () => {
   const cases: [Record<string, unknown>, string][] = [
     [{ ...good, type: undefined }, 'type must be a string'],
     [
-      { ...good, type: 'wt.change2.WTChangeOrder2' },
-      'type: "wt.change2.WTChangeOrder2" is neither a business class (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart) ' +
-        'nor a soft type of one (com.acme.BootloaderPart, com.acme.SoftwarePart)',
+      { ...good, type: 'wt.change2.VersionableChangeItem' },
+      'type: "wt.change2.VersionableChangeItem" is neither a concrete class of the catalog that objects are made of ' +
+        '(a versioned class such as wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, wt.part.WTProductInstance2 …, ' +
+        'or a plain one such as wt.workflow.engine.WfProcess; see GET /reports/api/1.0/catalog) nor a soft type of one ' +
+        '(com.acme.BootloaderPart, com.acme.SoftwarePart, com.acme.UrgentChange)',
     ],
     [
       { ...good, type: 'WCTYPE|wt.doc.WTDocument|com.acme.SoftwarePart' },

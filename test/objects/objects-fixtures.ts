@@ -78,6 +78,8 @@ export async function objectsFixture(name: string, env: Record<string, string> =
     async close() {
       await t.close();
       const ids = [main.id, secret.id];
+      await db.query('DELETE FROM links WHERE container_id = ANY($1::int[])', [ids]);
+      await db.query('DELETE FROM objects WHERE container_id = ANY($1::int[])', [ids]);
       await db.query('DELETE FROM masters WHERE container_id = ANY($1::int[])', [ids]);
       await db.query('DELETE FROM containers WHERE id = ANY($1::int[])', [ids]);
       await db.end();

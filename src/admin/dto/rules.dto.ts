@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { BUSINESS_CLASSES } from '../../common/oid.js';
+import { NUMBERED_CLASSES } from '../../common/oid.js';
 import { NumberingRuleDto } from '../../numbers/dto/numbers-response.dto.js';
 import { AFFIX, AFFIX_RULE, MAX_WIDTH } from '../admin-names.js';
 
@@ -14,7 +14,7 @@ export class RulesParamDto {
 }
 
 export class RuleParamsDto extends RulesParamDto {
-  @ApiProperty({ description: 'the class the rule numbers', enum: BUSINESS_CLASSES, example: 'wt.doc.WTDocument' })
+  @ApiProperty({ description: 'the class the rule numbers', enum: NUMBERED_CLASSES, example: 'wt.doc.WTDocument' })
   @IsString()
   class_name!: string;
 }
@@ -22,11 +22,11 @@ export class RuleParamsDto extends RulesParamDto {
 export class CreateRuleDto {
   @ApiProperty({
     description: 'the class to number (and its soft subtypes)',
-    enum: BUSINESS_CLASSES,
+    enum: NUMBERED_CLASSES,
     example: 'wt.doc.WTDocument',
   })
   @IsString({ message: 'class_name must be a string' })
-  @IsIn(BUSINESS_CLASSES, { message: `class_name must be one of ${BUSINESS_CLASSES.join(', ')}` })
+  @IsIn(NUMBERED_CLASSES, { message: `class_name must be one of ${NUMBERED_CLASSES.join(', ')}` })
   class_name!: string;
 
   @ApiPropertyOptional({ description: AFFIX_RULE, default: '', example: 'SD-' })

@@ -30,6 +30,25 @@ const ATTRIBUTES = {
     '(the soft type’s attributes, a part’s view or source)',
 } as const;
 
+/** Plain objects: the catalog's properties kept in JSON, and the soft type's attributes. */
+export const PROPS = {
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'plain objects only: the properties the catalog declares for the class and keeps in JSON (by property ' +
+    'name, e.g. description, startTime), and the attributes of its soft type; each checked against its declared ' +
+    'type (null: left out or removed)',
+} as const;
+
+/** Plain objects: references the catalog keeps in JSON, each naming another object. */
+export const REFERENCES = {
+  type: 'object',
+  additionalProperties: { type: 'string', nullable: true },
+  description:
+    "plain objects only: references the class keeps in JSON (e.g. a work item's source, ownership.owner, " +
+    'primaryBusinessObject), each the OID, number or name of an object of the target class (null removes it)',
+} as const;
+
 export class ObjectTypeQueryDto {
   @ApiPropertyOptional({
     description: `class of the object a number names (${BUSINESS_CLASSES.join(', ')}); needed only when several classes carry the number`,
@@ -74,17 +93,26 @@ export class CreateObjectDto {
   @IsString({ message: 'subtype must be a string' })
   subtype?: string;
 
-  @ApiProperty({ description: 'name of the container the object is created in', example: 'Drive Unit' })
+  @ApiPropertyOptional({
+    description:
+      'name of the container the object is created in; required for versioned objects (documents, parts, change ' +
+      'objects …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only',
+    example: 'Drive Unit',
+  })
+  @ValidateIf(given)
   @IsString({ message: 'container must be a string' })
-  container!: string;
+  container?: string;
 
-  @ApiProperty({
-    description: `the number (${NUMBER_RULE}; unique per class), or "${GENERATE}": the next number of the container's numbering rule for the class`,
+  @ApiPropertyOptional({
+    description:
+      `the number (${NUMBER_RULE}; unique per class), or "${GENERATE}": the next number of the container's numbering ` +
+      'rule for the class; required for versioned objects, optional for plain ones',
     example: GENERATE,
   })
+  @ValidateIf(given)
   @IsString({ message: 'number must be a string' })
   @Matches(NUMBER, { message: `number must be ${NUMBER_RULE}` })
-  number!: string;
+  number?: string;
 
   @ApiProperty({ description: NAME_RULE, example: 'Gearbox specification' })
   @IsString({ message: 'name must be a string' })
@@ -115,6 +143,25 @@ export class CreateObjectDto {
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
   @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first state",
+  })
+  @ValidateIf(given)
+  @IsString({ message: 'state must be a string' })
+  @Matches(STATE_NAME, { message: 'state must be a state name (A-Z, 0-9, _, starting with a letter)' })
+  state?: string;
+
+  @ApiPropertyOptional(PROPS)
+  @ValidateIf(given)
+  @IsObject({ message: 'props must be an object of property → value' })
+  props?: Record<string, unknown>;
+
+  @ApiPropertyOptional(REFERENCES)
+  @ValidateIf(given)
+  @IsObject({ message: 'references must be an object of reference → OID, number or name' })
+  references?: Record<string, unknown>;
 }
 
 /** What a new iteration changes; a field not given is carried over as it is. */

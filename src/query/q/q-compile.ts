@@ -1,10 +1,10 @@
 import { join, sql, type Sql } from '../../catalog/sql.js';
 import {
-  typeClasses,
   type Cond,
   type Criterion,
   type FieldKind,
   type ParsedQuery,
+  type QType,
   type Scalar,
   type SortKey,
 } from './q-model.js';
@@ -61,7 +61,7 @@ function or(parts: Sql[]): Sql {
 export function compileWhere(query: ParsedQuery): Sql {
   return or(
     query.parts.map((part) => {
-      const conds = part.criteria.map(compileCriterion);
+      const conds = part.criteria.map((c) => compileCriterion(c, query.types));
       if (part.latest) conds.unshift(sql`i.latest`);
       return and(conds);
     }),
@@ -74,29 +74,37 @@ export function compileOrder(sort: SortKey[]): Sql {
   return join([...keys, sql`i.id ASC`], ', ');
 }
 
-function compileCriterion(c: Criterion): Sql {
+function compileCriterion(c: Criterion, types: ReadonlyMap<string, QType>): Sql {
   if (c.kind === 'attribute') return and(c.conds.map((cond) => attributeCond(c.attribute!, cond)));
   const lookup = NAME_LOOKUPS[c.key];
   if (lookup) return lookup(and(c.conds.map((cond) => columnCond(LOOKUP_NAME[c.key], 'text', cond))));
-  if (c.kind === 'type') return and(c.conds.map((cond) => typeCond(cond)));
+  if (c.kind === 'type') return and(c.conds.map((cond) => typeCond(cond, types)));
   return and(c.conds.map((cond) => columnCond(COLUMNS[c.key], c.kind, cond)));
 }
 
-function classesOf(types: Scalar[]): Sql {
-  const classes = [...new Set(types.flatMap((t) => typeClasses().get(String(t)) ?? []))];
-  return sql`m.class IN (${join(classes)})`;
+/** Objects of any of the types: of their classes and, for a soft type, of it or a soft type below it. */
+function classesOf(types: Scalar[], known: ReadonlyMap<string, QType>): Sql {
+  const named = [...new Set(types.map(String))].map((t) => known.get(t)!);
+  const classes = [...new Set(named.filter((t) => !t.softTypes).flatMap((t) => t.classes))];
+  const parts = classes.length ? [sql`m.class IN (${join(classes)})`] : [];
+  for (const t of named.filter((n) => n.softTypes)) {
+    parts.push(
+      sql`(m.class IN (${join(t.classes)}) AND m.soft_type IS NOT NULL AND m.soft_type IN (${join(t.softTypes!)}))`,
+    );
+  }
+  return or(parts);
 }
 
-function typeCond(cond: Cond): Sql {
+function typeCond(cond: Cond, known: ReadonlyMap<string, QType>): Sql {
   switch (cond.op) {
     case 'eq':
-      return classesOf([cond.value]);
+      return classesOf([cond.value], known);
     case 'ne':
-      return sql`NOT ${classesOf([cond.value])}`;
+      return sql`NOT ${classesOf([cond.value], known)}`;
     case 'in':
-      return cond.values.length ? classesOf(cond.values) : FALSE;
+      return cond.values.length ? classesOf(cond.values, known) : FALSE;
     case 'any':
-      return or(cond.conds.map(typeCond));
+      return or(cond.conds.map((c) => typeCond(c, known)));
     case 'empty':
       return FALSE;
     case 'present':

@@ -1,3 +1,4 @@
+import type { Catalog } from '../../catalog/catalog.js';
 import { standardCatalog } from '../../catalog/catalog-load.js';
 
 /**
@@ -48,6 +49,15 @@ export interface ParsedQ {
 export interface ParsedQuery {
   parts: ParsedQ[];
   sort: SortKey[];
+  /** What each name `type` took means (of the catalog the query was parsed with). */
+  types: ReadonlyMap<string, QType>;
+}
+
+/** What a `type` value matches: objects of these classes, and (a soft type) of these soft types. */
+export interface QType {
+  classes: readonly string[];
+  /** null: any soft type or none */
+  softTypes: readonly string[] | null;
 }
 
 /** A `q` the caller got wrong; the message names the key (`q[0].modified.gte: …`). */
@@ -57,21 +67,29 @@ export const MAX_Q = 20;
 export const MAX_CRITERIA = 20;
 export const MAX_ARRAY = 1000;
 
-let typeClassMap: ReadonlyMap<string, readonly string[]> | null = null;
+const typeMaps = new WeakMap<Catalog, ReadonlyMap<string, QType>>();
 
 /**
- * Class names `type` accepts, each with the classes it matches (itself and its subclasses): the
- * versioned classes of the type catalog (stored as masters and iterations).
+ * The names `type` accepts with what each matches: the versioned classes of the type catalog
+ * (stored as masters and iterations; a class matches itself and its subclasses), then the soft
+ * types of those classes (a soft type matches itself and the soft types below it), the standard
+ * ones and those users declared (a dataset's `types`).
  */
-export function typeClasses(): ReadonlyMap<string, readonly string[]> {
-  if (typeClassMap) return typeClassMap;
-  const versioned = standardCatalog()
-    .listClasses()
-    .filter((c) => c.storage === 'iteration' && c.classValues.length > 0);
+export function typeClasses(catalog: Catalog = standardCatalog()): ReadonlyMap<string, QType> {
+  const known = typeMaps.get(catalog);
+  if (known) return known;
+  const versioned = catalog.listClasses().filter((c) => c.storage === 'iteration' && c.classValues.length > 0);
   // Classes first, then the abstract ones that stand for several.
   const ordered = [...versioned.filter((c) => !c.abstract), ...versioned.filter((c) => c.abstract)];
-  typeClassMap = new Map(ordered.map((c) => [c.name, c.classValues]));
-  return typeClassMap;
+  const map = new Map<string, QType>(ordered.map((c) => [c.name, { classes: c.classValues, softTypes: null }]));
+  for (const st of catalog.listSoftTypes()) {
+    const cls = catalog.findClass(st.cls);
+    if (cls?.storage === 'iteration' && !map.has(st.name)) {
+      map.set(st.name, { classes: cls.classValues, softTypes: st.descendants });
+    }
+  }
+  typeMaps.set(catalog, map);
+  return map;
 }
 
 /** The criteria keys besides `attributes.<name>` and `latest`. */

@@ -1,3 +1,5 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import { standardCatalog } from '../../catalog/catalog-load.js';
 import { hasWildcard, likePattern, literalOf } from '../../common/wildcard.js';
 import { parseIsoTimestamp } from './q-timestamp.js';
 import { firstLoneSurrogate, loneSurrogateMessage } from '../../common/lone-surrogate.js';
@@ -7,11 +9,13 @@ import {
   FIELDS,
   MAX_Q,
   QError,
+  typeClasses,
   type Cond,
   type Criterion,
   type FieldKind,
   type ParsedQ,
   type ParsedQuery,
+  type QType,
   type Scalar,
   type SortKey,
 } from './q-model.js';
@@ -28,10 +32,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * (q-json-schema.ts) first; what is left here cannot fail but for the few rules a schema does
  * not express. Throws QError naming the offending key.
  */
-export function parseQuery(raw: readonly unknown[]): ParsedQuery {
+export function parseQuery(raw: readonly unknown[], catalog: Catalog = standardCatalog()): ParsedQuery {
   if (raw.length === 0) throw new QError('q is required: a JSON object such as {"number":"0000*"}');
   if (raw.length > MAX_Q) throw new QError(`at most ${MAX_Q} q parameters may be combined (got ${raw.length})`);
-  const parts = raw.map((q, i) => parseQ(q, `q[${i}]`));
+  const types = typeClasses(catalog);
+  const parts = raw.map((q, i) => parseQ(q, `q[${i}]`, types));
   const given = parts.filter((p) => p.sort !== null);
   const sort = given[0]?.sort ?? DEFAULT_SORT;
   for (const p of given) {
@@ -39,14 +44,30 @@ export function parseQuery(raw: readonly unknown[]): ParsedQuery {
       throw new QError(`the OR-ed q objects have different sort values (${sortText(sort)} and ${sortText(p.sort!)})`);
     }
   }
-  return { parts, sort };
+  return { parts, sort, types };
+}
+
+/** Every name a `type` criterion gives is a class or soft type of the catalog in force. */
+function checkTypes(conds: Cond[], types: ReadonlyMap<string, QType>, path: string): void {
+  const names = (c: Cond): Scalar[] =>
+    c.op === 'eq' || c.op === 'ne'
+      ? [c.value]
+      : c.op === 'in'
+        ? c.values
+        : c.op === 'any'
+          ? c.conds.flatMap(names)
+          : [];
+  const unknown = conds.flatMap(names).find((n) => !types.has(String(n)));
+  if (unknown !== undefined) {
+    throw new QError(`${path}: unknown type ${show(unknown)} (one of ${[...types.keys()].join(', ')})`);
+  }
 }
 
 function sortText(keys: SortKey[]): string {
   return keys.map((k) => (k.desc ? `-${k.key}` : k.key)).join(',');
 }
 
-function parseQ(raw: unknown, path: string): ParsedQ {
+function parseQ(raw: unknown, path: string, types: ReadonlyMap<string, QType>): ParsedQ {
   let value = raw;
   if (typeof raw === 'string') {
     try {
@@ -73,6 +94,7 @@ function parseQ(raw: unknown, path: string): ParsedQ {
       const kind = key.startsWith(ATTRIBUTE_PREFIX) ? 'attribute' : FIELDS.get(key)!;
       const attribute = kind === 'attribute' ? key.slice(ATTRIBUTE_PREFIX.length) : undefined;
       const { cond, normalized: n } = isPlainObject(v) ? parseOperators(kind, v) : parsePlain(kind, v);
+      if (kind === 'type') checkTypes(cond, types, `${path}.${key}`);
       criteria.push({ key, kind, attribute, conds: cond });
       normalized[key] = n;
     }

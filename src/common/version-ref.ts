@@ -1,0 +1,46 @@
+import { Prisma } from '../generated/prisma/client.js';
+import { parseOid } from './oid.js';
+
+/**
+ * Version references: `VR:<class>:<branch id>` names a version (A, B …) of a versioned object
+ * rather than one iteration, and stands for that version's latest iteration. The branch id is
+ * the id of the version's first iteration (the smallest iteration id of the master and version),
+ * so it stays the same while the version gets iterations. Report templates produce it
+ * (`versionReference`, `branchIdentifier`); every service that takes an OID takes it too.
+ */
+export interface VersionRef {
+  cls: string;
+  branchId: number;
+}
+
+/** A `VR:<class>:<branch id>` text, as strict as OIDs are; null for anything else. */
+export function parseVersionRef(text: string): VersionRef | null {
+  if (!text.startsWith('VR:')) return null;
+  const oid = parseOid(`OR:${text.slice(3)}`);
+  return oid ? { cls: oid.cls, branchId: oid.id } : null;
+}
+
+export function formatVersionRef(cls: string, branchId: number | bigint): string {
+  return `VR:${cls}:${branchId}`;
+}
+
+/**
+ * The id of the latest iteration of the version whose branch id is given (no row: no such
+ * version, or an id that is not a version's first iteration). For `WHERE i.id = (…)`.
+ */
+export function latestOfBranchSql(branchId: number): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT l.id FROM iterations b
+    JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
+    WHERE b.id = ${branchId}
+      AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
+    ORDER BY l.iteration DESC LIMIT 1)`;
+}
+
+/** The same as SQL text with the branch id as the parameter `param` (`$1`), for prepared statements. */
+export function latestOfBranchText(param: string): string {
+  return `(SELECT l.id FROM iterations b JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
+    WHERE b.id = ${param}
+      AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
+    ORDER BY l.iteration DESC LIMIT 1)`;
+}

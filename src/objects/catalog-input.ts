@@ -1,0 +1,227 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import type { AuthUser } from '../auth/auth-user.js';
+import { accessFromRole } from '../auth/permissions.service.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogClass, PropertyType, ReferenceDef } from '../catalog/catalog-model.js';
+import type { StorageKind } from '../catalog/storage.js';
+import { parseOid } from '../common/oid.js';
+import type { MemberRole } from '../generated/prisma/client.js';
+import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
+import { clip } from '../numbers/numbers.params.js';
+import type { CatalogRowsTx, EndRecord, LinkSide } from './catalog-rows.tx.js';
+
+/**
+ * What requests about plain objects and catalog links name, checked against the type catalog:
+ * the class or soft type of a plain object, its properties and references, and the records a
+ * link's roles or a reference name (by OID, number or name, of the class the catalog expects).
+ */
+
+/** Longest text value of a property. */
+const TEXT_MAX = 4000;
+
+export interface PlainType {
+  cls: CatalogClass;
+  softType: string | null;
+}
+
+/** `type` of a plain object: a concrete class of storage `object`, or a soft type of one. */
+export function plainType(catalog: Catalog, text: string): PlainType | null {
+  const parts = text.replace(/^WCTYPE\|/, '').split('|');
+  const last = parts[parts.length - 1];
+  const cls = catalog.findClass(last);
+  if (parts.length === 1 && cls) return cls.storage === 'object' && !cls.abstract ? { cls, softType: null } : null;
+  const st = catalog.findSoftType(last);
+  const base = st && catalog.findClass(st.cls);
+  if (!st || !base || base.storage !== 'object' || base.abstract) return null;
+  if (parts.length > 1 && !catalog.isA(st.cls, parts[0])) {
+    throw new BadRequestException(`type: soft type ${st.name} is a type of ${st.cls}, not of ${clip(parts[0])}`);
+  }
+  return { cls: base, softType: st.name };
+}
+
+/** Whether the caller reads a record kept in a container (or in none: everyone reads it). */
+export function mayReadIn(user: AuthUser, containerId: number | null, role: MemberRole | null): boolean {
+  return containerId === null || accessFromRole(user, role) !== 'none';
+}
+
+/** Whether the caller changes it: authors and managers of its container; administrators where it has none. */
+export function mayWriteIn(user: AuthUser, containerId: number | null, role: MemberRole | null): boolean {
+  if (containerId === null) return user.admin;
+  const a = accessFromRole(user, role);
+  return a === 'write' || a === 'manage';
+}
+
+/** The declared properties a class keeps in JSON (by property name) and its soft type's attributes. */
+function declared(catalog: Catalog, type: PlainType): Map<string, { key: string; type: PropertyType }> {
+  const out = jsonProperties(type.cls);
+  const chain = [];
+  for (
+    let st = type.softType ? catalog.findSoftType(type.softType) : undefined;
+    st;
+    st = catalog.findSoftType(st.parent)
+  )
+    chain.push(st);
+  for (const st of chain.reverse()) for (const [name, a] of st.attributes) out.set(name, { key: name, type: a.type });
+  return out;
+}
+
+/**
+ * `props` of a plain object checked against the catalog: each name a property of the class kept
+ * in JSON or an attribute of its soft type, each value of its declared type (null: removed). The
+ * answer is keyed by the JSON keys the row keeps.
+ */
+export function checkProps(catalog: Catalog, type: PlainType, input: Record<string, unknown>): Record<string, unknown> {
+  const known = declared(catalog, type);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const p = known.get(name);
+    if (!p) {
+      const names = [...known.keys()].join(', ') || 'none';
+      throw new BadRequestException(
+        `props.${clip(name)}: ${type.softType ?? type.cls.name} has no such property (its properties: ${names})`,
+      );
+    }
+    typedValue(value, p.type, `props.${name}`, (path, message) => {
+      throw new BadRequestException(`${path} ${message} (a ${p.type} of ${type.softType ?? type.cls.name})`);
+    });
+    if (typeof value === 'string' && (value.length > TEXT_MAX || value.includes('\u0000'))) {
+      throw new BadRequestException(`props.${name} must be at most ${TEXT_MAX} characters, without NUL characters`);
+    }
+    out[p.key] = value;
+  }
+  return out;
+}
+
+/** The stored props by property name (declared ones), attribute name, or JSON key (the rest but references). */
+export function propsView(catalog: Catalog, type: PlainType, stored: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const byKey = new Map([...declared(catalog, type)].map(([name, p]) => [p.key, name]));
+  const refKeys = new Set([...type.cls.references.values()].map(jsonKey).filter((k) => k !== null));
+  for (const [key, value] of Object.entries(stored ?? {})) {
+    const name = byKey.get(key);
+    if (name !== undefined) out[name] = value;
+    else if (!refKeys.has(key)) out[key] = value;
+  }
+  return out;
+}
+
+/** The JSON key a reference keeps its target in, or null for references kept in columns. */
+export function jsonKey(ref: ReferenceDef): string | null {
+  if ('json' in ref.from) return ref.from.json.key;
+  if ('oidJson' in ref.from) return ref.from.oidJson.key;
+  return null;
+}
+
+/** The references a class keeps in JSON: what a request may set. */
+export function jsonReferences(cls: CatalogClass): ReferenceDef[] {
+  return [...cls.references.values()].filter((r) => jsonKey(r) !== null);
+}
+
+/** The stored references as OIDs (ids of an abstract target are shown as they are). */
+export function referencesView(catalog: Catalog, cls: CatalogClass, stored: Record<string, unknown>) {
+  const out: Record<string, string | number | null> = {};
+  for (const ref of jsonReferences(cls)) {
+    const v = (stored ?? {})[jsonKey(ref)!];
+    if (v === undefined || v === null) continue;
+    const target = catalog.findClass(ref.target);
+    out[ref.name] = typeof v === 'number' && target && !target.abstract ? `OR:${target.name}:${v}` : (v as string);
+  }
+  return out;
+}
+
+const NAMEABLE: readonly StorageKind[] = ['iteration', 'master', 'object', 'user', 'container'];
+
+/** The storage of a class whose records a role or reference can name; 400 for others (links, files …). */
+function nameable(cls: CatalogClass, what: string): StorageKind {
+  if (!cls.storage || !NAMEABLE.includes(cls.storage)) {
+    throw new BadRequestException(`${what}: objects of ${cls.name} (storage ${cls.storage}) cannot be named here`);
+  }
+  return cls.storage;
+}
+
+/**
+ * The one record of `target` (or a class below it) that `text` names and the caller may read:
+ * an OID of such a class, or a number (a name for users, containers and plain objects without
+ * a number). `what` names the field in messages.
+ */
+export async function findEnd(
+  rows: CatalogRowsTx,
+  catalog: Catalog,
+  user: AuthUser,
+  target: string,
+  text: string,
+  what: string,
+): Promise<EndRecord> {
+  const targetCls = catalog.findClass(target);
+  if (!targetCls) throw new BadRequestException(`${what}: unknown class ${target}`);
+  let found: EndRecord[];
+  if (text.startsWith('OR:')) {
+    const oid = parseOid(text);
+    if (!oid) throw new BadRequestException(`${what}: "${clip(text)}" is not an OID (OR:<class>:<id>)`);
+    const cls = catalog.findClass(oid.cls);
+    if (!cls || !catalog.isA(oid.cls, target)) {
+      throw new BadRequestException(`${what}: ${clip(text)} is not a ${target} (the class ${what} must name)`);
+    }
+    found = await rows.findEnds(nameable(cls, what), { id: oid.id, cls: oid.cls }, user.id);
+  } else {
+    if (text === '' || text.length > 1000) throw new BadRequestException(`${what}: give an OID, a number or a name`);
+    if (!targetCls.storage) {
+      throw new BadRequestException(`${what}: ${target} spans several storage kinds: name the object by its OID`);
+    }
+    found = await rows.findEnds(nameable(targetCls, what), { key: text, classes: targetCls.classValues }, user.id);
+  }
+  const visible = found.filter((r) => mayReadIn(user, r.containerId, r.memberRole));
+  if (visible.length === 0) throw new NotFoundException(`${what}: no ${target} "${clip(text)}"`);
+  if (visible.length > 1) {
+    throw new BadRequestException(
+      `${what}: ${visible.length} objects of ${target} carry "${clip(text)}" (${visible.map((r) => r.cls).join(', ')}): give the OID`,
+    );
+  }
+  return visible[0];
+}
+
+/** `references` of a request: each a JSON-kept reference of the class, resolved to what the row keeps. */
+export async function resolveReferences(
+  rows: CatalogRowsTx,
+  catalog: Catalog,
+  user: AuthUser,
+  cls: CatalogClass,
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const ref = cls.references.get(name);
+    const key = ref ? jsonKey(ref) : null;
+    if (!ref || key === null) {
+      const known = jsonReferences(cls).map((r) => r.name);
+      throw new BadRequestException(
+        `references.${clip(name)}: ${cls.name} keeps no such reference (its references: ${known.join(', ') || 'none'})`,
+      );
+    }
+    if (value === null) {
+      out[key] = null;
+      continue;
+    }
+    if (typeof value !== 'string') {
+      throw new BadRequestException(`references.${name} must be an OID, a number or a name (or null)`);
+    }
+    const end = await findEnd(rows, catalog, user, ref.target, value, `references.${name}`);
+    out[key] = 'oidJson' in ref.from ? `OR:${end.cls}:${end.id}` : end.id;
+  }
+  return out;
+}
+
+/** For each role of each link class whose role class is kept in `storage`: links keeping one of `ids` there. */
+export function linkSides(catalog: Catalog, storage: StorageKind, ids: number[]): LinkSide[] {
+  const a: string[] = [];
+  const b: string[] = [];
+  for (const c of catalog.listClasses()) {
+    if (!c.roles || c.storage !== 'link') continue;
+    if (catalog.findClass(c.roles.a)?.storage === storage) a.push(c.name);
+    if (catalog.findClass(c.roles.b)?.storage === storage) b.push(c.name);
+  }
+  return [
+    ...(a.length ? [{ side: 'a' as const, classes: a, ids }] : []),
+    ...(b.length ? [{ side: 'b' as const, classes: b, ids }] : []),
+  ];
+}

@@ -1,0 +1,219 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { recordAudit } from '../audit/audit-events.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogClass } from '../catalog/catalog-model.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { formatOid, parseOid, VERSIONED_CLASSES } from '../common/oid.js';
+import { clip } from '../numbers/numbers.params.js';
+import type { CatalogLinkDto, CatalogLinkListDto, CreateLinkDto, LinkEndDto } from './dto/catalog-object.dto.js';
+import { checkProps, findEnd, linkSides, mayReadIn, mayWriteIn } from './catalog-input.js';
+import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from './catalog-rows.tx.js';
+import { pickReadable } from './object-access.js';
+import { parseObjectRef } from './object-ref.js';
+import { ObjectsRepository } from './objects.repository.js';
+import { PlainObjectsService } from './plain-objects.service.js';
+
+/** Most links one listing answers. */
+export const LINK_LIST_MAX = 1000;
+
+/**
+ * Links of the catalog's link classes (table `links`: a change task's affected data, a part's
+ * described-by document, a group's members …) between versioned objects, plain objects, users
+ * and containers. Each end is named by OID or number and checked against the role class the
+ * catalog gives it; the link is kept in role A's container (else role B's; else none, and then
+ * only administrators make it), whose authors and managers change it and readers read it.
+ */
+@Injectable()
+export class CatalogLinksService {
+  constructor(
+    private readonly repo: ObjectsRepository,
+    private readonly catalog: CatalogService,
+    private readonly plain: PlainObjectsService,
+  ) {}
+
+  async add(user: AuthUser, body: CreateLinkDto): Promise<CatalogLinkDto> {
+    const catalog = await this.catalog.current();
+    const cls = linkClass(catalog, body.class);
+    const softType = body.softType === undefined ? null : linkSoftType(catalog, cls, body.softType);
+    const props = checkProps(catalog, { cls, softType }, body.props ?? {});
+    for (const k of Object.keys(props)) if (props[k] === null) delete props[k];
+    return this.repo.change(async (tx) => {
+      const a = await findEnd(tx.rows, catalog, user, cls.roles!.a, body.a, `a (role A of ${cls.name})`);
+      const b = await findEnd(tx.rows, catalog, user, cls.roles!.b, body.b, `b (role B of ${cls.name})`);
+      const holder = a.containerId !== null ? a : b;
+      if (!mayWriteIn(user, holder.containerId, holder.memberRole)) {
+        throw new ForbiddenException(
+          holder.containerId === null
+            ? `links between objects outside containers are made by administrators only`
+            : `linking needs author or manager rights in the container of ${label(holder)}; you may only read there`,
+        );
+      }
+      for (const [end, role] of [
+        [a, cls.roles!.a],
+        [b, cls.roles!.b],
+      ] as const) {
+        if (!(await tx.rows.lockEnd(storageOf(catalog, role), end.id))) {
+          throw new NotFoundException(`${label(end)} was deleted meanwhile; nothing was linked`);
+        }
+      }
+      const id = await tx.rows.insertLink({
+        cls: cls.name,
+        softType,
+        a: a.id,
+        b: b.id,
+        containerId: holder.containerId,
+        props,
+      });
+      if (id === null) {
+        throw new ConflictException(`${label(a)} and ${label(b)} are linked by a ${cls.name} already`);
+      }
+      const [link] = await tx.rows.findLinks({ id }, user.id);
+      await recordAudit(tx.audit, {
+        userId: user.id,
+        action: 'objects.links.add',
+        objectClass: cls.name,
+        objectId: id,
+        containerId: holder.containerId,
+        detail: { a: formatOid(a.cls, a.id), b: formatOid(b.cls, b.id), aNumber: label(a), bNumber: label(b), props },
+      });
+      return describeLink(user, link, { a, b });
+    });
+  }
+
+  /** The links naming an object (a versioned one by any of its iterations or its master, or a plain one). */
+  async list(user: AuthUser, text: string, type: string | undefined): Promise<CatalogLinkListDto> {
+    const catalog = await this.catalog.current();
+    const rows = this.repo.rows();
+    let sides: LinkSide[];
+    let oid: string;
+    const plain = await this.plain.refOf(text, type);
+    if (plain) {
+      const found = await this.plain.read(user, plain);
+      const id = parseOid(found.oid)!.id;
+      sides = linkSides(catalog, 'object', [id]);
+      oid = found.oid;
+    } else {
+      const ref = parseObjectRef(text, type, VERSIONED_CLASSES);
+      const found = pickReadable(user, ref.text, await this.repo.findByRef(ref, user.id));
+      sides = [
+        ...linkSides(catalog, 'iteration', await rows.iterationIds(found.masterId)),
+        ...linkSides(catalog, 'master', [found.masterId]),
+      ];
+      oid = formatOid(found.cls, found.iterationId);
+    }
+    const links = (await rows.findLinks({ sides }, user.id, LINK_LIST_MAX)).filter((l) =>
+      mayReadIn(user, l.containerId, l.memberRole),
+    );
+    const items = [];
+    for (const l of links) items.push(describeLink(user, l, await ends(rows, catalog, user, l)));
+    return { object: oid, count: items.length, items };
+  }
+
+  async remove(user: AuthUser, text: string): Promise<CatalogLinkDto> {
+    const catalog = await this.catalog.current();
+    const oid = text.startsWith('OR:') ? parseOid(text) : null;
+    if (text.startsWith('OR:') ? !oid : !/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2 ** 31 - 1) {
+      throw new BadRequestException(`link: "${clip(text)}" is neither a link id nor a link's OID`);
+    }
+    const id = oid ? oid.id : Number(text);
+    return this.repo.change(async (tx) => {
+      const [link] = await tx.rows.findLinks({ id }, user.id);
+      if (!link || (oid && oid.cls !== link.cls) || !mayReadIn(user, link.containerId, link.memberRole)) {
+        throw new NotFoundException(`no link "${clip(text)}"`);
+      }
+      if (!mayWriteIn(user, link.containerId, link.memberRole)) {
+        throw new ForbiddenException(
+          link.containerId === null
+            ? 'links outside containers are changed by administrators only'
+            : `removing it needs author or manager rights in container '${link.containerName}'; you may only read there`,
+        );
+      }
+      const both = await ends(tx.rows, catalog, user, link);
+      await tx.rows.deleteLinks([id]);
+      await recordAudit(tx.audit, {
+        userId: user.id,
+        action: 'objects.links.remove',
+        objectClass: link.cls,
+        objectId: id,
+        containerId: link.containerId,
+        detail: {
+          a: both.a ? formatOid(both.a.cls, both.a.id) : null,
+          b: both.b ? formatOid(both.b.cls, both.b.id) : null,
+          props: link.props,
+        },
+      });
+      return describeLink(user, link, both);
+    });
+  }
+}
+
+/** A concrete link class of the catalog kept in `links`; 400 naming those there are otherwise. */
+function linkClass(catalog: Catalog, name: string): CatalogClass {
+  const cls = catalog.findClass(name);
+  if (cls && cls.roles && cls.storage === 'link' && !cls.abstract) return cls;
+  const known = catalog
+    .listClasses()
+    .filter((c) => c.roles && c.storage === 'link' && !c.abstract)
+    .map((c) => c.name)
+    .sort();
+  throw new BadRequestException(`class: ${clip(name)} is not a link class of the catalog (those: ${known.join(', ')})`);
+}
+
+function linkSoftType(catalog: Catalog, cls: CatalogClass, name: string): string {
+  const st = catalog.findSoftType(name);
+  if (!st || !catalog.isA(st.cls, cls.name)) {
+    throw new BadRequestException(`softType: ${clip(name)} is not a soft type of ${cls.name}`);
+  }
+  return st.name;
+}
+
+function storageOf(catalog: Catalog, cls: string) {
+  return catalog.findClass(cls)!.storage!;
+}
+
+function label(e: EndRecord): string {
+  return e.number ?? e.name ?? formatOid(e.cls, e.id);
+}
+
+/** Both ends of a stored link, in the tables of its role classes (null: gone). */
+async function ends(rows: CatalogRowsTx, catalog: Catalog, user: AuthUser, l: LinkRecord) {
+  const roles = catalog.findClass(l.cls)?.roles;
+  const one = async (role: string | undefined, id: number) => {
+    const storage = role ? catalog.findClass(role)?.storage : null;
+    if (!storage) return null;
+    return (await rows.findEnds(storage, { id, cls: null }, user.id))[0] ?? null;
+  };
+  return { a: await one(roles?.a, l.roleAId), b: await one(roles?.b, l.roleBId) };
+}
+
+function endView(user: AuthUser, e: EndRecord | null): LinkEndDto {
+  if (!e) return { oid: null, number: null, name: null };
+  if (!mayReadIn(user, e.containerId, e.memberRole)) return { oid: null, number: null, name: null, restricted: true };
+  return { oid: formatOid(e.cls, e.id), number: e.number, name: e.name };
+}
+
+function describeLink(
+  user: AuthUser,
+  l: LinkRecord,
+  both: { a: EndRecord | null; b: EndRecord | null },
+): CatalogLinkDto {
+  return {
+    id: l.id,
+    oid: formatOid(l.cls, l.id),
+    class: l.cls,
+    softType: l.softType,
+    a: endView(user, both.a),
+    b: endView(user, both.b),
+    container:
+      l.containerId === null ? null : { oid: formatOid(l.containerClass!, l.containerId), name: l.containerName! },
+    props: l.props ?? {},
+    createdAt: l.createdAt,
+  };
+}

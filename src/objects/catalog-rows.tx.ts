@@ -1,0 +1,262 @@
+import { Prisma, type MemberRole } from '../generated/prisma/client.js';
+import type { StorageKind } from '../catalog/storage.js';
+import type { Db } from './object-records.js';
+
+/**
+ * The rows of the catalog's generic storages as /objects reads and changes them: plain objects
+ * (`objects`: views, workflow processes, organisations …), links of catalog link classes
+ * (`links`), and the ends a link or a reference names, in whichever table their class keeps
+ * them (iterations, masters, objects, users, containers). Runs on the pool for reads and inside
+ * the caller's transaction for changes.
+ */
+
+/** A plain object with its container and the caller's role there. */
+export interface PlainRecord {
+  id: number;
+  cls: string;
+  softType: string | null;
+  number: string | null;
+  name: string | null;
+  state: string | null;
+  containerId: number | null;
+  containerName: string | null;
+  containerClass: string | null;
+  props: Record<string, unknown>;
+  createdBy: string | null;
+  modifiedBy: string | null;
+  createdAt: Date;
+  modifiedAt: Date;
+  memberRole: MemberRole | null;
+}
+
+/** A record a link's role or a reference names, in the table of its class's storage. */
+export interface EndRecord {
+  /** The class of its OID (a master's: `<class>Master`). */
+  cls: string;
+  id: number;
+  number: string | null;
+  name: string | null;
+  /** The container whose readers read it; null: every signed-in user (users, plain objects without one). */
+  containerId: number | null;
+  memberRole: MemberRole | null;
+}
+
+export interface LinkRecord {
+  id: number;
+  cls: string;
+  softType: string | null;
+  roleAId: number;
+  roleBId: number;
+  containerId: number | null;
+  containerName: string | null;
+  containerClass: string | null;
+  props: Record<string, unknown>;
+  createdAt: Date;
+  modifiedAt: Date;
+  memberRole: MemberRole | null;
+}
+
+/** Links whose role A (or B) is of one of `classes` and keeps one of `ids`. */
+export interface LinkSide {
+  side: 'a' | 'b';
+  classes: string[];
+  ids: number[];
+}
+
+export interface NewPlain {
+  cls: string;
+  softType: string | null;
+  number: string | null;
+  name: string;
+  state: string | null;
+  containerId: number | null;
+  props: Record<string, unknown>;
+  userId: number;
+}
+
+/** How an end is looked for: by id (with its OID's class, or null: any), or by number or name among classes. */
+export type EndKey = { id: number; cls: string | null } | { key: string; classes: readonly string[] };
+
+const PLAIN = (userId: number, where: Prisma.Sql) => Prisma.sql`
+  SELECT o.id, o.class AS cls, o.soft_type AS "softType", o.number, o.name, o.state, o.container_id AS "containerId",
+         c.name AS "containerName", c.class AS "containerClass", o.props, cu.name AS "createdBy",
+         mu.name AS "modifiedBy", o.created_at AS "createdAt", o.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
+  FROM objects o
+  LEFT JOIN containers c ON c.id = o.container_id
+  LEFT JOIN users cu ON cu.id = o.created_by
+  LEFT JOIN users mu ON mu.id = o.modified_by
+  LEFT JOIN memberships mb ON mb.container_id = o.container_id AND mb.user_id = ${userId}
+  WHERE ${where}
+  ORDER BY o.class, o.id LIMIT 10`;
+
+export class CatalogRowsTx {
+  constructor(private readonly db: Db) {}
+
+  /** Plain objects by id (of one class) or by number among classes. */
+  findPlain(key: { id: number; cls: string } | { number: string; classes: readonly string[] }, userId: number) {
+    const where =
+      'id' in key
+        ? Prisma.sql`o.id = ${key.id} AND o.class = ${key.cls}`
+        : Prisma.sql`o.number = ${key.number} AND o.class = ANY(${[...key.classes]}::text[])`;
+    return this.db.$queryRaw<PlainRecord[]>(PLAIN(userId, where));
+  }
+
+  /** Locks a plain object's row for a change (FOR UPDATE: a link naming it waits, and is counted). */
+  async lockPlain(id: number): Promise<void> {
+    await this.db.$queryRaw`SELECT id FROM objects WHERE id = ${id} FOR UPDATE`;
+  }
+
+  /** The new object's id; null when its class has an object with that number already. */
+  async createPlain(o: NewPlain): Promise<number | null> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      INSERT INTO objects (class, soft_type, number, name, state, container_id, created_by, modified_by, props)
+      VALUES (${o.cls}, ${o.softType}, ${o.number}, ${o.name}, ${o.state}, ${o.containerId}, ${o.userId}, ${o.userId},
+              ${JSON.stringify(o.props)}::jsonb)
+      ON CONFLICT (class, number) DO NOTHING
+      RETURNING id`;
+    return rows[0]?.id ?? null;
+  }
+
+  async updatePlain(
+    id: number,
+    change: { name: string | null; state: string | null; props: Record<string, unknown> },
+    userId: number,
+  ): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE objects SET name = ${change.name}, state = ${change.state}, props = ${JSON.stringify(change.props)}::jsonb,
+                         modified_by = ${userId}, modified_at = now()
+      WHERE id = ${id}`;
+  }
+
+  async deletePlain(id: number): Promise<void> {
+    await this.db.$executeRaw`DELETE FROM objects WHERE id = ${id}`;
+  }
+
+  /** The ids of every iteration of a master (links of iteration roles keep one of them). */
+  async iterationIds(masterId: number): Promise<number[]> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`SELECT id FROM iterations WHERE master_id = ${masterId}`;
+    return rows.map((r) => r.id);
+  }
+
+  /** Records of a storage a role or reference names; [] for storages that cannot be named. */
+  findEnds(storage: StorageKind, key: EndKey, userId: number): Promise<EndRecord[]> {
+    const role = (containerColumn: Prisma.Sql) => Prisma.sql`
+      (SELECT mb.role::text FROM memberships mb WHERE mb.container_id = ${containerColumn} AND mb.user_id = ${userId})`;
+    switch (storage) {
+      case 'iteration': {
+        const where =
+          'id' in key
+            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})`
+            : Prisma.sql`m.number = ${key.key} AND m.class = ANY(${[...key.classes]}::text[]) AND i.latest`;
+        return this.db.$queryRaw<EndRecord[]>`
+          SELECT m.class AS cls, i.id, m.number, m.name, m.container_id AS "containerId",
+                 ${role(Prisma.sql`m.container_id`)} AS "memberRole"
+          FROM iterations i JOIN masters m ON m.id = i.master_id WHERE ${where} LIMIT 10`;
+      }
+      case 'master': {
+        const where =
+          'id' in key
+            ? Prisma.sql`m.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class || 'Master' = ${key.cls})`
+            : Prisma.sql`m.number = ${key.key} AND m.class = ANY(${[...key.classes]}::text[])`;
+        return this.db.$queryRaw<EndRecord[]>`
+          SELECT m.class || 'Master' AS cls, m.id, m.number, m.name, m.container_id AS "containerId",
+                 ${role(Prisma.sql`m.container_id`)} AS "memberRole"
+          FROM masters m WHERE ${where} LIMIT 10`;
+      }
+      case 'object': {
+        const where =
+          'id' in key
+            ? Prisma.sql`o.id = ${key.id} AND (${key.cls}::text IS NULL OR o.class = ${key.cls})`
+            : Prisma.sql`o.class = ANY(${[...key.classes]}::text[])
+                         AND (o.number = ${key.key} OR (o.number IS NULL AND o.name = ${key.key}))`;
+        return this.db.$queryRaw<EndRecord[]>`
+          SELECT o.class AS cls, o.id, o.number, o.name, o.container_id AS "containerId",
+                 ${role(Prisma.sql`o.container_id`)} AS "memberRole"
+          FROM objects o WHERE ${where} LIMIT 10`;
+      }
+      case 'user': {
+        const where = 'id' in key ? Prisma.sql`u.id = ${key.id}` : Prisma.sql`u.name = ${key.key}`;
+        return this.db.$queryRaw<EndRecord[]>`
+          SELECT 'wt.org.WTUser' AS cls, u.id, NULL::text AS number, u.name, NULL::int AS "containerId",
+                 NULL::text AS "memberRole"
+          FROM users u WHERE ${where} LIMIT 10`;
+      }
+      case 'container': {
+        const where =
+          'id' in key
+            ? Prisma.sql`c.id = ${key.id} AND (${key.cls}::text IS NULL OR c.class = ${key.cls})`
+            : Prisma.sql`c.name = ${key.key}`;
+        return this.db.$queryRaw<EndRecord[]>`
+          SELECT c.class AS cls, c.id, NULL::text AS number, c.name, c.id AS "containerId",
+                 ${role(Prisma.sql`c.id`)} AS "memberRole"
+          FROM containers c WHERE ${where} LIMIT 10`;
+      }
+      default:
+        return Promise.resolve([]);
+    }
+  }
+
+  /**
+   * Holds a link's end while the link is stored: a deletion of it (which locks its row FOR
+   * UPDATE and then counts the links naming it) waits for this transaction, and sees the link.
+   * False when the end is gone meanwhile.
+   */
+  async lockEnd(storage: StorageKind, id: number): Promise<boolean> {
+    let rows: unknown[] = [{}];
+    if (storage === 'object') rows = await this.db.$queryRaw`SELECT id FROM objects WHERE id = ${id} FOR SHARE`;
+    else if (storage === 'master') rows = await this.db.$queryRaw`SELECT id FROM masters WHERE id = ${id} FOR SHARE`;
+    else if (storage === 'iteration') {
+      rows = await this.db.$queryRaw`
+        SELECT m.id FROM iterations i JOIN masters m ON m.id = i.master_id WHERE i.id = ${id} FOR SHARE OF m`;
+    }
+    return rows.length > 0;
+  }
+
+  /** The new link's id; null when the class links these two already. */
+  async insertLink(l: {
+    cls: string;
+    softType: string | null;
+    a: number;
+    b: number;
+    containerId: number | null;
+    props: Record<string, unknown>;
+  }): Promise<number | null> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      INSERT INTO links (class, soft_type, role_a_id, role_b_id, container_id, props)
+      VALUES (${l.cls}, ${l.softType}, ${l.a}, ${l.b}, ${l.containerId}, ${JSON.stringify(l.props)}::jsonb)
+      ON CONFLICT (class, role_a_id, role_b_id) DO NOTHING
+      RETURNING id`;
+    return rows[0]?.id ?? null;
+  }
+
+  /** Links by id, or those with one of the given ends, oldest first (at most `limit`). */
+  findLinks(where: { id: number } | { sides: LinkSide[] }, userId: number, limit = 1000): Promise<LinkRecord[]> {
+    const cond =
+      'id' in where
+        ? Prisma.sql`l.id = ${where.id}`
+        : where.sides.length === 0
+          ? Prisma.sql`false`
+          : Prisma.join(
+              where.sides.map((s) =>
+                s.side === 'a'
+                  ? Prisma.sql`(l.class = ANY(${s.classes}::text[]) AND l.role_a_id = ANY(${s.ids}::int[]))`
+                  : Prisma.sql`(l.class = ANY(${s.classes}::text[]) AND l.role_b_id = ANY(${s.ids}::int[]))`,
+              ),
+              ' OR ',
+            );
+    return this.db.$queryRaw<LinkRecord[]>`
+      SELECT l.id, l.class AS cls, l.soft_type AS "softType", l.role_a_id AS "roleAId", l.role_b_id AS "roleBId",
+             l.container_id AS "containerId", c.name AS "containerName", c.class AS "containerClass", l.props,
+             l.created_at AS "createdAt", l.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
+      FROM links l
+      LEFT JOIN containers c ON c.id = l.container_id
+      LEFT JOIN memberships mb ON mb.container_id = l.container_id AND mb.user_id = ${userId}
+      WHERE ${cond}
+      ORDER BY l.id LIMIT ${limit}`;
+  }
+
+  async deleteLinks(ids: number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.db.$executeRaw`DELETE FROM links WHERE id = ANY(${ids}::int[])`;
+  }
+}

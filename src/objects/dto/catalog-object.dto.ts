@@ -1,0 +1,209 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsObject, IsString, Matches, ValidateIf } from 'class-validator';
+import { STATE_NAME } from '../lifecycle.js';
+import { NAME, PROPS, REFERENCES } from './object-request.dto.js';
+
+const given = (_: object, v: unknown) => v !== undefined;
+const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
+const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
+
+export class ContainerOrNoneDto {
+  @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
+  oid!: string;
+
+  @ApiProperty({ example: 'Drive Unit' })
+  name!: string;
+}
+
+/** An object of a plain catalog class (storage `object`): a view, a workflow process, an organisation … */
+export class PlainObjectDto {
+  @ApiProperty({ example: 'OR:wt.workflow.engine.WfProcess:3' })
+  oid!: string;
+
+  @ApiProperty({
+    description: 'the soft type when it has one, else the class',
+    example: 'wt.workflow.engine.WfProcess',
+  })
+  type!: string;
+
+  @ApiProperty({ example: 'wt.workflow.engine.WfProcess' })
+  class!: string;
+
+  @ApiProperty({ nullable: true, type: String, example: null })
+  softType!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'WF-0001' })
+  number!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'Release review' })
+  name!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'OPEN_RUNNING' })
+  state!: string | null;
+
+  @ApiProperty({
+    type: ContainerOrNoneDto,
+    nullable: true,
+    description: 'null: kept outside containers, read by every signed-in user',
+  })
+  container!: ContainerOrNoneDto | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'declared properties kept in JSON (by property name) and soft-type attributes',
+    example: { priority: 2, description: 'review before release' },
+  })
+  props!: Record<string, unknown>;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'references kept in JSON, as OIDs',
+    example: { primaryBusinessObject: 'OR:wt.change2.WTChangeOrder2:7' },
+  })
+  references!: Record<string, unknown>;
+
+  @ApiProperty({ nullable: true, type: String, example: 'alice' })
+  createdBy!: string | null;
+
+  @ApiProperty({ example: '2026-11-25T09:30:00.000Z' })
+  createdAt!: Date;
+
+  @ApiProperty({ nullable: true, type: String, example: 'alice' })
+  modifiedBy!: string | null;
+
+  @ApiProperty({ example: '2026-11-25T09:30:00.000Z' })
+  modifiedAt!: Date;
+}
+
+/** What a change of a plain object sets; a field not given is left as it is. */
+export class UpdatePlainObjectDto {
+  @ApiPropertyOptional({ description: NAME_RULE, example: 'Release review (second round)' })
+  @ValidateIf(given)
+  @IsString({ message: 'name must be a string' })
+  @Matches(NAME, { message: `name must be ${NAME_RULE}` })
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'a state name (null clears it)', nullable: true, type: String })
+  @ValidateIf(notNull)
+  @IsString({ message: 'state must be a string or null' })
+  @Matches(STATE_NAME, { message: 'state must be a state name (A-Z, 0-9, _, starting with a letter)' })
+  state?: string | null;
+
+  @ApiPropertyOptional({ ...PROPS, description: `${PROPS.description}; merged: names not given are kept` })
+  @ValidateIf(given)
+  @IsObject({ message: 'props must be an object of property → value' })
+  props?: Record<string, unknown>;
+
+  @ApiPropertyOptional(REFERENCES)
+  @ValidateIf(given)
+  @IsObject({ message: 'references must be an object of reference → OID, number or name' })
+  references?: Record<string, unknown>;
+}
+
+export class DeletedPlainObjectDto {
+  @ApiProperty({ example: 'OR:wt.workflow.engine.WfProcess:3' })
+  oid!: string;
+
+  @ApiProperty({ example: 'wt.workflow.engine.WfProcess' })
+  class!: string;
+
+  @ApiProperty({ nullable: true, type: String, example: 'WF-0001' })
+  number!: string | null;
+
+  @ApiProperty({ description: 'catalog links naming it, removed with it (force=true)', example: 0 })
+  links!: number;
+}
+
+/** One end of a catalog link. */
+export class LinkEndDto {
+  @ApiProperty({ nullable: true, type: String, example: 'OR:wt.change2.WTChangeActivity2:12' })
+  oid!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'CA-0001' })
+  number!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'Thicken the housing wall' })
+  name!: string | null;
+
+  @ApiProperty({ required: false, description: 'in a container the caller may not read', example: true })
+  restricted?: true;
+}
+
+/** A link of a catalog link class (table `links`). */
+export class CatalogLinkDto {
+  @ApiProperty({ example: 14 })
+  id!: number;
+
+  @ApiProperty({ example: 'OR:wt.change2.IncludedIn2:14' })
+  oid!: string;
+
+  @ApiProperty({ example: 'wt.change2.IncludedIn2' })
+  class!: string;
+
+  @ApiProperty({ nullable: true, type: String, example: null })
+  softType!: string | null;
+
+  @ApiProperty({ type: LinkEndDto, description: 'role A' })
+  a!: LinkEndDto;
+
+  @ApiProperty({ type: LinkEndDto, description: 'role B' })
+  b!: LinkEndDto;
+
+  @ApiProperty({ type: ContainerOrNoneDto, nullable: true })
+  container!: ContainerOrNoneDto | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, example: {} })
+  props!: Record<string, unknown>;
+
+  @ApiProperty({ example: '2026-11-25T09:30:00.000Z' })
+  createdAt!: Date;
+}
+
+export class CatalogLinkListDto {
+  @ApiProperty({ example: 'OR:wt.change2.WTChangeActivity2:12' })
+  object!: string;
+
+  @ApiProperty({ example: 1 })
+  count!: number;
+
+  @ApiProperty({ type: [CatalogLinkDto], description: 'links naming the object in role A or B, oldest first' })
+  items!: CatalogLinkDto[];
+}
+
+export class CreateLinkDto {
+  @ApiProperty({
+    description: 'a link class of the catalog (roles A and B, storage link)',
+    example: 'wt.part.WTPartDescribeLink',
+  })
+  @IsString({ message: 'class must be a string' })
+  class!: string;
+
+  @ApiProperty({
+    description: 'role A: an OID, or a number (a name for users and unnumbered objects)',
+    example: 'P-00000001',
+  })
+  @IsString({ message: 'a must be a string' })
+  a!: string;
+
+  @ApiProperty({ description: 'role B, named as role A', example: '0000000003' })
+  @IsString({ message: 'b must be a string' })
+  b!: string;
+
+  @ApiPropertyOptional({ description: 'a soft type of the link class' })
+  @ValidateIf(given)
+  @IsString({ message: 'softType must be a string' })
+  softType?: string;
+
+  @ApiPropertyOptional({ ...PROPS, description: "the link's properties kept in JSON (e.g. description)" })
+  @ValidateIf(given)
+  @IsObject({ message: 'props must be an object of property → value' })
+  props?: Record<string, unknown>;
+}
+
+export class LinkParamDto {
+  @ApiProperty({ description: 'the link: its id or its OID', example: '1' })
+  @IsString()
+  link!: string;
+}
