@@ -18,6 +18,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { ChildServer } from '../harness/child-server.js';
+import { withClient } from '../harness/database.js';
 import { median } from '../harness/evaluate.js';
 import type { Benchmark, BenchContext, MetricSpec, RunSpec, Sample } from '../harness/types.js';
 import { Worker } from 'node:worker_threads';
@@ -180,6 +181,31 @@ async function load(
   return { requestsPerSec: r.requests.average, p50Ms: median(times) };
 }
 
+/** Longest wait for the statements of an earlier load to end. */
+const SETTLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Waits until no statement runs on the benchmark database but this one. When a load ends, the
+ * requests still in flight go on running on the server that got them (files per state: up to 32
+ * statements of a tenth of a second each, queued in a pool of 10), and a load started meanwhile
+ * would measure them: the one-connection latency after the 32-connection load came out twice the
+ * baseline's for that reason alone.
+ */
+async function settle(databaseUrl: string): Promise<void> {
+  await withClient(databaseUrl, async (client) => {
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    for (;;) {
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      if (rows[0].n === 0) return;
+      if (Date.now() > deadline) throw new Error(`${rows[0].n} statements still running after the last load`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+}
+
 /** Microseconds to compile each template, measured in a worker thread (compile-worker.ts). */
 function compileMicros(templates: string[]): Promise<number[]> {
   return new Promise((resolve, reject) => {
@@ -202,8 +228,10 @@ async function measure(side: 'service' | 'baseline', ctx: BenchContext, run: Run
     CASES.forEach((c, i) => (sample[`${c.name}_compile_us`] = micros[i]));
   }
   for (const c of CASES) {
-    const many = await load(server, side, c, ctx.connections, seconds);
+    await settle(ctx.databaseUrl);
     const one = await load(server, side, c, 1, seconds);
+    await settle(ctx.databaseUrl);
+    const many = await load(server, side, c, ctx.connections, seconds);
     sample[`${c.name}_requests_per_s`] = many.requestsPerSec;
     sample[`${c.name}_p50_1conn_ms`] = one.p50Ms;
     sample[`${c.name}_p50_ms`] = many.p50Ms;
