@@ -43,6 +43,12 @@ export interface SnapshotRequest {
   query: object;
   where: Sql;
   order: Sql;
+  /**
+   * Set when the matches can be read in number order from masters_number_idx (see
+   * numberOrderScan in q-compile.ts): criteria over `masters m` alone, the direction, and
+   * whether only latest iterations match. Null: the matches are joined, then sorted by `order`.
+   */
+  numberOrder: { where: Sql; desc: boolean; latest: boolean } | null;
   /** readable container ids, null for all */
   readable: number[] | null;
   ttlMs: number;
@@ -83,6 +89,46 @@ function permitted(readable: number[] | null): Sql {
   return readable === null ? sql`TRUE` : sql`m.container_id = ANY(${readable}::integer[])`;
 }
 
+/**
+ * The ids of all matches in their order, as one array (column `ids`).
+ *
+ * Sorted by number (the default) with criteria on masters only (`numberOrder`), the masters are
+ * read in number order from masters_number_idx, each followed by its iterations from
+ * iterations_one_latest_per_master (or, for all iterations, by master id): both indexes carry the
+ * ids, so neither table is read, and only the few rows of equal numbers are sorted again, by
+ * iteration id. Joining first and sorting after compares numbers in the database's collation a
+ * million times over, with no abbreviated keys outside the C collation: over a million matches
+ * the index order takes about 40 % less time. `OFFSET 0` keeps the iteration look-up a lateral
+ * subquery run per master in that order, instead of a join the planner would hash and sort again.
+ * A selective criterion may still find its few masters by another index and sort them.
+ * array_agg takes the rows in the order of its sorted subquery: a subquery with ORDER BY is never
+ * flattened, and a statement that writes runs without parallel workers.
+ *
+ * Any other query: the matches are joined, then sorted by `order` inside array_agg.
+ */
+function matchesSql(req: SnapshotRequest): Sql {
+  const scan = req.numberOrder;
+  if (!scan) {
+    return sql`
+      SELECT array_agg(i.id ORDER BY ${req.order}) AS ids
+      FROM iterations i JOIN masters m ON m.id = i.master_id
+      WHERE ${permitted(req.readable)} AND ${req.where}`;
+  }
+  const dir = Prisma.raw(scan.desc ? 'DESC' : 'ASC');
+  const latest = scan.latest ? sql`AND i.latest` : Prisma.empty;
+  return sql`
+    SELECT array_agg(o.id) AS ids FROM (
+      SELECT i.id
+      FROM (
+        SELECT m.id, m.number FROM masters m
+        WHERE ${permitted(req.readable)} AND ${scan.where}
+        ORDER BY m.number ${dir}
+      ) m
+      CROSS JOIN LATERAL (SELECT i.id FROM iterations i WHERE i.master_id = m.id ${latest} OFFSET 0) i
+      ORDER BY m.number ${dir}, i.id ASC
+    ) o`;
+}
+
 /** The query_sessions and query_session_chunks tables. */
 @Injectable()
 export class QueryRepository {
@@ -94,8 +140,9 @@ export class QueryRepository {
   /**
    * Opens a session: snapshots the ordered ids of all matches in one INSERT … SELECT, then
    * reads the first page from the snapshot. Returns session id 0n when `keep` dropped it.
-   * The matches are sorted once into one array, cut into chunks by slicing: about twice as fast
-   * over a million matches as numbering them with a window and grouping (which sorts again).
+   * The matches are gathered in order into one array (matchesSql), cut into chunks by slicing:
+   * about twice as fast over a million matches as numbering them with a window and grouping
+   * (which sorts again).
    */
   async snapshot(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
     return this.prisma.$transaction(
@@ -125,11 +172,7 @@ export class QueryRepository {
           WITH chunks AS (
             INSERT INTO query_session_chunks (session_id, chunk, ids)
             SELECT ${id}::bigint, k, matches.ids[k * ${SNAPSHOT_CHUNK}::integer + 1 : (k + 1) * ${SNAPSHOT_CHUNK}::integer]
-            FROM (
-              SELECT array_agg(i.id ORDER BY ${req.order}) AS ids
-              FROM iterations i JOIN masters m ON m.id = i.master_id
-              WHERE ${permitted(req.readable)} AND ${req.where}
-            ) matches
+            FROM (${matchesSql(req)}) matches
             CROSS JOIN generate_series(0, (cardinality(matches.ids) - 1) / ${SNAPSHOT_CHUNK}::integer) k
             WHERE cardinality(matches.ids) > 0
             RETURNING cardinality(ids) AS n

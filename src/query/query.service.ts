@@ -16,7 +16,7 @@ import { formatOid } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-response.dto.js';
-import { compileOrder, compileWhere } from './q/q-compile.js';
+import { compileOrder, compileWhere, numberOrderScan } from './q/q-compile.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { QError, type ParsedQuery } from './q/q-model.js';
@@ -42,6 +42,11 @@ function parseOrRefuse(q: unknown[], catalog: Catalog): ParsedQuery {
     if (e instanceof QError) throw new BadRequestException(e.message);
     throw e;
   }
+}
+
+function numberOrder(parsed: ParsedQuery) {
+  const scan = numberOrderScan(parsed);
+  return scan && { ...scan, where: toPrismaSql(scan.where) };
 }
 
 /** Paged query sessions (interface spec 3 and 4.4) over the `q` language. */
@@ -89,6 +94,7 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
       query,
       where: toPrismaSql(compileWhere(parsed)),
       order: toPrismaSql(compileOrder(parsed.sort)),
+      numberOrder: numberOrder(parsed),
       readable,
       ttlMs: this.config.querySessionTtlMs,
       maxOpen,

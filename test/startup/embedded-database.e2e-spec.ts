@@ -7,13 +7,18 @@ import { seedDemoData } from '../../src/import/demo-seed.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/prisma/embedded-postgres.js';
 import { applyMigrations } from '../../src/prisma/migrate.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
+import type { PreparedStatements } from '../../src/reports/prepared-statements.js';
+import { ReportsRepository } from '../../src/reports/reports.repository.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { cond, docQuery, LATEST, NUMBER } from '../reports/report-fixtures.js';
 
 /**
  * The embedded database (PGlite) keeps one session for every connection made to it, so what a
  * connection leaves behind (prepared statements, settings) must not reach the next one. The file
  * service reads through named prepared statements ("files-holder-number"), so these requests
- * failed with "prepared statement … already exists" once the pool had reconnected.
+ * failed with "prepared statement … already exists" once the pool had reconnected. Reports run
+ * as named prepared statements too (one per connection and template), on the same single
+ * connection as everything else here.
  */
 describe('the embedded database', () => {
   let dataDir: string;
@@ -58,6 +63,8 @@ describe('the embedded database', () => {
   describe('serving the app (pool of one, as `npm start` runs it)', () => {
     let t: TestApp;
     let pool: pg.Pool;
+    /** The statement name each report query ran under (undefined: unnamed). */
+    const reportStatements: (string | undefined)[] = [];
 
     beforeAll(async () => {
       t = await createTestApp({
@@ -67,11 +74,23 @@ describe('the embedded database', () => {
         PUBLIC_URL: 'http://pdm.test',
       });
       pool = t.app.get(PrismaService).pgPool;
+      const statements = (t.app.get(ReportsRepository) as unknown as { statements: PreparedStatements }).statements;
+      const name = statements.name.bind(statements);
+      statements.name = (async (client: pg.ClientBase, query: pg.QueryConfig) => {
+        const named = await name(client, query);
+        reportStatements.push(named.name);
+        return named;
+      }) as typeof statements.name;
     });
     afterAll(() => t?.close());
 
     // Requests that run named prepared statements (the file service's holder look-ups).
     const paths = ['/files/0000000001?role=all', '/files/OR:wt.doc.WTDocument:1?role=all'];
+    // A report without LIKE, which runs as a named prepared statement.
+    const report = docQuery(
+      `${NUMBER}<column alias="D" heading="Name">master&gt;name</column>`,
+      `<compositeCondition type="and">${cond('master&gt;number', 'equal', '0000000001')}${LATEST}</compositeCondition>`,
+    );
 
     async function answers(): Promise<{ status: number; body: unknown }[]> {
       const out = [];
@@ -84,6 +103,15 @@ describe('the embedded database', () => {
       }
       const ready = await request(t.http).get('/health/ready');
       out.push({ status: ready.status, body: ready.body as unknown });
+      const ran = await request(t.http)
+        .post('/reports')
+        .auth(...USERS.alice)
+        .set('Content-Type', 'text/xml')
+        .send(report);
+      const { _runtime, ...body } = ran.body as { _runtime?: number };
+      out.push({ status: ran.status, body });
+      // The report ran as a named statement, on the connection the pool had then.
+      expect(reportStatements.splice(0)).toEqual([expect.stringMatching(/^report_[0-9a-f]{32}$/)]);
       return out;
     }
 
@@ -94,12 +122,13 @@ describe('the embedded database', () => {
 
     it('answers the same after the pool closed its idle connection', async () => {
       const before = await answers();
-      expect(before.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(before.map((a) => a.status)).toEqual([200, 200, 200, 200]);
       expect(before[2].body).toEqual({ status: 'ok', database: 'up', migrations: 'applied' });
       expect(before[0].body).toEqual({
         count: expect.any(Number),
         items: expect.arrayContaining([expect.objectContaining({ filename: 'spec.txt', role: 'PRIMARY' })]),
       });
+      expect(before[3].body).toEqual({ count: 1, items: [['0000000001', 'Drive unit specification']] });
 
       await idleClosed();
       expect(await answers()).toEqual(before);
@@ -125,7 +154,7 @@ describe('the embedded database', () => {
 
     it('answers the same after its connection was dropped and opened again', async () => {
       const before = await answers();
-      expect(before.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(before.map((a) => a.status)).toEqual([200, 200, 200, 200]);
 
       // The pool discards a connection released with an error and opens a new one.
       const client = await pool.connect();

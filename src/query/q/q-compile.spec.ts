@@ -1,4 +1,4 @@
-import { compileOrder, compileWhere } from './q-compile.js';
+import { compileOrder, compileWhere, numberOrderScan } from './q-compile.js';
 import { parseQuery } from './q-parse.js';
 
 function where(...q: object[]) {
@@ -58,5 +58,34 @@ describe('compileOrder', () => {
     expect(compileOrder(parseQuery(['{"sort":["-modified","container"]}']).sort).text).toBe(
       'i.modified_at DESC, (SELECT c.name FROM containers c WHERE c.id = m.container_id) ASC, i.id ASC',
     );
+  });
+});
+
+describe('numberOrderScan', () => {
+  const scan = (...q: object[]) => {
+    const r = numberOrderScan(parseQuery(q.map((x) => JSON.stringify(x))));
+    return r && { ...r, where: r.where.text.replace(/\s+/g, ' ').trim(), values: r.where.values };
+  };
+
+  it('reads queries sorted by number with criteria on masters only in index order', () => {
+    expect(scan({})).toEqual({ where: 'TRUE', values: [], desc: false, latest: true });
+    expect(
+      scan({ container: 'Drive*', type: 'wt.part.WTPart', number: '00*', sort: '-number', latest: false }),
+    ).toEqual({
+      where:
+        '(m.container_id IN (SELECT c.id FROM containers c WHERE c.name LIKE $1) AND m.class IN ($2) AND m.number LIKE $3)',
+      values: ['Drive%', 'wt.part.WTPart', '00%'],
+      desc: true,
+      latest: false,
+    });
+  });
+
+  it('leaves every other query to the join and its sort', () => {
+    expect(scan({ state: 'RELEASED' })).toBeNull();
+    expect(scan({ 'attributes.material': 'S235' })).toBeNull();
+    expect(scan({ createdBy: 'alice' })).toBeNull();
+    expect(scan({ sort: 'name' })).toBeNull();
+    expect(scan({ sort: ['number', 'name'] })).toBeNull();
+    expect(scan({ number: 'A*' }, { number: 'B*' })).toBeNull();
   });
 });

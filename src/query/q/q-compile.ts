@@ -74,6 +74,29 @@ export function compileOrder(sort: SortKey[]): Sql {
   return join([...keys, sql`i.id ASC`], ', ');
 }
 
+/** Criteria keys that compare columns of masters (or rows found from them) only. */
+const MASTER_KEYS: ReadonlySet<string> = new Set(['number', 'name', 'type', 'subtype', 'container']);
+
+/**
+ * A query that can take its order from masters_number_idx: one `q` object, sorted by number
+ * (the default), with criteria on masters only. Its matches are read as masters in number
+ * order, each followed by its iterations (see QueryRepository.snapshot), so a million of them
+ * are never sorted. `where` is over `masters m` alone; `latest` says whether only latest
+ * iterations match. Null for every other query, which is sorted after the join.
+ */
+export interface NumberOrderScan {
+  where: Sql;
+  desc: boolean;
+  latest: boolean;
+}
+
+export function numberOrderScan(query: ParsedQuery): NumberOrderScan | null {
+  if (query.parts.length !== 1 || query.sort.length !== 1 || query.sort[0].key !== 'number') return null;
+  const [part] = query.parts;
+  if (!part.criteria.every((c) => c.kind !== 'attribute' && MASTER_KEYS.has(c.key))) return null;
+  return { where: and(part.criteria.map((c) => compileCriterion(c, query.types))), desc: query.sort[0].desc, latest: part.latest };
+}
+
 function compileCriterion(c: Criterion, types: ReadonlyMap<string, QType>): Sql {
   if (c.kind === 'attribute') return and(c.conds.map((cond) => attributeCond(c.attribute!, cond)));
   const lookup = NAME_LOOKUPS[c.key];
