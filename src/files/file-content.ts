@@ -30,6 +30,8 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
   /** Larger files read lately, kept on local disk. */
   private readonly disk: DiskCache;
   readonly stores: BlobStores;
+  /** COPY FROM, which the embedded database cannot take, writes the chunks of the postgres store. */
+  private readonly copyChunks: boolean;
   private readonly logger = new Logger('Files');
 
   constructor(
@@ -39,6 +41,7 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
     this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
     this.stores = new BlobStores(repository.blobPool, config);
+    this.copyChunks = config.databaseUrl !== '';
   }
 
   async onModuleInit(): Promise<void> {
@@ -81,7 +84,7 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
     await unavailableAs503(async () => {
       const pool = this.repository.blobPool;
       if (this.stores.current === 'postgres') {
-        const { store } = await storePostgresBlob(pool, source);
+        const { store } = await storePostgresBlob(pool, source, this.copyChunks);
         if (store !== 'postgres') await ensure(this.stores.get(store), source);
         return;
       }
