@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import { RequestBodyReader } from '../common/request-body.reader.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -89,6 +90,7 @@ export class FilesService implements OnModuleInit {
   constructor(
     private readonly repository: FilesRepository,
     private readonly content: FileContent,
+    private readonly bodies: RequestBodyReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -147,7 +149,12 @@ export class FilesService implements OnModuleInit {
     const { holder, item } = await this.resolveForChange(user, target);
     checkConditions(conditions, item, target.fileName);
     const source = await unavailableAs503(
-      () => receiveUpload(content, digests, this.config.filesMaxSize, this.content.spoolDir),
+      () =>
+        receiveUpload(content, digests, {
+          max: this.config.filesMaxSize,
+          spoolDir: this.content.spoolDir,
+          memory: this.bodies.budget,
+        }),
       '; nothing was stored',
     );
     try {

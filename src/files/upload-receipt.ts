@@ -4,23 +4,36 @@ import type { Readable } from 'node:stream';
 import { Base64Error, decodeBase64Strict, decodedLength } from './base64.js';
 import { StoreUnavailableError, type BlobSource } from './blob-store.js';
 import type { ExpectedDigests } from './http-conditions.js';
+import type { BodyMemoryBudget } from '../common/body-memory-budget.js';
+import { bufferUpload, MEMORY_UPLOAD_MAX } from './upload-buffer.js';
 import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.js';
 
 /** The content of a create/update: base64 text from a JSON body, or a raw request body. */
 export type UploadContent = { kind: 'base64'; data: string } | { kind: 'stream'; body: Readable; length?: number };
 
-/** Received bytes, with a way to remove their temporary file (a spooled raw upload). */
+/** Received bytes, with a way to let go of them (a spooled raw upload's file, a buffered one's memory). */
 export type ReceivedContent = BlobSource & { dispose?: () => Promise<void> };
 
+/** Where and how an upload may be received. */
+export interface ReceiveOptions {
+  /** FILES_MAX_SIZE. */
+  max: number;
+  /** Where raw uploads are spooled; the system's temporary folder when not given. */
+  spoolDir?: string;
+  /** BODY_MEMORY_BUDGET: small raw uploads are received into memory when it has room for them. */
+  memory?: BodyMemoryBudget;
+}
+
 /**
- * Takes an upload's bytes: decodes base64, or spools a raw body to a temporary file, hashing
- * them on the way; checks them against the size limit and the digests the client sent.
+ * Takes an upload's bytes: decodes base64, or receives a raw body into memory (up to
+ * MEMORY_UPLOAD_MAX with its length announced, while BODY_MEMORY_BUDGET has room) or else into a
+ * temporary file, hashing them on the way; checks them against the size limit and the digests
+ * the client sent.
  */
 export async function receiveUpload(
   content: UploadContent,
   digests: ExpectedDigests,
-  max: number,
-  spoolDir?: string,
+  { max, spoolDir, memory }: ReceiveOptions,
 ): Promise<ReceivedContent> {
   if (content.kind === 'base64') {
     if (decodedLength(content.data) > max) throw tooLarge(max);
@@ -36,6 +49,9 @@ export async function receiveUpload(
     return { bytes, sha256: sha256.toString('hex'), size: bytes.length };
   }
   if (content.length !== undefined && content.length > max) throw tooLarge(max);
+  const release =
+    content.length !== undefined && content.length <= MEMORY_UPLOAD_MAX ? memory?.reserve(content.length) : null;
+  if (release) return receiveIntoMemory(content.body, content.length!, digests, release);
   let spooled;
   try {
     spooled = await spoolUpload(content.body, max, digests.md5 !== undefined, spoolDir);
@@ -53,6 +69,24 @@ export async function receiveUpload(
     throw e;
   }
   return { path: spooled.path, size: spooled.size, sha256: spooled.sha256.toString('hex'), dispose: spooled.dispose };
+}
+
+/** The bytes hold their share of the memory budget until disposed of. */
+async function receiveIntoMemory(
+  body: Readable,
+  length: number,
+  digests: ExpectedDigests,
+  release: () => void,
+): Promise<ReceivedContent> {
+  try {
+    const got = await bufferUpload(body, length, digests.md5 !== undefined);
+    verifyDigests(digests, got.sha256, got.md5);
+    return { bytes: got.bytes, size: length, sha256: got.sha256.toString('hex'), dispose: async () => release() };
+  } catch (e) {
+    release();
+    if (e instanceof UploadAbortedError) throw new BadRequestException(e.message);
+    throw e;
+  }
 }
 
 function tooLarge(max: number): PayloadTooLargeException {
