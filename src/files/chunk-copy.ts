@@ -12,12 +12,12 @@ import { chunksFrom } from './chunk-writer.js';
  * made the inserts two thirds of a large upload's time. The embedded database cannot take
  * COPY FROM; it gets writeChunks.
  */
-const COPY_CHUNKS = 'COPY blob_chunks (sha256, seq, data) FROM STDIN (FORMAT binary)';
+export const COPY_CHUNKS = 'COPY blob_chunks (sha256, seq, data) FROM STDIN (FORMAT binary)';
 
 /** Signature, flags (none) and the length of the header extension (none). */
-const HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+export const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
 /** A field count of -1 ends the rows. */
-const TRAILER = Buffer.from([0xff, 0xff]);
+export const COPY_TRAILER = Buffer.from([0xff, 0xff]);
 
 /** Runs in the caller's transaction on `client`; a failure leaves that transaction aborted. */
 export async function copyChunks(client: pg.ClientBase, source: BlobSource): Promise<void> {
@@ -25,18 +25,18 @@ export async function copyChunks(client: pg.ClientBase, source: BlobSource): Pro
 }
 
 async function* copyData(source: BlobSource): AsyncGenerator<Buffer> {
-  yield HEADER;
+  yield COPY_HEADER;
   const key = Buffer.from(source.sha256, 'latin1');
   let seq = 0;
   for await (const data of chunksFrom(source)) {
     yield rowHeader(key, seq++, data.length);
     yield data;
   }
-  yield TRAILER;
+  yield COPY_TRAILER;
 }
 
 /** Three fields: sha256 (char(64): its text), seq (int4), then the length of data (bytea), whose bytes follow. */
-function rowHeader(key: Buffer, seq: number, length: number): Buffer {
+export function rowHeader(key: Buffer, seq: number, length: number): Buffer {
   const header = Buffer.allocUnsafe(2 + 4 + key.length + 4 + 4 + 4);
   let at = header.writeInt16BE(3, 0);
   at = header.writeInt32BE(key.length, at);

@@ -148,21 +148,28 @@ export class FilesService implements OnModuleInit {
     // Everything that can be refused without the bytes is refused before reading them.
     const { holder, item } = await this.resolveForChange(user, target);
     checkConditions(conditions, item, target.fileName);
-    const source = await unavailableAs503(
-      () =>
-        receiveUpload(content, digests, {
-          max: this.config.filesMaxSize,
-          spoolDir: this.content.spoolDir,
-          memory: this.bodies.budget,
-        }),
-      '; nothing was stored',
-    );
+    // A large upload is copied into PostgreSQL while it arrives; rolled back unless it is saved.
+    const streamed = await this.content.stream(content);
     try {
-      await this.content.save(source);
-      const blob = { sha256: source.sha256, size: source.size };
-      return await this.change(user, target, holder, { kind: 'save', options, blob }, conditions);
+      const source = await unavailableAs503(
+        () =>
+          receiveUpload(content, digests, {
+            max: this.config.filesMaxSize,
+            spoolDir: this.content.spoolDir,
+            memory: this.bodies.budget,
+            tee: streamed ?? undefined,
+          }),
+        '; nothing was stored',
+      );
+      try {
+        await this.content.save(source, streamed);
+        const blob = { sha256: source.sha256, size: source.size };
+        return await this.change(user, target, holder, { kind: 'save', options, blob }, conditions);
+      } finally {
+        await source.dispose?.();
+      }
     } finally {
-      await source.dispose?.();
+      await streamed?.abandon();
     }
   }
 

@@ -63,23 +63,37 @@ export async function storePostgresBlob(
   return withClient(pool, async (client) => {
     await client.query('BEGIN');
     try {
-      const upsert = await client.query<{ inserted: boolean; store: StoreName }>(
-        `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, 'postgres' WHERE ${ASYNC_COMMIT}
-         ON CONFLICT (sha256) DO UPDATE SET stored_at = now()
-         RETURNING (xmax = 0) AS inserted, store`,
-        [source.sha256, source.size],
-      );
-      if (upsert.rows[0].inserted) {
+      const { inserted, store } = await upsertPostgresBlob(client, source.sha256, source.size);
+      if (inserted) {
         if (copy) await copyChunks(client, source);
         else await writeChunks(source, insertChunk(client));
       }
       await client.query('COMMIT');
-      return { store: upsert.rows[0].store };
+      return { store };
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw e;
     }
   });
+}
+
+/**
+ * Records a blob in the postgres store in the caller's transaction, or refreshes the stored_at
+ * of the one recorded (in whichever store); `inserted` when this made the row, whose chunks the
+ * caller then writes. The transaction commits asynchronously (see storePostgresBlob).
+ */
+export async function upsertPostgresBlob(
+  client: pg.ClientBase,
+  sha256: string,
+  size: number,
+): Promise<{ inserted: boolean; store: StoreName }> {
+  const res = await client.query<{ inserted: boolean; store: StoreName }>(
+    `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, 'postgres' WHERE ${ASYNC_COMMIT}
+     ON CONFLICT (sha256) DO UPDATE SET stored_at = now()
+     RETURNING (xmax = 0) AS inserted, store`,
+    [sha256, size],
+  );
+  return res.rows[0];
 }
 
 const insertChunk = (client: pg.PoolClient) => (sha256: string, seq: number, data: Buffer) =>

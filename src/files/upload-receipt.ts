@@ -6,13 +6,24 @@ import { StoreUnavailableError, type BlobSource } from './blob-store.js';
 import type { ExpectedDigests } from './http-conditions.js';
 import type { BodyMemoryBudget } from '../common/body-memory-budget.js';
 import { bufferUpload, MEMORY_UPLOAD_MAX } from './upload-buffer.js';
-import { spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.js';
+import type { UploadTee } from './streamed-blob.js';
+import { passUpload, spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.js';
 
 /** The content of a create/update: base64 text from a JSON body, or a raw request body. */
 export type UploadContent = { kind: 'base64'; data: string } | { kind: 'stream'; body: Readable; length?: number };
 
-/** Received bytes, with a way to let go of them (a spooled raw upload's file, a buffered one's memory). */
-export type ReceivedContent = BlobSource & { dispose?: () => Promise<void> };
+/** A raw upload that went into its store as it arrived (a StreamedBlob): its digest and size. */
+export interface StreamedContent {
+  sha256: string;
+  size: number;
+  streamed: true;
+}
+
+/**
+ * Received bytes (or what is left of streamed ones), with a way to let go of them (a spooled
+ * raw upload's file, a buffered one's memory).
+ */
+export type ReceivedContent = (BlobSource | StreamedContent) & { dispose?: () => Promise<void> };
 
 /** Where and how an upload may be received. */
 export interface ReceiveOptions {
@@ -22,18 +33,20 @@ export interface ReceiveOptions {
   spoolDir?: string;
   /** BODY_MEMORY_BUDGET: small raw uploads are received into memory when it has room for them. */
   memory?: BodyMemoryBudget;
+  /** Where a large raw upload goes as it arrives (a StreamedBlob), instead of a spool file. */
+  tee?: UploadTee;
 }
 
 /**
  * Takes an upload's bytes: decodes base64, or receives a raw body into memory (up to
- * MEMORY_UPLOAD_MAX with its length announced, while BODY_MEMORY_BUDGET has room) or else into a
- * temporary file, hashing them on the way; checks them against the size limit and the digests
- * the client sent.
+ * MEMORY_UPLOAD_MAX with its length announced, while BODY_MEMORY_BUDGET has room), into the
+ * `tee` when there is one, or else into a temporary file, hashing them on the way; checks them
+ * against the size limit and the digests the client sent.
  */
 export async function receiveUpload(
   content: UploadContent,
   digests: ExpectedDigests,
-  { max, spoolDir, memory }: ReceiveOptions,
+  { max, spoolDir, memory, tee }: ReceiveOptions,
 ): Promise<ReceivedContent> {
   if (content.kind === 'base64') {
     if (decodedLength(content.data) > max) throw tooLarge(max);
@@ -54,6 +67,11 @@ export async function receiveUpload(
   if (release) return receiveIntoMemory(content.body, content.length!, digests, release);
   let spooled;
   try {
+    if (tee) {
+      const passed = await passUpload(content.body, max, digests.md5 !== undefined, tee);
+      verifyDigests(digests, passed.sha256, passed.md5);
+      return { sha256: passed.sha256.toString('hex'), size: passed.size, streamed: true };
+    }
     spooled = await spoolUpload(content.body, max, digests.md5 !== undefined, spoolDir);
   } catch (e) {
     if (e instanceof UploadTooLargeError) throw tooLarge(max);

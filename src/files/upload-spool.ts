@@ -4,8 +4,9 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { UploadTee } from './streamed-blob.js';
 
 /** A raw upload written to a private temporary file, with its size and digests. */
 export interface SpooledUpload {
@@ -67,6 +68,40 @@ export async function spoolUpload(
 ): Promise<SpooledUpload> {
   const path = join(dir, `${SPOOL_PREFIX}${randomUUID()}`);
   const dispose = () => rm(path, { force: true });
+  try {
+    const digests = await metered(body, maxSize, withMd5, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    return { path, ...digests, dispose };
+  } catch (e) {
+    await dispose();
+    throw e;
+  }
+}
+
+/** A raw upload that went elsewhere as it arrived: what is left of it here. */
+export interface PassedUpload {
+  size: number;
+  sha256: Buffer;
+  md5?: Buffer;
+}
+
+/**
+ * Hands a request body to `tee` piece by piece as it arrives (a StreamedBlob), hashing and
+ * counting it on the way, as spoolUpload does, but keeps nothing: each next piece waits until
+ * the tee took the last one.
+ */
+export function passUpload(body: Readable, maxSize: number, withMd5: boolean, tee: UploadTee): Promise<PassedUpload> {
+  const discard = new Writable({ write: (_piece, _encoding, done) => done() });
+  return metered(body, maxSize, withMd5, discard, tee);
+}
+
+/** Pipes the body through a meter (size limit, digests, the tee) into `sink`. */
+async function metered(
+  body: Readable,
+  maxSize: number,
+  withMd5: boolean,
+  sink: Writable,
+  tee?: UploadTee,
+): Promise<PassedUpload> {
   const sha256 = createHash('sha256');
   const md5 = withMd5 ? createHash('md5') : null;
   let size = 0;
@@ -76,7 +111,8 @@ export async function spoolUpload(
       if (size > maxSize) return done(new UploadTooLargeError(maxSize));
       sha256.update(chunk);
       md5?.update(chunk);
-      done(null, chunk);
+      if (tee) tee.write(chunk, () => done(null, chunk));
+      else done(null, chunk);
     },
   });
   const onClose = () => {
@@ -87,15 +123,14 @@ export async function spoolUpload(
   body.once('error', onError);
   body.pipe(meter);
   try {
-    await pipeline(meter, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    await pipeline(meter, sink);
   } catch (e) {
     body.unpipe(meter);
     body.resume();
-    await dispose();
     throw e;
   } finally {
     body.off('close', onClose);
     body.off('error', onError);
   }
-  return { path, size, sha256: sha256.digest(), md5: md5?.digest(), dispose };
+  return { size, sha256: sha256.digest(), md5: md5?.digest() };
 }
