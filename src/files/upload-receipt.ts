@@ -72,7 +72,8 @@ export async function receiveUpload(
       verifyDigests(digests, passed.sha256, passed.md5);
       return { sha256: passed.sha256.toString('hex'), size: passed.size, streamed: true };
     }
-    spooled = await spoolUpload(content.body, max, digests.md5 !== undefined, spoolDir);
+    // Spooled into the vault, the file becomes the blob: flushed to disk on the way.
+    spooled = await spoolUpload(content.body, max, digests.md5 !== undefined, spoolDir, spoolDir !== undefined);
   } catch (e) {
     if (e instanceof UploadTooLargeError) throw tooLarge(max);
     if (e instanceof UploadAbortedError) throw new BadRequestException(e.message);

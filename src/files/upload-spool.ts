@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -65,16 +65,61 @@ export async function spoolUpload(
   maxSize: number,
   withMd5: boolean,
   dir = tmpdir(),
+  flushing = false,
 ): Promise<SpooledUpload> {
   const path = join(dir, `${SPOOL_PREFIX}${randomUUID()}`);
   const dispose = () => rm(path, { force: true });
   try {
-    const digests = await metered(body, maxSize, withMd5, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    const file = flushing ? await flushingFile(path) : createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    const digests = await metered(body, maxSize, withMd5, file);
     return { path, ...digests, dispose };
   } catch (e) {
     await dispose();
     throw e;
   }
+}
+
+/** Bytes written between two flushes of a spool file that becomes a blob (see flushingFile). */
+const FLUSH_EVERY = 8 * 1024 * 1024;
+
+/**
+ * A new file that starts flushing its bytes to disk (fdatasync, one at a time, in the
+ * background) every FLUSH_EVERY bytes while it is written: for a spool file that becomes a blob
+ * in the vault, which is flushed before it is named, that final flush then has only the last
+ * bytes left to write instead of the whole file.
+ */
+async function flushingFile(path: string): Promise<Writable> {
+  const file = await open(path, 'wx', 0o600);
+  let written = 0;
+  let flushed = 0;
+  let flushing: Promise<void> | null = null;
+  const append = async (pieces: Buffer[]) => {
+    const size = pieces.reduce((n, p) => n + p.length, 0);
+    const { bytesWritten } = await file.writev(pieces);
+    if (bytesWritten !== size) throw new Error(`wrote ${bytesWritten} of ${size} bytes to ${path}`);
+    written += size;
+    if (!flushing && written - flushed >= FLUSH_EVERY) {
+      flushed = written;
+      flushing = file.datasync().finally(() => (flushing = null));
+    }
+  };
+  const settle = (work: Promise<unknown>, done: (e?: Error | null) => void) => {
+    work.then(
+      () => done(),
+      (e: Error) => done(e),
+    );
+  };
+  return new Writable({
+    write: (piece: Buffer, _encoding, done) => settle(append([piece]), done),
+    writev: (pieces, done) => settle(append(pieces.map((p) => p.chunk as Buffer)), done),
+    final: (done) => settle(Promise.resolve(flushing), done),
+    destroy: (error, done) => {
+      const closed = Promise.resolve(flushing)
+        .catch(() => undefined)
+        .then(() => file.close());
+      settle(closed, () => done(error));
+    },
+  });
 }
 
 /** A raw upload that went elsewhere as it arrived: what is left of it here. */
