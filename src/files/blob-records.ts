@@ -32,12 +32,13 @@ export const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true) IS NO
  * before its bytes do; no content item uses it until its upload has written them.
  */
 export async function claimBlob(pool: pg.Pool, sha256: string, size: number, store: StoreName): Promise<BlobClaim> {
-  const res = await pool.query<BlobClaim>(
-    `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, $3 WHERE ${ASYNC_COMMIT}
+  const res = await pool.query<BlobClaim>({
+    name: 'files-blob-claim',
+    text: `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, $3 WHERE ${ASYNC_COMMIT}
      ON CONFLICT (sha256) DO UPDATE SET stored_at = now()
      RETURNING store, (xmax = 0) AS inserted, xmin::text AS token`,
-    [sha256, size, store],
-  );
+    values: [sha256, size, store],
+  });
   return res.rows[0];
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { auditViaPg, auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
+import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -159,10 +159,25 @@ type Db = Prisma.TransactionClient;
 /** Runs one statement of a file change (parameters $1, $2, …) and returns its rows. */
 type ChangeSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
 
+/**
+ * The statements of file changes on the pg pool are prepared once per connection (named by
+ * their text: the same name means the same text in every connection), so that PostgreSQL does
+ * not parse and plan them anew for every upload.
+ */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `files-change-${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 const viaPg =
   (db: pg.Pool | pg.ClientBase): ChangeSql =>
   async <R>(text: string, values: unknown[]) =>
-    (await db.query(text, values)).rows as R[];
+    (await db.query({ name: statementName(text), text, values })).rows as R[];
 
 const viaPrisma =
   (tx: Db): ChangeSql =>
@@ -229,7 +244,8 @@ export class FilesRepository {
     return withClient(this.prisma.pgPool, async (client) => {
       await client.query('BEGIN');
       try {
-        const result = await work(new FileChangeTx(viaPg(client), auditViaPg(client), null));
+        const sql = viaPg(client);
+        const result = await work(new FileChangeTx(sql, sql, null));
         await client.query('COMMIT');
         return result;
       } catch (e) {

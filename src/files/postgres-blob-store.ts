@@ -87,12 +87,13 @@ export async function upsertPostgresBlob(
   sha256: string,
   size: number,
 ): Promise<{ inserted: boolean; store: StoreName }> {
-  const res = await client.query<{ inserted: boolean; store: StoreName }>(
-    `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, 'postgres' WHERE ${ASYNC_COMMIT}
+  const res = await client.query<{ inserted: boolean; store: StoreName }>({
+    name: 'files-blob-upsert',
+    text: `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, 'postgres' WHERE ${ASYNC_COMMIT}
      ON CONFLICT (sha256) DO UPDATE SET stored_at = now()
      RETURNING (xmax = 0) AS inserted, store`,
-    [sha256, size],
-  );
+    values: [sha256, size],
+  });
   return res.rows[0];
 }
 
