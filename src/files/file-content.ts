@@ -91,6 +91,7 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
    * Makes the bytes durable in a store and recorded in content_blobs, before the content item
    * that uses them is written; bytes stored before (in whichever store) are not written again.
    * What is left when the content item is not written (its transaction failed) is swept later.
+   * Bytes that were copied into PostgreSQL as they arrived (`streamed`) are committed there.
    */
   async save(source: BlobSource | StreamedContent, streamed?: StreamedBlob | null): Promise<void> {
     await unavailableAs503(async () => {

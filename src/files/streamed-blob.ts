@@ -34,6 +34,8 @@ export class StreamedBlob implements UploadTee {
   private position = 0;
   private seq = 0;
   private failure: Error | null = null;
+  /** The COPY ended in an error: the server has left it, nothing to cancel. */
+  private copyFailed = false;
   private pending: (() => void) | null = null;
   private closed = false;
 
@@ -44,7 +46,10 @@ export class StreamedBlob implements UploadTee {
     private readonly release: (failure?: Error) => void,
   ) {
     this.copy = client.query(copyFrom(COPY_CHUNKS, { highWaterMark: 4 * CHUNK_SIZE }));
-    this.copy.on('error', (e: Error) => this.fail(e));
+    this.copy.on('error', (e: Error) => {
+      this.copyFailed = true;
+      this.fail(e);
+    });
     this.copy.write(COPY_HEADER);
   }
 
@@ -126,7 +131,8 @@ export class StreamedBlob implements UploadTee {
   /** Rolls back what the stream wrote, unless it has finished; safe to call more than once. */
   async abandon(): Promise<void> {
     if (this.closed) return;
-    if (!this.copy.writableFinished) this.copy.destroy();
+    // A COPY still under way is cancelled first (CopyFail), or the ROLLBACK would wait behind it.
+    if (!this.copyFailed && !this.copy.writableFinished) this.copy.destroy();
     await this.client.query('ROLLBACK').catch((e: Error) => this.fail(e));
     this.close();
   }

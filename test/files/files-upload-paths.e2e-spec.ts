@@ -170,6 +170,31 @@ describe('files: the ways a raw upload is received', () => {
     expect(Buffer.compare((await download('after-cut.bin')).body as Buffer, bytes)).toBe(0);
   });
 
+  it('answers 503 and stores nothing when the database connection dies mid-copy, and keeps serving', async () => {
+    const oid = await oidOf(db, DOC, 'FUP-1');
+    const before = await itemsOf(db, oid);
+    const bytes = randomBytes(6 * MiB);
+    const c = await startUpload('killed.bin', bytes.length, bytes.subarray(0, 2 * MiB));
+    await waitUntil(async () => (await copying()) === 1, 'the upload is being copied in');
+    await db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = current_database() AND query LIKE 'COPY blob_chunks%' AND state = 'active'`,
+    );
+    await c.write(bytes.subarray(2 * MiB));
+    const res = await c.response();
+    expect(res?.status).toBe(503);
+    expect(JSON.parse(res!.body)).toMatchObject({
+      statusCode: 503,
+      message: 'the database is unavailable; retry shortly',
+    });
+    expect(res?.headers['retry-after']).toBe('5');
+    expect(await blobRows(sha(bytes))).toBe(0);
+    expect(await itemsOf(db, oid)).toEqual(before);
+    const again = await upload('killed.bin', bytes);
+    expect(again.status).toBe(201);
+    expect(Buffer.compare((await download('killed.bin')).body as Buffer, bytes)).toBe(0);
+  });
+
   it('spools a large upload while the one stream is taken, and one without a length', async () => {
     const first = randomBytes(5 * MiB);
     const second = randomBytes(5 * MiB + 1);
