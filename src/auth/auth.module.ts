@@ -24,6 +24,6 @@ import { UsersRepository } from './users.repository.js';
     },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, PermissionsService, FailureThrottle],
+  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader],
 })
 export class AuthModule {}

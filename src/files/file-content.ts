@@ -9,6 +9,12 @@ import { BlobStores } from './blob-stores.js';
 import { DiskCache, type KeptFile } from './disk-cache.js';
 import { FilesRepository } from './files.repository.js';
 import { storePostgresBlob } from './postgres-blob-store.js';
+import { StreamedBlob } from './streamed-blob.js';
+import { MEMORY_UPLOAD_MAX } from './upload-buffer.js';
+import type { StreamedContent, UploadContent } from './upload-receipt.js';
+
+/** One upload at a time may stream into PostgreSQL per this many connections of the pool. */
+const STREAMS_PER_POOL = 4;
 
 /** A blob to read: its SHA-256 and size. */
 export interface BlobRef {
@@ -30,6 +36,12 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
   /** Larger files read lately, kept on local disk. */
   private readonly disk: DiskCache;
   readonly stores: BlobStores;
+  /** COPY FROM, which the embedded database cannot take, writes the chunks of the postgres store. */
+  private readonly copyChunks: boolean;
+  /** Uploads being copied into PostgreSQL as they arrive, each holding a pooled connection. */
+  private streaming = 0;
+  private readonly maxStreams: number;
+  private readonly maxSize: number;
   private readonly logger = new Logger('Files');
 
   constructor(
@@ -39,6 +51,9 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
     this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
     this.stores = new BlobStores(repository.blobPool, config);
+    this.copyChunks = config.databaseUrl !== '';
+    this.maxStreams = Math.floor(config.dbPoolMax / STREAMS_PER_POOL);
+    this.maxSize = config.filesMaxSize;
   }
 
   async onModuleInit(): Promise<void> {
@@ -76,12 +91,18 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
    * Makes the bytes durable in a store and recorded in content_blobs, before the content item
    * that uses them is written; bytes stored before (in whichever store) are not written again.
    * What is left when the content item is not written (its transaction failed) is swept later.
+   * Bytes that were copied into PostgreSQL as they arrived (`streamed`) are committed there.
    */
-  async save(source: BlobSource): Promise<void> {
+  async save(source: BlobSource | StreamedContent, streamed?: StreamedBlob | null): Promise<void> {
     await unavailableAs503(async () => {
       const pool = this.repository.blobPool;
+      if ('streamed' in source) {
+        if (!streamed) throw new Error('streamed content without its stream');
+        await streamed.finish(source.sha256, (store) => this.stores.get(store).has(source.sha256, source.size));
+        return;
+      }
       if (this.stores.current === 'postgres') {
-        const { store } = await storePostgresBlob(pool, source);
+        const { store } = await storePostgresBlob(pool, source, this.copyChunks);
         if (store !== 'postgres') await ensure(this.stores.get(store), source);
         return;
       }
@@ -94,6 +115,25 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
         throw e;
       }
     }, '; nothing was stored');
+  }
+
+  /**
+   * Starts copying a raw upload into the postgres store while it is received (see
+   * StreamedBlob), when it is larger than MEMORY_UPLOAD_MAX, its length announced, COPY
+   * available and fewer than one in STREAMS_PER_POOL of the pool's connections stream already;
+   * null otherwise (or when the database does not answer: the upload is then spooled and
+   * written after it is received, or fails there).
+   */
+  async stream(content: UploadContent): Promise<StreamedBlob | null> {
+    if (content.kind !== 'stream' || content.length === undefined) return null;
+    if (content.length <= MEMORY_UPLOAD_MAX || content.length > this.maxSize) return null;
+    if (this.stores.current !== 'postgres' || !this.copyChunks || this.streaming >= this.maxStreams) return null;
+    this.streaming++;
+    try {
+      return await StreamedBlob.start(this.repository.blobPool, content.length, () => this.streaming--);
+    } catch {
+      return null;
+    }
   }
 
   /** Where raw uploads are spooled: beside the vault when it is where new bytes go (renamed, not copied). */

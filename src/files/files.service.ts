@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import { RequestBodyReader } from '../common/request-body.reader.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -89,6 +90,7 @@ export class FilesService implements OnModuleInit {
   constructor(
     private readonly repository: FilesRepository,
     private readonly content: FileContent,
+    private readonly bodies: RequestBodyReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -146,16 +148,28 @@ export class FilesService implements OnModuleInit {
     // Everything that can be refused without the bytes is refused before reading them.
     const { holder, item } = await this.resolveForChange(user, target);
     checkConditions(conditions, item, target.fileName);
-    const source = await unavailableAs503(
-      () => receiveUpload(content, digests, this.config.filesMaxSize, this.content.spoolDir),
-      '; nothing was stored',
-    );
+    // A large upload is copied into PostgreSQL while it arrives; rolled back unless it is saved.
+    const streamed = await this.content.stream(content);
     try {
-      await this.content.save(source);
-      const blob = { sha256: source.sha256, size: source.size };
-      return await this.change(user, target, holder, { kind: 'save', options, blob }, conditions);
+      const source = await unavailableAs503(
+        () =>
+          receiveUpload(content, digests, {
+            max: this.config.filesMaxSize,
+            spoolDir: this.content.spoolDir,
+            memory: this.bodies.budget,
+            tee: streamed ?? undefined,
+          }),
+        '; nothing was stored',
+      );
+      try {
+        await this.content.save(source, streamed);
+        const blob = { sha256: source.sha256, size: source.size };
+        return await this.change(user, target, holder, { kind: 'save', options, blob }, conditions);
+      } finally {
+        await source.dispose?.();
+      }
     } finally {
-      await source.dispose?.();
+      await streamed?.abandon();
     }
   }
 
@@ -184,7 +198,7 @@ export class FilesService implements OnModuleInit {
     conditions: ChangeConditions,
   ): Promise<FileChangeResult> {
     const iterate = op.kind === 'save' ? op.options.iterate : op.iterate;
-    const outcome = await this.repository.change(async (tx) => {
+    const outcome = await this.repository.change(iterate, async (tx) => {
       await tx.lockMaster(resolved.masterId);
       // Re-read under the lock: another change may have committed since the checks above.
       const key = ref.kind === 'oid' ? iterationKey(resolved) : masterKey(resolved);

@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { UploadTee } from './streamed-blob.js';
 
 /** A raw upload written to a private temporary file, with its size and digests. */
 export interface SpooledUpload {
@@ -64,9 +65,88 @@ export async function spoolUpload(
   maxSize: number,
   withMd5: boolean,
   dir = tmpdir(),
+  flushing = false,
 ): Promise<SpooledUpload> {
   const path = join(dir, `${SPOOL_PREFIX}${randomUUID()}`);
   const dispose = () => rm(path, { force: true });
+  try {
+    const file = flushing ? await flushingFile(path) : createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    const digests = await metered(body, maxSize, withMd5, file);
+    return { path, ...digests, dispose };
+  } catch (e) {
+    await dispose();
+    throw e;
+  }
+}
+
+/** Bytes written between two flushes of a spool file that becomes a blob (see flushingFile). */
+const FLUSH_EVERY = 8 * 1024 * 1024;
+
+/**
+ * A new file that starts flushing its bytes to disk (fdatasync, one at a time, in the
+ * background) every FLUSH_EVERY bytes while it is written: for a spool file that becomes a blob
+ * in the vault, which is flushed before it is named, that final flush then has only the last
+ * bytes left to write instead of the whole file.
+ */
+async function flushingFile(path: string): Promise<Writable> {
+  const file = await open(path, 'wx', 0o600);
+  let written = 0;
+  let flushed = 0;
+  let flushing: Promise<void> | null = null;
+  const append = async (pieces: Buffer[]) => {
+    const size = pieces.reduce((n, p) => n + p.length, 0);
+    const { bytesWritten } = await file.writev(pieces);
+    if (bytesWritten !== size) throw new Error(`wrote ${bytesWritten} of ${size} bytes to ${path}`);
+    written += size;
+    if (!flushing && written - flushed >= FLUSH_EVERY) {
+      flushed = written;
+      flushing = file.datasync().finally(() => (flushing = null));
+    }
+  };
+  const settle = (work: Promise<unknown>, done: (e?: Error | null) => void) => {
+    work.then(
+      () => done(),
+      (e: Error) => done(e),
+    );
+  };
+  return new Writable({
+    write: (piece: Buffer, _encoding, done) => settle(append([piece]), done),
+    writev: (pieces, done) => settle(append(pieces.map((p) => p.chunk as Buffer)), done),
+    final: (done) => settle(Promise.resolve(flushing), done),
+    destroy: (error, done) => {
+      const closed = Promise.resolve(flushing)
+        .catch(() => undefined)
+        .then(() => file.close());
+      settle(closed, () => done(error));
+    },
+  });
+}
+
+/** A raw upload that went elsewhere as it arrived: what is left of it here. */
+export interface PassedUpload {
+  size: number;
+  sha256: Buffer;
+  md5?: Buffer;
+}
+
+/**
+ * Hands a request body to `tee` piece by piece as it arrives (a StreamedBlob), hashing and
+ * counting it on the way, as spoolUpload does, but keeps nothing: each next piece waits until
+ * the tee took the last one.
+ */
+export function passUpload(body: Readable, maxSize: number, withMd5: boolean, tee: UploadTee): Promise<PassedUpload> {
+  const discard = new Writable({ write: (_piece, _encoding, done) => done() });
+  return metered(body, maxSize, withMd5, discard, tee);
+}
+
+/** Pipes the body through a meter (size limit, digests, the tee) into `sink`. */
+async function metered(
+  body: Readable,
+  maxSize: number,
+  withMd5: boolean,
+  sink: Writable,
+  tee?: UploadTee,
+): Promise<PassedUpload> {
   const sha256 = createHash('sha256');
   const md5 = withMd5 ? createHash('md5') : null;
   let size = 0;
@@ -76,7 +156,8 @@ export async function spoolUpload(
       if (size > maxSize) return done(new UploadTooLargeError(maxSize));
       sha256.update(chunk);
       md5?.update(chunk);
-      done(null, chunk);
+      if (tee) tee.write(chunk, () => done(null, chunk));
+      else done(null, chunk);
     },
   });
   const onClose = () => {
@@ -87,15 +168,14 @@ export async function spoolUpload(
   body.once('error', onError);
   body.pipe(meter);
   try {
-    await pipeline(meter, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    await pipeline(meter, sink);
   } catch (e) {
     body.unpipe(meter);
     body.resume();
-    await dispose();
     throw e;
   } finally {
     body.off('close', onClose);
     body.off('error', onError);
   }
-  return { path, size, sha256: sha256.digest(), md5: md5?.digest(), dispose };
+  return { size, sha256: sha256.digest(), md5: md5?.digest() };
 }

@@ -11,7 +11,7 @@ import {
   type BlobStore,
 } from './blob-store.js';
 
-/** Written and checked at a time when copying into the vault. */
+/** Read, hashed and written at a time when copying a file into the vault. */
 const COPY_CHUNK = 1024 * 1024;
 /** Where blobs are written before they take their name. */
 const INCOMING = '.incoming';
@@ -21,9 +21,13 @@ const INCOMING = '.incoming';
  * each blob as a file named by its SHA-256, under two levels of folders by its first four hex
  * digits (ab/cd/abcd…) so that no folder grows past 65,536 entries per level.
  *
- * A blob is written under a temporary name in `.incoming`, flushed to disk (fsync), read back
- * and checked against its SHA-256 and size, and only then renamed to its name, and the folder
- * flushed too: a name in the vault always means complete, durable bytes. A write that fails
+ * A blob is written under a temporary name in `.incoming`, flushed to disk (fsync), its size
+ * checked, and only then renamed to its name, and the folder flushed too: a name in the vault
+ * always means complete, durable bytes. Their SHA-256 is that of the bytes written: a spooled
+ * upload and bytes in memory were hashed as they were received, from the very buffers written;
+ * bytes copied from another file are hashed as they are copied. (Reading the file back to hash
+ * it again read it from the page cache, not the disk, and cost a quarter of a large upload.)
+ * A write that fails
  * or a process killed mid-write leaves at most a temporary file, which the sweep removes.
  * Files are never changed once named, so readers need no locks; several instances may write
  * the same blob at once, and the last rename wins with the same bytes.
@@ -75,10 +79,15 @@ export class VaultBlobStore implements BlobStore {
         if (spooled) await file.chmod(0o640);
         else await copyInto(file, source);
         await file.sync();
+        const { size } = await file.stat();
+        if (size !== source.size) {
+          throw new BlobIntegrityError(
+            `the file written to the vault has ${size} bytes, not the ${source.size} of blob ${source.sha256}`,
+          );
+        }
       } finally {
         await file.close();
       }
-      await verify(temp, source);
       const target = this.pathOf(source.sha256);
       const folder = dirname(target);
       const created = await mkdir(folder, { recursive: true, mode: 0o750 });
@@ -151,40 +160,27 @@ export class VaultBlobStore implements BlobStore {
   }
 }
 
+/** Writes the bytes; a file's are hashed on the way and must be those of the blob. */
 async function copyInto(file: FileHandle, source: BlobSource): Promise<void> {
   if ('bytes' in source) {
     await file.writeFile(source.bytes);
     return;
   }
+  const hash = createHash('sha256');
+  let size = 0;
   const input = await open(source.path, 'r');
   try {
     const buf = Buffer.allocUnsafe(COPY_CHUNK);
-    for (let offset = 0; ;) {
-      const { bytesRead } = await input.read(buf, 0, buf.length, offset);
-      if (bytesRead === 0) break;
-      await file.write(buf, 0, bytesRead);
-      offset += bytesRead;
-    }
-  } finally {
-    await input.close();
-  }
-}
-
-/** Reads the written file back and checks it: what is named in the vault is what was sent. */
-async function verify(path: string, source: BlobSource): Promise<void> {
-  const hash = createHash('sha256');
-  let size = 0;
-  const file = await open(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(COPY_CHUNK);
     for (;;) {
-      const { bytesRead } = await file.read(buf, 0, buf.length, size);
+      const { bytesRead } = await input.read(buf, 0, buf.length, size);
       if (bytesRead === 0) break;
-      hash.update(buf.subarray(0, bytesRead));
+      const piece = buf.subarray(0, bytesRead);
+      hash.update(piece);
+      await file.write(piece);
       size += bytesRead;
     }
   } finally {
-    await file.close();
+    await input.close();
   }
   const digest = hash.digest('hex');
   if (size !== source.size || digest !== source.sha256) {
