@@ -6,7 +6,7 @@ import { AuthNotices, AUTH_NOTICES_APPLICATION } from '../../src/auth/auth-notic
 import { FailureThrottle } from '../../src/auth/failure-throttle.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
+import { embeddedTestRun, testPool } from '../helpers/test-database.js';
 import { forgetSignInFailures } from '../helpers/sign-in-failures.js';
 
 /** Polls `check` until it is true or `ms` have passed; answers whether it became true. */
@@ -25,7 +25,8 @@ async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): 
  * failure count at its limit reaches it by notice; while it does not, each cached sign-in is
  * confirmed by a statement.
  */
-describe('sign-in notices', () => {
+// The embedded database (a run without a PostgreSQL server) has no connection to keep listening.
+(embeddedTestRun() ? describe.skip : describe)('sign-in notices', () => {
   let a: TestApp;
   let b: TestApp;
   let strict: TestApp;

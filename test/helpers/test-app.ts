@@ -4,7 +4,7 @@ import type { App } from 'supertest/types.js';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
-import { testDatabaseUrl } from './test-database.js';
+import { embeddedTestRun, testDatabaseUrl } from './test-database.js';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -15,7 +15,15 @@ export interface TestApp {
 
 /** The whole application on the run's test database, configured exactly as main.ts does. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...process.env, DATABASE_URL: testDatabaseUrl(), ...env });
+  // On the embedded database no connection can be kept listening, as main.ts knows.
+  const defaults = embeddedTestRun() ? { AUTH_NOTICES: 'false' } : {};
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ...defaults,
+    ...process.env,
+    DATABASE_URL: testDatabaseUrl(),
+    ...env,
+  });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['error'] });
   configureApp(app, config);

@@ -9,6 +9,16 @@ export function testDatabaseUrl(): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { url: string }).url;
 }
 
+/**
+ * Whether this run has no PostgreSQL server and uses the embedded database (see
+ * test/global-setup.mjs), which serves one connection at a time.
+ */
+export function embeddedTestRun(): boolean {
+  const file = process.env.PDM_TEST_STATE_FILE;
+  if (!file) return false;
+  return !(JSON.parse(readFileSync(file, 'utf8')) as { adminUrl: string | null }).adminUrl;
+}
+
 /** A pg pool on the test database, for checking what the service stored. */
 export function testPool(): pg.Pool {
   return new pg.Pool({ connectionString: testDatabaseUrl(), max: 2 });

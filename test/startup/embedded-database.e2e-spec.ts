@@ -69,7 +69,9 @@ describe('the embedded database', () => {
     beforeAll(async () => {
       t = await createTestApp({
         DATABASE_URL: embedded.url,
+        // What main.ts sets for the embedded database, which serves one connection at a time.
         DB_POOL_MAX: '1',
+        AUTH_NOTICES: 'false',
         DB_POOL_IDLE_TIMEOUT_MS: '300',
         PUBLIC_URL: 'http://pdm.test',
       });

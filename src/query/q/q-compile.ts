@@ -94,7 +94,11 @@ export function numberOrderScan(query: ParsedQuery): NumberOrderScan | null {
   if (query.parts.length !== 1 || query.sort.length !== 1 || query.sort[0].key !== 'number') return null;
   const [part] = query.parts;
   if (!part.criteria.every((c) => c.kind !== 'attribute' && MASTER_KEYS.has(c.key))) return null;
-  return { where: and(part.criteria.map((c) => compileCriterion(c, query.types))), desc: query.sort[0].desc, latest: part.latest };
+  return {
+    where: and(part.criteria.map((c) => compileCriterion(c, query.types))),
+    desc: query.sort[0].desc,
+    latest: part.latest,
+  };
 }
 
 function compileCriterion(c: Criterion, types: ReadonlyMap<string, QType>): Sql {
