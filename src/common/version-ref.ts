@@ -1,3 +1,4 @@
+import { BadRequestException } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { parseOid } from './oid.js';
 
@@ -43,4 +44,26 @@ export function latestOfBranchText(param: string): string {
     WHERE b.id = ${param}
       AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
     ORDER BY l.iteration DESC LIMIT 1)`;
+}
+
+/**
+ * An `OR:` OID or a `VR:` version reference given where an object is named, as its class and id
+ * (`branch`: the id is a version's branch id); null when the text is neither form (a number).
+ * A text in either form that is malformed is a 400, naming it as `shown` (e.g. clipped).
+ */
+export function parseObjectReference(
+  text: string,
+  shown = `"${text}"`,
+): { cls: string; id: number; branch: boolean } | null {
+  if (!text.startsWith('OR:') && !text.startsWith('VR:')) return null;
+  const vr = parseVersionRef(text);
+  const oid = vr ? { cls: vr.cls, id: vr.branchId } : parseOid(text);
+  if (!oid) {
+    throw new BadRequestException(
+      text.startsWith('VR:')
+        ? `${shown} is not a version reference (VR:<class>:<branch id>)`
+        : `${shown} is not an OID (OR:<class>:<id>)`,
+    );
+  }
+  return { cls: oid.cls, id: oid.id, branch: vr !== null };
 }

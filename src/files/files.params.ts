@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { BUSINESS_CLASSES, OidClass, parseOid } from '../common/oid.js';
-import { parseVersionRef } from '../common/version-ref.js';
+import { BUSINESS_CLASSES, OidClass } from '../common/oid.js';
+import { parseObjectReference } from '../common/version-ref.js';
 import type { UploadFileBodyDto, WriteFileQueryDto } from './dto/files-request.dto.js';
 import { fileNameProblem, isMediaType } from './file-name.js';
 
@@ -14,23 +14,15 @@ export type HolderRef =
   | { kind: 'number'; text: string; cls: string; number: string };
 
 export function parseHolderRef(text: string, type: string | undefined): HolderRef {
-  if (text.startsWith('OR:') || text.startsWith('VR:')) {
-    const vr = parseVersionRef(text);
-    const oid = vr ? { cls: vr.cls, id: vr.branchId } : parseOid(text);
-    if (!oid) {
-      throw new BadRequestException(
-        text.startsWith('VR:')
-          ? `"${text}" is not a version reference (VR:<class>:<branch id>)`
-          : `"${text}" is not an OID (OR:<class>:<id>)`,
-      );
-    }
+  const oid = parseObjectReference(text);
+  if (oid) {
     if (!(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
       throw new BadRequestException(`files are held by ${BUSINESS_CLASSES.join(', ')}; ${oid.cls} holds none`);
     }
     if (type !== undefined && type !== oid.cls) {
       throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
     }
-    return { kind: 'oid', text, cls: oid.cls, id: oid.id, ...(vr && { branch: true }) };
+    return { kind: 'oid', text, cls: oid.cls, id: oid.id, ...(oid.branch && { branch: true }) };
   }
   return { kind: 'number', text, cls: type ?? OidClass.document, number: text };
 }

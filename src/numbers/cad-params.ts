@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { OidClass, parseOid } from '../common/oid.js';
-import { parseVersionRef } from '../common/version-ref.js';
+import { OidClass } from '../common/oid.js';
+import { parseObjectReference } from '../common/version-ref.js';
 import { clip } from './numbers.params.js';
 
 /**
@@ -12,22 +12,14 @@ export type CadRef =
   { kind: 'iteration'; text: string; id: number; branch?: boolean } | { kind: 'number'; text: string };
 
 export function parseCadRef(text: string): CadRef {
-  if (text.startsWith('OR:') || text.startsWith('VR:')) {
-    const vr = parseVersionRef(text);
-    const oid = vr ? { cls: vr.cls, id: vr.branchId } : parseOid(text);
-    if (!oid) {
-      throw new BadRequestException(
-        text.startsWith('VR:')
-          ? `oid_or_number "${clip(text)}" is not a version reference (VR:<class>:<branch id>)`
-          : `oid_or_number "${clip(text)}" is not an OID (OR:<class>:<id>)`,
-      );
-    }
+  const oid = parseObjectReference(text, `oid_or_number "${clip(text)}"`);
+  if (oid) {
     if (oid.cls !== OidClass.cadDocument) {
       throw new BadRequestException(
         `oid_or_number ${text} is not a CAD document: attributes and used links are kept for ${OidClass.cadDocument}`,
       );
     }
-    return { kind: 'iteration', text, id: oid.id, ...(vr && { branch: true }) };
+    return { kind: 'iteration', text, id: oid.id, ...(oid.branch && { branch: true }) };
   }
   if (text.trim() === '' || text.length > 200) {
     throw new BadRequestException('oid_or_number must be an OID or a number of 1 to 200 characters');

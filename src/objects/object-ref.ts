@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { BUSINESS_CLASSES, parseOid } from '../common/oid.js';
-import { parseVersionRef } from '../common/version-ref.js';
+import { BUSINESS_CLASSES } from '../common/oid.js';
+import { parseObjectReference } from '../common/version-ref.js';
 
 /**
  * How a request names a business object: an OID names one iteration
@@ -20,23 +20,15 @@ export function parseObjectRef(
   if (type !== undefined && !classes.includes(type)) {
     throw new BadRequestException(`type must be one of ${classes.join(', ')}, not "${type}"`);
   }
-  if (text.startsWith('OR:') || text.startsWith('VR:')) {
-    const vr = parseVersionRef(text);
-    const oid = vr ? { cls: vr.cls, id: vr.branchId } : parseOid(text);
-    if (!oid) {
-      throw new BadRequestException(
-        text.startsWith('VR:')
-          ? `"${text}" is not a version reference (VR:<class>:<branch id>)`
-          : `"${text}" is not an OID (OR:<class>:<id>)`,
-      );
-    }
+  const oid = parseObjectReference(text);
+  if (oid) {
     if (!classes.includes(oid.cls)) {
       throw new BadRequestException(`business objects are those of ${classes.join(', ')}, not of ${oid.cls}`);
     }
     if (type !== undefined && type !== oid.cls) {
       throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
     }
-    return { kind: 'oid', text, cls: oid.cls, id: oid.id, ...(vr && { branch: true }) };
+    return { kind: 'oid', text, cls: oid.cls, id: oid.id, ...(oid.branch && { branch: true }) };
   }
   if (text.length === 0 || text.length > 200) {
     throw new BadRequestException('an object is named by its OID or its number (1 to 200 characters)');
