@@ -1,20 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { ContainersService } from './containers.service.js';
 import {
   ContainerDto,
@@ -30,13 +19,10 @@ import {
 } from './dto/containers.dto.js';
 import { PageQueryDto } from './dto/paging.dto.js';
 
-const BAD = { description: 'bad parameter or body; the message names the field', type: ErrorEnvelopeDto };
-const NOT_FOUND = { description: 'no container of that name (or one the caller may not read)', type: ErrorEnvelopeDto };
-const ADMINS = { description: 'the caller is not an administrator', type: ErrorEnvelopeDto };
-const MANAGERS = {
-  description: 'the caller is neither an administrator nor a manager of the container',
-  type: ErrorEnvelopeDto,
-};
+const BAD = 'bad parameter or body; the message names the field';
+const NOT_FOUND = 'no container of that name (or one the caller may not read)';
+const ADMINS = 'the caller is not an administrator';
+const MANAGERS = 'the caller is neither an administrator nor a manager of the container';
 
 @ApiTags('admin')
 @ApiAuthenticated()
@@ -47,8 +33,7 @@ export class ContainersController {
   @Get()
   @ApiOperation({ summary: 'List containers', description: 'Paged, ordered by name. Administrators only.' })
   @ApiOkResponse({ type: ContainerListDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(ADMINS)
+  @ApiErrors({ 400: BAD, 403: ADMINS })
   list(@CurrentUser() caller: AuthUser, @Query() page: PageQueryDto): Promise<ContainerListDto> {
     return this.containers.list(caller, page);
   }
@@ -56,9 +41,7 @@ export class ContainersController {
   @Post()
   @ApiOperation({ summary: 'Create a container', description: 'Administrators only.' })
   @ApiCreatedResponse({ type: ContainerDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(ADMINS)
-  @ApiConflictResponse({ description: 'a container of that name exists', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: ADMINS, 409: 'a container of that name exists' })
   create(@CurrentUser() caller: AuthUser, @Body() body: CreateContainerDto): Promise<ContainerDto> {
     return this.containers.create(caller, body);
   }
@@ -69,10 +52,7 @@ export class ContainersController {
     description: 'The class cannot change (it is part of the OID). Administrators only.',
   })
   @ApiOkResponse({ type: ContainerDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(ADMINS)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'another container has the new name', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND, 409: 'another container has the new name' })
   update(
     @CurrentUser() caller: AuthUser,
     @Param() params: ContainerNameParamDto,
@@ -90,9 +70,7 @@ export class ContainersController {
       'Its memberships, numbering rules and workspaces are deleted with it. Administrators only.',
   })
   @ApiNoContentResponse({ description: 'deleted' })
-  @ApiForbiddenResponse(ADMINS)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'the container is not empty', type: ErrorEnvelopeDto })
+  @ApiErrors({ 403: ADMINS, 404: NOT_FOUND, 409: 'the container is not empty' })
   async remove(@CurrentUser() caller: AuthUser, @Param() params: ContainerNameParamDto): Promise<void> {
     await this.containers.remove(caller, params.container);
   }
@@ -103,9 +81,7 @@ export class ContainersController {
     description: 'Paged, ordered by user name. Administrators and managers of the container.',
   })
   @ApiOkResponse({ type: MemberListDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(MANAGERS)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 400: BAD, 403: MANAGERS, 404: NOT_FOUND })
   members(
     @CurrentUser() caller: AuthUser,
     @Param() params: MembersParamDto,
@@ -123,9 +99,7 @@ export class ContainersController {
   })
   @ApiCreatedResponse({ type: MemberDto, description: 'the user is a new member' })
   @ApiOkResponse({ type: MemberDto, description: 'the role was changed' })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(MANAGERS)
-  @ApiNotFoundResponse({ description: 'no such container or user', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: MANAGERS, 404: 'no such container or user' })
   async setMember(
     @CurrentUser() caller: AuthUser,
     @Param() params: MemberParamsDto,
@@ -144,8 +118,7 @@ export class ContainersController {
     description: 'Administrators and managers of the container.',
   })
   @ApiNoContentResponse({ description: 'removed' })
-  @ApiForbiddenResponse(MANAGERS)
-  @ApiNotFoundResponse({ description: 'no such container, or the user is not a member', type: ErrorEnvelopeDto })
+  @ApiErrors({ 403: MANAGERS, 404: 'no such container, or the user is not a member' })
   async removeMember(@CurrentUser() caller: AuthUser, @Param() params: MemberParamsDto): Promise<void> {
     await this.containers.removeMember(caller, params.container, params.user);
   }

@@ -1,28 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { NumberingRuleDto } from '../numbers/dto/numbers-response.dto.js';
 import { CreateRuleDto, RuleListDto, RuleParamsDto, RulesParamDto, UpdateRuleDto } from './dto/rules.dto.js';
 import { RulesService } from './rules.service.js';
 
-const BAD = { description: 'bad parameter or body; the message names the field', type: ErrorEnvelopeDto };
+const BAD = 'bad parameter or body; the message names the field';
 
 @ApiTags('admin')
 @ApiAuthenticated()
-@ApiForbiddenResponse({ description: 'the caller is not an administrator', type: ErrorEnvelopeDto })
+@ApiErrors({ 403: 'the caller is not an administrator' })
 @Controller('admin/containers/:container/rules')
 export class RulesController {
   constructor(private readonly rules: RulesService) {}
@@ -30,7 +19,7 @@ export class RulesController {
   @Get()
   @ApiOperation({ summary: "List a container's numbering rules", description: 'Administrators only.' })
   @ApiOkResponse({ type: RuleListDto })
-  @ApiNotFoundResponse({ description: 'no container of that name', type: ErrorEnvelopeDto })
+  @ApiErrors({ 404: 'no container of that name' })
   list(@CurrentUser() caller: AuthUser, @Param() params: RulesParamDto): Promise<RuleListDto> {
     return this.rules.list(caller, params.container);
   }
@@ -42,9 +31,7 @@ export class RulesController {
       'One rule per class and container; numbers are prefix + counter zero-padded to width + suffix. Administrators only.',
   })
   @ApiCreatedResponse({ type: NumberingRuleDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse({ description: 'no container of that name', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: 'the container has a rule for the class', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 404: 'no container of that name', 409: 'the container has a rule for the class' })
   create(
     @CurrentUser() caller: AuthUser,
     @Param() params: RulesParamDto,
@@ -62,9 +49,11 @@ export class RulesController {
       'reservation running at the same time is counted. Administrators only.',
   })
   @ApiOkResponse({ type: NumberingRuleDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse({ description: 'no such container, or no rule for the class there', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: 'next below the current counter', type: ErrorEnvelopeDto })
+  @ApiErrors({
+    400: BAD,
+    404: 'no such container, or no rule for the class there',
+    409: 'next below the current counter',
+  })
   update(
     @CurrentUser() caller: AuthUser,
     @Param() params: RuleParamsDto,
@@ -80,7 +69,7 @@ export class RulesController {
     description: 'Numbers for the class can no longer be generated in the container. Administrators only.',
   })
   @ApiNoContentResponse({ description: 'deleted' })
-  @ApiNotFoundResponse({ description: 'no such container, or no rule for the class there', type: ErrorEnvelopeDto })
+  @ApiErrors({ 404: 'no such container, or no rule for the class there' })
   async remove(@CurrentUser() caller: AuthUser, @Param() params: RuleParamsDto): Promise<void> {
     await this.rules.remove(caller, params.container, params.class_name);
   }

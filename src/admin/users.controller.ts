@@ -1,30 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { PageQueryDto } from './dto/paging.dto.js';
 import { CreateUserDto, UpdateUserDto, UserDto, UserListDto, UserNameParamDto } from './dto/users.dto.js';
 import { UsersService } from './users.service.js';
 
-const FORBIDDEN = { description: 'the caller is not an administrator', type: ErrorEnvelopeDto };
-const BAD = { description: 'bad parameter or body; the message names the field', type: ErrorEnvelopeDto };
-const NOT_FOUND = { description: 'no user of that name', type: ErrorEnvelopeDto };
+const FORBIDDEN = 'the caller is not an administrator';
+const BAD = 'bad parameter or body; the message names the field';
+const NOT_FOUND = 'no user of that name';
 
 @ApiTags('admin')
 @ApiAuthenticated()
-@ApiForbiddenResponse(FORBIDDEN)
+@ApiErrors({ 403: FORBIDDEN })
 @Controller('admin/users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
@@ -32,7 +21,7 @@ export class UsersController {
   @Get()
   @ApiOperation({ summary: 'List users', description: 'Paged, ordered by name. Administrators only.' })
   @ApiOkResponse({ type: UserListDto })
-  @ApiBadRequestResponse(BAD)
+  @ApiErrors({ 400: BAD })
   list(@CurrentUser() caller: AuthUser, @Query() page: PageQueryDto): Promise<UserListDto> {
     return this.users.list(caller, page);
   }
@@ -43,8 +32,7 @@ export class UsersController {
     description: 'The password is stored as a scrypt hash. Administrators only.',
   })
   @ApiCreatedResponse({ type: UserDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiConflictResponse({ description: 'a user of that name exists', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 409: 'a user of that name exists' })
   create(@CurrentUser() caller: AuthUser, @Body() body: CreateUserDto): Promise<UserDto> {
     return this.users.create(caller, body);
   }
@@ -52,7 +40,7 @@ export class UsersController {
   @Get(':name')
   @ApiOperation({ summary: 'Read a user', description: 'Administrators only.' })
   @ApiOkResponse({ type: UserDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   get(@CurrentUser() caller: AuthUser, @Param() params: UserNameParamDto): Promise<UserDto> {
     return this.users.get(caller, params.name);
   }
@@ -67,9 +55,7 @@ export class UsersController {
       'Administrators only.',
   })
   @ApiOkResponse({ type: UserDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'the change would leave no enabled administrator', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 404: NOT_FOUND, 409: 'the change would leave no enabled administrator' })
   update(
     @CurrentUser() caller: AuthUser,
     @Param() params: UserNameParamDto,
@@ -88,10 +74,9 @@ export class UsersController {
       'instead (PATCH `{"disabled": true}`), which keeps who made what. Administrators only.',
   })
   @ApiNoContentResponse({ description: 'deleted' })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({
-    description: 'the user is named by iterations, objects or workspaces, or is the last administrator',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    404: NOT_FOUND,
+    409: 'the user is named by iterations, objects or workspaces, or is the last administrator',
   })
   async remove(@CurrentUser() caller: AuthUser, @Param() params: UserNameParamDto): Promise<void> {
     await this.users.remove(caller, params.name);

@@ -1,19 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { PageQueryDto } from './dto/paging.dto.js';
 import {
   ContentRoleDto,
@@ -26,11 +15,11 @@ import {
 } from './dto/workspaces.dto.js';
 import { WorkspacesService } from './workspaces.service.js';
 
-const BAD = { description: 'bad parameter or body; the message names the field', type: ErrorEnvelopeDto };
+const BAD = 'bad parameter or body; the message names the field';
 
 @ApiTags('admin')
 @ApiAuthenticated()
-@ApiForbiddenResponse({ description: 'the caller is not an administrator', type: ErrorEnvelopeDto })
+@ApiErrors({ 403: 'the caller is not an administrator' })
 @Controller('admin')
 export class WorkspacesController {
   constructor(private readonly workspaces: WorkspacesService) {}
@@ -38,7 +27,7 @@ export class WorkspacesController {
   @Get('workspaces')
   @ApiOperation({ summary: 'List workspaces', description: 'Paged, ordered by name. Administrators only.' })
   @ApiOkResponse({ type: WorkspaceListDto })
-  @ApiBadRequestResponse(BAD)
+  @ApiErrors({ 400: BAD })
   list(@CurrentUser() caller: AuthUser, @Query() page: PageQueryDto): Promise<WorkspaceListDto> {
     return this.workspaces.list(caller, page);
   }
@@ -49,9 +38,7 @@ export class WorkspacesController {
     description: 'A workspace names a container (the number service takes its rules from there). Administrators only.',
   })
   @ApiCreatedResponse({ type: WorkspaceDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse({ description: 'no such container or owner', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: 'a workspace of that name exists', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 404: 'no such container or owner', 409: 'a workspace of that name exists' })
   create(@CurrentUser() caller: AuthUser, @Body() body: CreateWorkspaceDto): Promise<WorkspaceDto> {
     return this.workspaces.create(caller, body);
   }
@@ -60,7 +47,7 @@ export class WorkspacesController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a workspace', description: 'Administrators only.' })
   @ApiNoContentResponse({ description: 'deleted' })
-  @ApiNotFoundResponse({ description: 'no workspace of that name', type: ErrorEnvelopeDto })
+  @ApiErrors({ 404: 'no workspace of that name' })
   async remove(@CurrentUser() caller: AuthUser, @Param() params: WorkspaceNameParamDto): Promise<void> {
     await this.workspaces.remove(caller, params.name);
   }
@@ -78,8 +65,7 @@ export class WorkspacesController {
     description: 'Roles cannot be renamed or deleted here: files refer to them by name. Administrators only.',
   })
   @ApiCreatedResponse({ type: ContentRoleDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiConflictResponse({ description: 'the role exists, or the most roles there may be exist', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 409: 'the role exists, or the most roles there may be exist' })
   createRole(@CurrentUser() caller: AuthUser, @Body() body: CreateContentRoleDto): Promise<ContentRoleDto> {
     return this.workspaces.createRole(caller, body.name);
   }

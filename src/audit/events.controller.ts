@@ -1,9 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { AuditService } from './audit.service.js';
 import { AuditEventListDto, EventsQueryDto } from './dto/audit.dto.js';
 
@@ -21,8 +20,7 @@ export class EventsController {
       '(from inclusive, to exclusive) and action (exact, or a prefix ending in `*`). Administrators only.',
   })
   @ApiOkResponse({ type: AuditEventListDto })
-  @ApiBadRequestResponse({ description: 'bad filter; the message names it', type: ErrorEnvelopeDto })
-  @ApiForbiddenResponse({ description: 'the caller is not an administrator', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: 'bad filter; the message names it', 403: 'the caller is not an administrator' })
   list(@CurrentUser() user: AuthUser, @Query() query: EventsQueryDto): Promise<AuditEventListDto> {
     return this.audit.list(user, query);
   }

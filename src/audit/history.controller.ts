@@ -1,13 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { AuditService } from './audit.service.js';
 import { HistoryDto, HistoryQueryDto, HistoryRefParamDto } from './dto/audit.dto.js';
 
-const BAD = { description: 'bad parameter; the message names it', type: ErrorEnvelopeDto };
+const BAD = 'bad parameter; the message names it';
 
 @ApiTags('objects')
 @ApiAuthenticated()
@@ -26,8 +25,7 @@ export class HistoryController {
       'may not read is answered 404 like one that does not exist.',
   })
   @ApiOkResponse({ type: HistoryDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 404: 'no such object the caller may read' })
   history(
     @CurrentUser() user: AuthUser,
     @Param() params: HistoryRefParamDto,

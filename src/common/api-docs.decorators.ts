@@ -12,6 +12,20 @@ export function ApiAuthenticated() {
   );
 }
 
+/** The error answers an operation documents, by status: each a description of when it comes. */
+export type ApiErrorAnswers = Partial<
+  Record<400 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 416 | 422 | 429 | 503 | 504, string>
+>;
+
+/** The error answers of an operation (or of every operation of a controller), each an error envelope. */
+export function ApiErrors(answers: ApiErrorAnswers) {
+  return applyDecorators(
+    ...Object.entries(answers).map(([status, description]) =>
+      ApiResponse({ status: Number(status), description, type: ErrorEnvelopeDto }),
+    ),
+  );
+}
+
 /** Swagger description of a service's GET version route. */
 export function ApiVersion(service: string) {
   return applyDecorators(

@@ -1,17 +1,11 @@
 import { Controller, Delete, Get, HttpStatus, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiHeader,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiPayloadTooLargeResponse,
-  ApiPreconditionFailedResponse,
   ApiProduces,
   ApiResponse,
   ApiTags,
@@ -20,8 +14,7 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiVersion } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
 import { baseUrl } from '../common/public-url.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -70,8 +63,7 @@ export class FilesController {
     description: 'Lists the files of one role (default SECONDARY) or of all roles. Needs read rights.',
   })
   @ApiOkResponse({ type: FileListDto })
-  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: ERRORS.badRequest, 404: ERRORS.notFound })
   list(
     @CurrentUser() user: AuthUser,
     @Param() params: FileHolderParamsDto,
@@ -94,10 +86,12 @@ export class FilesController {
   @ApiOkResponse({ description: 'the file content', schema: { type: 'string', format: 'binary' } })
   @ApiResponse({ status: 206, description: 'the requested byte range', schema: { type: 'string', format: 'binary' } })
   @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag' })
-  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
-  @ApiPreconditionFailedResponse({ description: ERRORS.precondition, type: ErrorEnvelopeDto })
-  @ApiResponse({ status: 416, description: 'the range lies outside the file', type: ErrorEnvelopeDto })
+  @ApiErrors({
+    400: ERRORS.badRequest,
+    404: ERRORS.notFound,
+    412: ERRORS.precondition,
+    416: 'the range lies outside the file',
+  })
   async download(
     @CurrentUser() user: AuthUser,
     @Param() params: FileParamsDto,
@@ -142,13 +136,15 @@ export class FilesController {
   @ApiParam({ name: 'filename', description: 'file name, URL-encoded (compared in Unicode NFC)', example: 'hello.txt' })
   @ApiCreatedResponse({ description: 'the file was created', type: FileWriteResultDto })
   @ApiOkResponse({ description: 'the file was updated', type: FileWriteResultDto })
-  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
-  @ApiForbiddenResponse({ description: ERRORS.forbidden, type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: ERRORS.conflict, type: ErrorEnvelopeDto })
-  @ApiPreconditionFailedResponse({ description: ERRORS.precondition, type: ErrorEnvelopeDto })
-  @ApiPayloadTooLargeResponse({ description: 'the file exceeds FILES_MAX_SIZE', type: ErrorEnvelopeDto })
-  @ApiResponse({ status: 415, description: 'neither JSON nor application/octet-stream', type: ErrorEnvelopeDto })
+  @ApiErrors({
+    400: ERRORS.badRequest,
+    403: ERRORS.forbidden,
+    404: ERRORS.notFound,
+    409: ERRORS.conflict,
+    412: ERRORS.precondition,
+    413: 'the file exceeds FILES_MAX_SIZE',
+    415: 'neither JSON nor application/octet-stream',
+  })
   async upload(
     @CurrentUser() user: AuthUser,
     @Param() params: FileParamsDto,
@@ -181,11 +177,13 @@ export class FilesController {
   })
   @ApiParam({ name: 'filename', description: 'file name, URL-encoded (compared in Unicode NFC)', example: 'hello.txt' })
   @ApiOkResponse({ type: FileWriteResultDto })
-  @ApiBadRequestResponse({ description: ERRORS.badRequest, type: ErrorEnvelopeDto })
-  @ApiForbiddenResponse({ description: ERRORS.forbidden, type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({ description: ERRORS.notFound, type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: ERRORS.conflict, type: ErrorEnvelopeDto })
-  @ApiPreconditionFailedResponse({ description: ERRORS.precondition, type: ErrorEnvelopeDto })
+  @ApiErrors({
+    400: ERRORS.badRequest,
+    403: ERRORS.forbidden,
+    404: ERRORS.notFound,
+    409: ERRORS.conflict,
+    412: ERRORS.precondition,
+  })
   async remove(
     @CurrentUser() user: AuthUser,
     @Param() params: FileParamsDto,

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiVersion } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
 import { baseUrl } from '../common/public-url.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -20,7 +19,7 @@ function paging(p: PagingParamsDto): Paging {
 
 @ApiTags('query')
 @ApiAuthenticated()
-@ApiResponse({ status: 400, description: 'bad parameter or q; the message names it', type: ErrorEnvelopeDto })
+@ApiErrors({ 400: 'bad parameter or q; the message names it' })
 @Controller('query')
 export class QueryController {
   constructor(
@@ -44,7 +43,7 @@ export class QueryController {
   @Get('1.0/query')
   @ApiOperation({ summary: 'Open a paged query session and return its first page (session_id 0: all fit)' })
   @ApiOkResponse({ type: QueryPageDto })
-  @ApiResponse({ status: 429, description: 'too many open sessions of this user', type: ErrorEnvelopeDto })
+  @ApiErrors({ 429: 'too many open sessions of this user' })
   open(@CurrentUser() user: AuthUser, @Query() params: OpenQueryParamsDto, @Req() req: Request): Promise<QueryPageDto> {
     const merged = mergeOpenParams(params, undefined);
     return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
@@ -64,7 +63,7 @@ export class QueryController {
     },
   })
   @ApiOkResponse({ type: QueryPageDto })
-  @ApiResponse({ status: 429, description: 'too many open sessions of this user', type: ErrorEnvelopeDto })
+  @ApiErrors({ 429: 'too many open sessions of this user' })
   openPost(
     @CurrentUser() user: AuthUser,
     @Query() params: OpenQueryParamsDto,
@@ -84,8 +83,7 @@ export class QueryController {
     example: 1, // the first session on a new database: run "open" first
   })
   @ApiOkResponse({ type: QueryPageDto })
-  @ApiResponse({ status: 404, description: 'no such session of the caller', type: ErrorEnvelopeDto })
-  @ApiResponse({ status: 410, description: 'the session is closed or has expired', type: ErrorEnvelopeDto })
+  @ApiErrors({ 404: 'no such session of the caller', 410: 'the session is closed or has expired' })
   page(
     @CurrentUser() user: AuthUser,
     @Param('session_id') sessionId: string,
@@ -104,8 +102,7 @@ export class QueryController {
     example: 1, // the first session on a new database: run "open" first
   })
   @ApiOkResponse({ type: CloseResponseDto })
-  @ApiResponse({ status: 404, description: 'no such session of the caller', type: ErrorEnvelopeDto })
-  @ApiResponse({ status: 410, description: 'the session is closed or has expired', type: ErrorEnvelopeDto })
+  @ApiErrors({ 404: 'no such session of the caller', 410: 'the session is closed or has expired' })
   close(@CurrentUser() user: AuthUser, @Param('session_id') sessionId: string): Promise<CloseResponseDto> {
     return this.service.close(user, sessionId);
   }

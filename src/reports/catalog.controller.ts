@@ -1,7 +1,6 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { classView, softTypeView } from '../catalog/catalog-view.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogClassDetailsDto, CatalogDto } from './dto/catalog.dto.js';
@@ -30,7 +29,7 @@ export class CatalogController {
   @ApiOperation({ summary: 'One class of the catalog with its soft types' })
   @ApiParam({ name: 'cls', description: 'A class name', example: 'wt.change2.WTChangeOrder2' })
   @ApiOkResponse({ type: CatalogClassDetailsDto })
-  @ApiNotFoundResponse({ description: 'no such class', type: ErrorEnvelopeDto })
+  @ApiErrors({ 404: 'no such class' })
   async one(@Param('cls') name: string): Promise<CatalogClassDetailsDto> {
     const catalog = await this.catalogs.current();
     const c = catalog.findClass(name);
