@@ -1,3 +1,4 @@
+import express, { type Request } from 'express';
 import fc from 'fast-check';
 import { parseStrictXml } from '../../test/reports/xml-well-formed.js';
 import {
@@ -285,7 +286,14 @@ describe('report formats', () => {
     [undefined, 'text/html, */*;q=0.1', 'xml'],
     [undefined, 'text/xml', 'xml'],
     [undefined, 'image/png', null],
+    [undefined, '', 'xml'],
+    [undefined, '*/*, application/json', 'json'],
+    [undefined, 'text/*', 'xml'],
   ])('negotiates format=%s Accept=%s → %s', (format, accept, expected) => {
-    expect(negotiateFormat(format, accept)).toBe(expected);
+    // A request of Express's own, so its negotiation (req.accepts) is the one tested.
+    const req = Object.assign(Object.create(express.request) as Request, {
+      headers: accept === undefined ? {} : { accept },
+    });
+    expect(negotiateFormat(format, req)).toBe(expected);
   });
 });

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { ResultColumn } from '../qml/qml-compiler.js';
 import { isNumeric } from '../qml/qml-types.js';
 import { checkWellFormed, NOT_XML_CHARS } from '../qml/qml-xml.js';
@@ -203,34 +204,28 @@ export function* csvChunks(result: ReportResult, options: CsvOptions): Generator
   if (chunk !== '') yield chunk;
 }
 
-/** The format a request asks for: `format` wins, then Accept; XML by default. Null: none acceptable. */
-export function negotiateFormat(format: string | undefined, accept: string | undefined): ReportFormat | null | 'bad' {
+/** The media types a named report is offered in, and the format of each. */
+const MEDIA_TYPES: Record<string, ReportFormat> = {
+  'application/xml': 'xml',
+  'text/xml': 'xml',
+  'application/json': 'json',
+  'text/csv': 'csv',
+};
+
+/**
+ * The format a request asks for: `format` wins, then its Accept header as Express negotiates it
+ * (quality values, the most specific range first; XML where any type will do, and without or with
+ * an empty header). Null: none of the formats is acceptable; 'bad': an unknown `format`.
+ */
+export function negotiateFormat(
+  format: string | undefined,
+  req: Pick<Request, 'accepts' | 'headers'>,
+): ReportFormat | null | 'bad' {
   if (format !== undefined) {
     const f = format.trim().toLowerCase();
     return f === 'xml' || f === 'json' || f === 'csv' ? f : 'bad';
   }
-  if (!accept || accept.trim() === '') return 'xml';
-  const ranked = accept
-    .split(',')
-    .map((part, i) => {
-      const [type, ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { type: type.trim(), q: q ? Number(q.slice(2)) : 1, i };
-    })
-    .filter((a) => a.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const { type } of ranked) {
-    if (
-      type === 'application/xml' ||
-      type === 'text/xml' ||
-      type === '*/*' ||
-      type === 'application/*' ||
-      type === 'text/*'
-    ) {
-      return 'xml';
-    }
-    if (type === 'application/json') return 'json';
-    if (type === 'text/csv') return 'csv';
-  }
-  return null;
+  if (!req.headers.accept?.trim()) return 'xml';
+  const type = req.accepts(Object.keys(MEDIA_TYPES));
+  return type ? MEDIA_TYPES[type] : null;
 }

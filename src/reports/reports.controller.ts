@@ -1,12 +1,10 @@
 import {
-  BadRequestException,
   Body,
   Controller,
   Delete,
   Get,
   HttpCode,
   Inject,
-  NotAcceptableException,
   Param,
   Post,
   Put,
@@ -16,7 +14,6 @@ import {
   StreamableFile,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiConsumes,
   ApiCreatedResponse,
   ApiForbiddenResponse,
@@ -31,12 +28,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiQmlBody, ApiVersion } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, ApiQmlBody, ApiVersion } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
-import { formatOid, OidClass } from '../common/oid.js';
 import { baseUrl } from '../common/public-url.js';
 import { startRuntime } from '../common/runtime.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
@@ -44,15 +39,12 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReportListDto } from './dto/report-list.dto.js';
 import { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
 import { TemplateDetailsDto } from './dto/template-details.dto.js';
-import { csvChunks, headingTags, negotiateFormat, xmlChunks } from './report-format.js';
+import { inlineAnswer, listAnswer, namedAnswer, namedParameters, requestedFormat } from './report-presenter.js';
 import { parameterValues, ReportsService } from './reports.service.js';
 
 @ApiTags('reports')
 @ApiAuthenticated()
-@ApiBadRequestResponse({
-  description: 'invalid QML, parameter or value; the message names the element',
-  type: ErrorEnvelopeDto,
-})
+@ApiErrors({ 400: 'invalid QML, parameter or value; the message names the element' })
 @Controller('reports')
 export class ReportsController {
   constructor(
@@ -90,14 +82,7 @@ export class ReportsController {
     const runtime = startRuntime();
     const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
     const rows = await this.reports.list(user, { name: str('name'), limit: str('limit'), container: str('container') });
-    const base = `${baseUrl(req, this.config)}/reports`;
-    const items = rows.map((r) => ({
-      url: `${base}/${encodeURIComponent(r.name)}`,
-      report_url: `${base}/api/1.0/templates/${encodeURIComponent(r.oid)}`,
-      oid: r.oid,
-      name: r.name,
-    }));
-    return { count: items.length, items, _runtime: runtime() };
+    return listAnswer(rows, `${baseUrl(req, this.config)}/reports`, runtime);
   }
 
   @Post()
@@ -113,13 +98,8 @@ export class ReportsController {
     @Req() req: Request,
   ): Promise<QueryResultDto> {
     const runtime = startRuntime();
-    const { result } = await this.reports.runInline(user, body, req.get('content-type'), parameterValues(query));
-    return {
-      count: result.rows.length,
-      items: result.rows,
-      ...(result.truncated ? { truncated: true } : {}),
-      _runtime: runtime(),
-    };
+    const run = await this.reports.runInline(user, body, req.get('content-type'), parameterValues(query));
+    return inlineAnswer(run, runtime);
   }
 
   @Get('api/1.0/templates/:oid')
@@ -222,45 +202,8 @@ export class ReportsController {
     req: Request,
   ): Promise<NamedReportResultDto | StreamableFile> {
     const runtime = startRuntime();
-    const requested = form.format ?? query.format;
-    if (requested !== undefined && typeof requested !== 'string')
-      throw new BadRequestException('format is given more than once');
-    const format = negotiateFormat(requested, req.get('accept'));
-    if (format === 'bad') throw new BadRequestException(`format must be xml, json or csv, not "${String(requested)}"`);
-    if (format === null)
-      throw new NotAcceptableException('this report is available as application/xml, application/json or text/csv');
-    const row = await this.reports.findReadable(user, name);
-    const given = { ...parameterValues(query, ['format']), ...parameterValues(form, ['format']) };
-    const { result, parameters } = await this.reports.runNamed(user, row, given);
-    if (format === 'json') {
-      const tags = headingTags(result.columns.map((c) => c.heading));
-      return {
-        name: row.name,
-        headings: result.columns.map((c, i) => ({ heading: c.heading, tag: tags[i], type: c.typeName })),
-        count: result.rows.length,
-        items: result.rows,
-        ...(result.truncated ? { truncated: true } : {}),
-        _runtime: runtime(),
-      };
-    }
-    // CSV and XML are written to the response as they are made, a chunk of rows at a time.
-    if (format === 'csv') {
-      const chunks = csvChunks(result, { neutralizeFormulas: this.config.csvNeutralizeFormulas });
-      return new StreamableFile(Readable.from(chunks), { type: 'text/csv; charset=utf-8' });
-    }
-    const chunks = xmlChunks(
-      {
-        name: row.name,
-        description: row.description,
-        oid: formatOid(OidClass.report, row.id),
-        principal: { fullName: user.fullName ?? user.name, oid: formatOid(OidClass.user, user.id) },
-        time: new Date(),
-        requestParameters: Object.entries(given),
-        qml: row.qml,
-        actualParameters: parameters,
-      },
-      result,
-    );
-    return new StreamableFile(Readable.from(chunks), { type: 'application/xml; charset=utf-8' });
+    const format = requestedFormat(query, form, req);
+    const run = await this.reports.runByName(user, name, namedParameters(query, form));
+    return namedAnswer(format, run, user, { csvNeutralizeFormulas: this.config.csvNeutralizeFormulas, runtime });
   }
 }

@@ -51,6 +51,12 @@ export interface Execution {
   parameters: { name: string; value: string | null }[];
 }
 
+/** A named template's run, with the template and the parameter values the request gave. */
+export interface NamedRun extends Execution {
+  row: TemplateRow;
+  given: Record<string, string>;
+}
+
 const NAME_MAX = 200;
 /** Retry-After of a report refused for the per-user limit: most reports take well under this. */
 const RETRY_AFTER_S = 1;
@@ -135,6 +141,12 @@ export class ReportsService {
 
   async runNamed(user: AuthUser, row: TemplateRow, values: Record<string, string>): Promise<Execution> {
     return this.execute(user, this.compiledTemplate(row, await this.catalogs.current()), values);
+  }
+
+  /** Runs the template of that name, if the caller may read it, with the values given. */
+  async runByName(user: AuthUser, name: string, given: Record<string, string>): Promise<NamedRun> {
+    const row = await this.findReadable(user, name);
+    return { row, given, ...(await this.runNamed(user, row, given)) };
   }
 
   /** Creates or replaces a template after compiling it; managers of its container and admins only. */
