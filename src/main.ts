@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   }
 
   const seedDemo = config.seedDemoData ?? Boolean(embedded);
-  if (seedDemo && (await seedDemoData(config.databaseUrl, { onlyIfEmpty: true }))) {
+  if (seedDemo && (await seedDemoData(config.databaseUrl, { onlyIfEmpty: true, files: config }))) {
     logger.info('loaded the demo data (users admin/admin, alice/alice-pw, bob/bob-pw, carol/carol-pw)');
   }
 

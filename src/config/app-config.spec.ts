@@ -66,6 +66,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FILES_S3_ENDPOINT: 'minio:9000' })).toThrow('FILES_S3_ENDPOINT: is not an http(s) URL');
   });
 
+  it('keeps bytes no row names for longer than an upload may take, and walks stores at a rate', () => {
+    expect(loadConfig({})).toMatchObject({ filesStoreSweepGraceMs: 86_400_000, filesStoreSweepRate: 1000 });
+    expect(loadConfig({ FILES_STORE_SWEEP_GRACE_MS: '7200000', FILES_STORE_SWEEP_RATE: '0' })).toMatchObject({
+      filesStoreSweepGraceMs: 7_200_000,
+      filesStoreSweepRate: 0,
+    });
+    expect(() => loadConfig({ FILES_STORE_SWEEP_GRACE_MS: '60000' })).toThrow(
+      'FILES_STORE_SWEEP_GRACE_MS: 60000 is not between 3600000 and 2592000000',
+    );
+    expect(() => loadConfig({ FILES_STORE_SWEEP_GRACE_MS: '3600000', HTTP_REQUEST_TIMEOUT_MS: '3600000' })).toThrow(
+      'FILES_STORE_SWEEP_GRACE_MS: 3600000 must be longer than HTTP_REQUEST_TIMEOUT_MS (3600000), which an upload may take',
+    );
+  });
+
   it('lists every bad variable at once', () => {
     let err: unknown;
     try {

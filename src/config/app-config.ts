@@ -72,6 +72,13 @@ export interface AppConfig {
   filesMaxSize: number;
   /** How often file bytes no file uses any more are deleted (after an hour's grace); 0 = never. */
   filesSweepIntervalMs: number;
+  /**
+   * Bytes in the vault or S3 that no content_blobs row names are removed by the sweep's walk of
+   * the store once written longer ago than this (longer than any upload takes).
+   */
+  filesStoreSweepGraceMs: number;
+  /** Blobs that walk lists per second at most; 0: no walk. */
+  filesStoreSweepRate: number;
   /** Bytes of recently downloaded small files kept in memory; 0 = none. */
   filesCacheSize: number;
   /** Largest file kept in that cache (at most 64 MiB). */
@@ -289,6 +296,8 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   objectsMaxLinks: ['OBJECTS_MAX_LINKS', '10000', intIn(1, 10_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
+  filesStoreSweepGraceMs: ['FILES_STORE_SWEEP_GRACE_MS', '86400000', intIn(3_600_000, 2_592_000_000)],
+  filesStoreSweepRate: ['FILES_STORE_SWEEP_RATE', '1000', intIn(0, 1_000_000)],
   filesCacheSize: ['FILES_CACHE_SIZE', '64mb', sizeOrZero],
   // Such a file is read whole into memory before it is sent: kept small.
   filesCacheMaxFile: ['FILES_CACHE_MAX_FILE', '4mb', sizeUpTo(64 * 1024 ** 2)],
@@ -376,6 +385,11 @@ function filesStoreProblems(c: AppConfig): string[] {
   }
   if (c.filesStore === 's3' && c.filesS3Bucket === '') {
     problems.push('FILES_S3_BUCKET: needed with FILES_STORE=s3');
+  }
+  if (c.filesStoreSweepGraceMs <= c.httpRequestTimeoutMs) {
+    problems.push(
+      `FILES_STORE_SWEEP_GRACE_MS: ${c.filesStoreSweepGraceMs} must be longer than HTTP_REQUEST_TIMEOUT_MS (${c.httpRequestTimeoutMs}), which an upload may take`,
+    );
   }
   if ((c.filesS3AccessKeyId === '') !== (c.filesS3SecretAccessKey === '')) {
     problems.push('FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY: give both or neither');

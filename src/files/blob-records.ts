@@ -116,3 +116,44 @@ export async function deleteOrphan(
     }
   });
 }
+
+/** Which of these blobs content_blobs records (in whichever store). */
+export async function recordedBlobs(pool: pg.Pool, hashes: string[]): Promise<Set<string>> {
+  const res = await pool.query<{ sha256: string }>(
+    // bpchar[], the key's type: with text[] the primary key would go unused.
+    'SELECT sha256 FROM content_blobs WHERE sha256 = ANY($1::bpchar[])',
+    [hashes],
+  );
+  return new Set(res.rows.map((r) => r.sha256));
+}
+
+/**
+ * Deletes bytes of an external store that no content_blobs row names (an upload's whose claim a
+ * database crash lost), unless a row names them by now. The blob is recorded, in a transaction
+ * that `removeBytes` runs in and that is then rolled back: a row that exists (committed, or being
+ * inserted: the insert waits for it) keeps the bytes; otherwise an upload claiming the same bytes
+ * meanwhile waits for the inserted row's lock, so it finds them gone once it goes on (its claim
+ * then makes the row, and it writes them anew) and never a has() that the removal then makes
+ * false. True when the bytes were removed.
+ */
+export async function deleteUnrecorded(
+  pool: pg.Pool,
+  sha256: string,
+  size: number,
+  store: StoreName,
+  removeBytes: () => Promise<void>,
+): Promise<boolean> {
+  return withClient(pool, async (client) => {
+    await client.query('BEGIN');
+    try {
+      const held = await client.query(
+        `INSERT INTO content_blobs (sha256, size, store) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
+        [sha256, size, store],
+      );
+      if (held.rowCount) await removeBytes();
+      return Boolean(held.rowCount);
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+    }
+  });
+}

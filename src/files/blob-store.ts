@@ -34,12 +34,29 @@ export interface BlobStore {
   delete(sha256: string): Promise<void>;
   /** Removes what writes of a killed process left behind (temporary files), older than maxAgeMs. */
   removeLeftovers(maxAgeMs: number): Promise<number>;
+  /**
+   * The blobs the store holds, a page at a time, for the walk that finds bytes no row names
+   * (store-walk.ts): only names that are a blob's (a SHA-256 in lowercase hex), never temporary
+   * files or objects of others. The postgres store lists nothing: its chunks go with their row.
+   */
+  list(): AsyncIterable<StoredObject[]>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }
 
 /** Bytes to store whose hash is already known: in memory, or in a file (a spooled upload). */
 export type BlobSource = { sha256: string; size: number } & ({ bytes: Buffer } | { path: string });
+
+/** A blob found in a store by list(). */
+export interface StoredObject {
+  sha256: string;
+  size: number;
+  /** When it was written, in ms since the epoch: the vault file's mtime, the object's Last-Modified. */
+  writtenAt: number;
+}
+
+/** The name of a blob in a store: its SHA-256 in lowercase hex. */
+export const BLOB_NAME = /^[0-9a-f]{64}$/;
 
 /** An inclusive byte range. */
 export interface BlobRange {

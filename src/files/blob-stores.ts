@@ -1,9 +1,24 @@
 import type pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
-import { StoreUnavailableError, type BlobStore, type StoreName } from './blob-store.js';
+import { claimBlob, releaseClaim } from './blob-records.js';
+import { StoreUnavailableError, type BlobSource, type BlobStore, type StoreName } from './blob-store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';
 import { VaultBlobStore } from './vault-blob-store.js';
+
+/** The variables that configure the stores (FILES_STORE, FILES_VAULT_DIR, FILES_S3_*). */
+export type BlobStoresConfig = Pick<
+  AppConfig,
+  | 'filesStore'
+  | 'filesVaultDir'
+  | 'filesS3Endpoint'
+  | 'filesS3Region'
+  | 'filesS3Bucket'
+  | 'filesS3AccessKeyId'
+  | 'filesS3SecretAccessKey'
+  | 'filesS3ForcePathStyle'
+  | 'filesS3Prefix'
+>;
 
 /**
  * The stores this instance can reach: postgres always, the vault when FILES_VAULT_DIR is set,
@@ -17,7 +32,7 @@ export class BlobStores {
   /** Where new bytes are written. */
   readonly current: StoreName;
 
-  constructor(pool: pg.Pool, config: AppConfig) {
+  constructor(pool: pg.Pool, config: BlobStoresConfig) {
     this.postgres = new PostgresBlobStore(pool);
     this.vault = config.filesVaultDir ? new VaultBlobStore(config.filesVaultDir) : null;
     this.s3 = config.filesS3Bucket
@@ -72,4 +87,29 @@ export class BlobStores {
   async close(): Promise<void> {
     await Promise.all(this.all().map((s) => s.close()));
   }
+}
+
+/**
+ * Makes bytes durable in the external store new bytes go to (FILES_STORE filesystem or s3) and
+ * recorded in content_blobs, before a content item that uses them is written: the blob is
+ * claimed first (claimBlob: the sweep then leaves it alone, and waits for nothing), then its
+ * bytes are written unless the store that the row names holds them whole already (bytes stored
+ * before, in whichever store, are not written again). When the bytes cannot be written, a row
+ * this claim made is removed again. What is left when the content item is then not written is
+ * swept later. Uploads and dataset imports store their bytes this way.
+ */
+export async function saveInStore(pool: pg.Pool, stores: BlobStores, source: BlobSource): Promise<void> {
+  const claim = await claimBlob(pool, source.sha256, source.size, stores.current);
+  if (claim.store === 'postgres') return; // written with its row, in one transaction
+  try {
+    await ensureInStore(stores.get(claim.store), source);
+  } catch (e) {
+    await releaseClaim(pool, source.sha256, claim).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Writes the bytes to the store unless it holds them whole already. */
+export async function ensureInStore(store: BlobStore, source: BlobSource): Promise<void> {
+  if (!(await store.has(source.sha256, source.size))) await store.write(source);
 }

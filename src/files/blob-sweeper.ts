@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { isDatabaseUnavailable } from '../common/database-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blob-records.js';
 import type { BlobStore } from './blob-store.js';
 import { FileContent } from './file-content.js';
+import { sweepUnrecordedBlobs } from './store-walk.js';
 import { removeStaleSpools } from './upload-spool.js';
 
 /** Bytes stored this recently are never swept: an upload may not have recorded its file yet. */
@@ -19,11 +21,16 @@ const SWEEP_BATCH = 100;
  * store this instance is configured for), upload spool files that a killed process left in the
  * temporary folder, and what such a process left half-written in a store. Several instances
  * may sweep at once: each deletion re-checks its condition under a row lock, so they do no harm.
+ * Then it walks the vault and the bucket for bytes no row names at all (store-walk.ts): one
+ * instance at a time, at most FILES_STORE_SWEEP_RATE blobs a second.
  */
 @Injectable()
 export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BlobSweeper');
   private timer?: NodeJS.Timeout;
+  /** A walk of the stores is under way (it may outlast the interval). */
+  private walking = false;
+  private stopping = false;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -39,6 +46,7 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.timer);
+    this.stopping = true;
   }
 
   /** Sweeps once; returns how many blobs went. */
@@ -55,6 +63,51 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       if (!isDatabaseUnavailable(e)) this.logger.error(`sweep failed: ${(e as Error).message}`);
     }
     if (n > 0) this.logger.log(`deleted the bytes of ${n} files no longer used`);
+    return n + (await this.walkStores());
+  }
+
+  /**
+   * Walks each external store for bytes that no row names (a claim lost in a database crash)
+   * and removes those older than FILES_STORE_SWEEP_GRACE_MS. Returns how many went. A walk still
+   * under way from an earlier sweep is not started again.
+   */
+  async walkStores(): Promise<number> {
+    if (this.config.filesStoreSweepRate === 0 || this.walking) return 0;
+    const stores = this.content.stores.all().filter((s) => s.name !== 'postgres');
+    if (!stores.length) return 0;
+    this.walking = true;
+    let n = 0;
+    try {
+      for (const store of stores) {
+        if (this.stopping) break;
+        const lock = new pg.Client({
+          connectionString: this.config.databaseUrl,
+          connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
+        });
+        lock.on('error', () => undefined); // the walk's next check of the lock reports it
+        try {
+          await lock.connect();
+          const result = await sweepUnrecordedBlobs(this.prisma.pgPool, lock, store, {
+            graceMs: this.config.filesStoreSweepGraceMs,
+            ratePerSecond: this.config.filesStoreSweepRate,
+            stopped: () => this.stopping,
+          });
+          if (result?.removed) {
+            this.logger.log(
+              `removed ${result.removed} blobs that no row named from the ${store.name} store (${result.listed} listed)`,
+            );
+          }
+          n += result?.removed ?? 0;
+        } catch (e) {
+          if (!isDatabaseUnavailable(e))
+            this.logger.warn(`walk of the ${store.name} store failed: ${(e as Error).message}`);
+        } finally {
+          await lock.end().catch(() => undefined);
+        }
+      }
+    } finally {
+      this.walking = false;
+    }
     return n;
   }
 

@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BlobCache } from './blob-cache.js';
-import { claimBlob, releaseClaim, storeOf } from './blob-records.js';
+import { storeOf } from './blob-records.js';
 import { StoreUnavailableError, type BlobRange, type BlobSource, type BlobStore } from './blob-store.js';
-import { BlobStores } from './blob-stores.js';
+import { BlobStores, ensureInStore, saveInStore } from './blob-stores.js';
 import { DiskCache, type KeptFile } from './disk-cache.js';
 import { FilesRepository } from './files.repository.js';
 import { storePostgresBlob } from './postgres-blob-store.js';
@@ -103,17 +103,10 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
       }
       if (this.stores.current === 'postgres') {
         const { store } = await storePostgresBlob(pool, source, this.copyChunks);
-        if (store !== 'postgres') await ensure(this.stores.get(store), source);
+        if (store !== 'postgres') await ensureInStore(this.stores.get(store), source);
         return;
       }
-      const claim = await claimBlob(pool, source.sha256, source.size, this.stores.current);
-      if (claim.store === 'postgres') return; // written with its row, in one transaction
-      try {
-        await ensure(this.stores.get(claim.store), source);
-      } catch (e) {
-        await releaseClaim(pool, source.sha256, claim).catch(() => undefined);
-        throw e;
-      }
+      await saveInStore(pool, this.stores, source);
     }, '; nothing was stored');
   }
 
@@ -165,11 +158,6 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
     }
     return pending;
   }
-}
-
-/** Writes the bytes to the store unless it holds them whole already. */
-async function ensure(store: BlobStore, source: BlobSource): Promise<void> {
-  if (!(await store.has(source.sha256, source.size))) await store.write(source);
 }
 
 /** A store that cannot be reached is answered 503, like the database; the cause goes to the log. */

@@ -5,6 +5,7 @@ import { latestOfBranchText } from '../common/version-ref.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { ReadReplica } from '../prisma/read-replica.js';
 import { withClient } from './copy-reader.js';
 
 /** An iteration that holds files, with what addressing and permissions need of its master. */
@@ -18,6 +19,12 @@ export interface HolderRecord {
   latest: boolean;
   containerId: number;
   containerName: string;
+  /**
+   * The version of the iteration's row (its xmin: the transaction that last wrote it). Every
+   * change of an iteration's files writes its row in the same transaction (touchIteration, a new
+   * iteration, the importer's upsert), so the same stamp on a replica means the same files.
+   */
+  stamp: string;
 }
 
 export interface ContentItemRecord {
@@ -66,6 +73,7 @@ interface HolderRow {
   latest: boolean;
   container_id: number;
   container_name: string;
+  stamp: string;
   item_id: number | null;
   item_role: string | null;
   item_mime_type: string | null;
@@ -74,7 +82,7 @@ interface HolderRow {
 }
 
 const HOLDER_COLUMNS = `i.id AS iteration_id, m.id AS master_id, m.class AS cls, m.number, i.version, i.iteration, i.latest,
-           m.container_id, c.name AS container_name,
+           m.container_id, c.name AS container_name, i.xmin::text AS stamp,
            ci.id AS item_id, ci.role AS item_role, ci.mime_type AS item_mime_type, ci.size AS item_size,
            ci.sha256 AS item_sha256`;
 const HOLDER_JOINS = `FROM iterations i
@@ -138,6 +146,7 @@ function holderLookup(row: HolderRow, fileName: string | null): HolderLookup {
       latest: row.latest,
       containerId: row.container_id,
       containerName: row.container_name,
+      stamp: row.stamp,
     },
     item:
       row.item_id === null
@@ -192,10 +201,36 @@ const viaPrisma =
   <R>(text: string, values: unknown[]) =>
     tx.$queryRawUnsafe<R[]>(text, ...values);
 
+/**
+ * A listing on the replica: the iteration's items there, provided the replica's row of the
+ * iteration carries the stamp the primary showed ($2). No row: the replica does not show that
+ * version (it lags, or a change came after the look-up); one row without an item: no files.
+ */
+const LIST_ON_REPLICA = {
+  name: 'files-list-replica',
+  text: `SELECT ci.id, ci.role, ci.file_name, ci.mime_type, ci.size::text AS size, ci.sha256
+    FROM iterations i
+    LEFT JOIN content_items ci ON ci.iteration_id = i.id AND ($3::text IS NULL OR ci.role = $3::text)
+    WHERE i.id = $1::int4 AND i.xmin::text = $2::text
+    ORDER BY ci.role, ci.file_name`,
+};
+
+interface ReplicaItemRow {
+  id: number | null;
+  role: string;
+  file_name: string;
+  mime_type: string;
+  size: string;
+  sha256: string;
+}
+
 /** The content items, iterations and roles the file service reads and writes. */
 @Injectable()
 export class FilesRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly replica: ReadReplica,
+  ) {}
 
   /** The pool the blob store streams bytes through (see blob-store.ts). */
   get blobPool(): pg.Pool {
@@ -226,7 +261,35 @@ export class FilesRepository {
     return rows.map((r) => r.name);
   }
 
-  async listItems(iterationId: number, role: string | null): Promise<ContentItemRecord[]> {
+  /**
+   * The files of an iteration (of one role, or all), ordered by role and name. With a replica
+   * (DATABASE_REPLICA_URL), read there when the replica shows the iteration with the stamp the
+   * primary's look-up returned, so exactly the files the primary had then (a file the caller has
+   * just uploaded among them); otherwise, or when the replica cannot answer, on the primary.
+   */
+  listItems(holder: Pick<HolderRecord, 'iterationId' | 'stamp'>, role: string | null): Promise<ContentItemRecord[]> {
+    return this.replica.read(
+      async (pool) => {
+        const { rows } = await pool.query<ReplicaItemRow>({
+          ...LIST_ON_REPLICA,
+          values: [holder.iterationId, holder.stamp, role],
+        });
+        if (rows.length === 0) return undefined;
+        if (rows[0].id === null) return [];
+        return rows.map((r) => ({
+          id: r.id!,
+          role: r.role,
+          fileName: r.file_name,
+          mimeType: r.mime_type,
+          size: Number(r.size),
+          sha256: r.sha256,
+        }));
+      },
+      () => this.listItemsOnPrimary(holder.iterationId, role),
+    );
+  }
+
+  private async listItemsOnPrimary(iterationId: number, role: string | null): Promise<ContentItemRecord[]> {
     const rows = await this.prisma.contentItem.findMany({
       where: { iterationId, ...(role !== null && { role }) },
       select: ITEM_SELECT,

@@ -109,7 +109,7 @@ export class FilesService implements OnModuleInit {
     const runtime = startRuntime();
     if (role !== 'all') await this.checkRole(role);
     const { holder } = await this.resolve(user, ref, null, 'read');
-    const items = await this.repository.listItems(holder.iterationId, role === 'all' ? null : role);
+    const items = await this.repository.listItems(holder, role === 'all' ? null : role);
     return {
       count: items.length,
       items: items.map((item) => ({

@@ -1,7 +1,14 @@
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
-import { sha256Hex, type BlobRange, type BlobSource, type BlobStore, type StoreName } from './blob-store.js';
+import {
+  sha256Hex,
+  type BlobRange,
+  type BlobSource,
+  type BlobStore,
+  type StoreName,
+  type StoredObject,
+} from './blob-store.js';
 import { ASYNC_COMMIT } from './blob-records.js';
 import { copyChunks } from './chunk-copy.js';
 import { CHUNK_SIZE, writeChunks } from './chunk-writer.js';
@@ -155,6 +162,9 @@ export class PostgresBlobStore implements BlobStore {
   removeLeftovers(): Promise<number> {
     return Promise.resolve(0); // a write that failed was rolled back
   }
+
+  /** Nothing: chunks are written and deleted with their row, so none is ever without one. */
+  async *list(): AsyncGenerator<StoredObject[]> {}
 
   close(): Promise<void> {
     return Promise.resolve(); // the pool is Prisma's

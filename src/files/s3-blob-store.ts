@@ -5,6 +5,8 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  type ListObjectsV2CommandOutput,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -12,11 +14,13 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import { pipeline, Readable, Transform } from 'node:stream';
 import {
+  BLOB_NAME,
   BlobIntegrityError,
   StoreUnavailableError,
   type BlobRange,
   type BlobSource,
   type BlobStore,
+  type StoredObject,
 } from './blob-store.js';
 
 /** Where and how to reach the bucket (FILES_S3_* variables). */
@@ -181,6 +185,34 @@ export class S3BlobStore implements BlobStore {
       // Not every S3-compatible service lists uploads; a bucket lifecycle rule covers them too.
     }
     return removed;
+  }
+
+  /**
+   * The blobs under the prefix, a ListObjectsV2 page (up to 1000 keys) at a time in the order of
+   * their keys, each with its size and Last-Modified; keys under the prefix that are no blob's
+   * name are passed over (a page may then be empty).
+   */
+  async *list(): AsyncGenerator<StoredObject[]> {
+    const prefix = this.options.prefix;
+    let token: string | undefined;
+    do {
+      let page: ListObjectsV2CommandOutput;
+      try {
+        page = await this.client.send(
+          new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }),
+        );
+      } catch (e) {
+        throw new StoreUnavailableError('s3', e);
+      }
+      const objects: StoredObject[] = [];
+      for (const o of page.Contents ?? []) {
+        const name = o.Key?.startsWith(prefix) ? o.Key.slice(prefix.length) : '';
+        if (!BLOB_NAME.test(name) || o.Size === undefined || !o.LastModified) continue;
+        objects.push({ sha256: name, size: o.Size, writtenAt: o.LastModified.getTime() });
+      }
+      yield objects;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   close(): Promise<void> {

@@ -1,14 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Dirent } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
+  BLOB_NAME,
   BlobIntegrityError,
   StoreUnavailableError,
   type BlobRange,
   type BlobSource,
   type BlobStore,
+  type StoredObject,
 } from './blob-store.js';
 
 /** Read, hashed and written at a time when copying a file into the vault. */
@@ -155,9 +157,57 @@ export class VaultBlobStore implements BlobStore {
     return removed;
   }
 
+  /**
+   * The blobs in the vault, folder by folder in the order of their names (ab/cd/abcd…), each
+   * with its size and mtime, in pages of at most LIST_PAGE. `.incoming` and names that are no
+   * blob's are passed over; a file removed while the walk goes by is left out.
+   */
+  async *list(): AsyncGenerator<StoredObject[]> {
+    for (const first of await hexFolders(this.dir)) {
+      for (const second of await hexFolders(join(this.dir, first))) {
+        const folder = join(this.dir, first, second);
+        const names = (await readFolder(folder))
+          .filter((e) => e.isFile() && BLOB_NAME.test(e.name) && e.name.startsWith(first + second))
+          .map((e) => e.name)
+          .sort();
+        for (let i = 0; i < names.length; i += LIST_PAGE) {
+          const page: StoredObject[] = [];
+          for (const name of names.slice(i, i + LIST_PAGE)) {
+            const info = await stat(join(folder, name)).catch((e: NodeJS.ErrnoException) => {
+              if (e.code === 'ENOENT') return null;
+              throw new StoreUnavailableError('filesystem', e);
+            });
+            if (info?.isFile()) page.push({ sha256: name, size: info.size, writtenAt: info.mtimeMs });
+          }
+          if (page.length) yield page;
+        }
+      }
+    }
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** Blobs listed per page by VaultBlobStore.list. */
+const LIST_PAGE = 1000;
+
+async function readFolder(path: string): Promise<Dirent[]> {
+  try {
+    return await readdir(path, { withFileTypes: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new StoreUnavailableError('filesystem', e);
+  }
+}
+
+/** The sub-folders of a vault level (two lowercase hex digits), in order. */
+async function hexFolders(path: string): Promise<string[]> {
+  return (await readFolder(path))
+    .filter((e) => e.isDirectory() && /^[0-9a-f]{2}$/.test(e.name))
+    .map((e) => e.name)
+    .sort();
 }
 
 /** Writes the bytes; a file's are hashed on the way and must be those of the blob. */

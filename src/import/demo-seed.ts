@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { BlobStoresConfig } from '../files/blob-stores.js';
 import { createPrismaClient } from '../prisma/client.js';
 import { projectRoot } from '../prisma/migrate.js';
 import { seedDemoEvents } from './demo-events.js';
@@ -9,9 +10,13 @@ export const DEMO_DATASET = join(projectRoot(), 'prisma', 'demo-dataset.json');
 
 /**
  * Imports the demo dataset and its audit trail (demo-events.ts); with onlyIfEmpty, only into a
- * database that has no users yet.
+ * database that has no users yet. The files' bytes go to the store `files` configures (see
+ * importFile), by default to PostgreSQL.
  */
-export async function seedDemoData(databaseUrl: string, opts: { onlyIfEmpty?: boolean } = {}): Promise<boolean> {
+export async function seedDemoData(
+  databaseUrl: string,
+  opts: { onlyIfEmpty?: boolean; files?: BlobStoresConfig } = {},
+): Promise<boolean> {
   if (opts.onlyIfEmpty) {
     const prisma = createPrismaClient(databaseUrl, 1);
     try {
@@ -20,7 +25,7 @@ export async function seedDemoData(databaseUrl: string, opts: { onlyIfEmpty?: bo
       await prisma.$disconnect();
     }
   }
-  await importFile(DEMO_DATASET, databaseUrl);
+  await importFile(DEMO_DATASET, databaseUrl, { files: opts.files });
   await seedDemoEvents(databaseUrl);
   return true;
 }

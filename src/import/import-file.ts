@@ -5,21 +5,37 @@ import { standardCatalog } from '../catalog/catalog-load.js';
 import { userCatalogFile } from '../catalog/catalog.service.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Lifecycle } from '../objects/lifecycle.js';
+import type { BlobStoresConfig } from '../files/blob-stores.js';
 import { DatasetError, validateDataset } from './dataset.js';
+import { StoreImportBlobs } from './import-blobs.js';
 import { importDataset, type ImportSummary } from './importer.js';
 
+export interface ImportOptions {
+  /** The states documents, parts and CAD documents may have (by default the default lifecycle's). */
+  lifecycle?: Lifecycle;
+  /**
+   * The file stores (FILES_STORE, FILES_VAULT_DIR, FILES_S3_*): file bytes go to FILES_STORE as
+   * uploads' do. Without it, or with FILES_STORE=postgres, they go to PostgreSQL, in the
+   * import's transaction.
+   */
+  files?: BlobStoresConfig;
+}
+
 /** Reads, validates and imports a `pdm-dataset/1` file into the database at `databaseUrl`. */
-export async function importFile(path: string, databaseUrl: string, lifecycle?: Lifecycle): Promise<ImportSummary> {
-  return importText(await readFile(path, 'utf8'), path, databaseUrl, lifecycle);
+export async function importFile(
+  path: string,
+  databaseUrl: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  return importText(await readFile(path, 'utf8'), path, databaseUrl, options);
 }
 
 /** Validates and imports a `pdm-dataset/1` document read from `source` (for messages). */
-/** `lifecycle`: the states documents, parts and CAD documents may have (by default the default lifecycle's). */
 export async function importText(
   text: string,
   source: string,
   databaseUrl: string,
-  lifecycle?: Lifecycle,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   let json: unknown;
   try {
@@ -28,11 +44,15 @@ export async function importText(
     throw new DatasetError(`${source} is not JSON: ${(e as Error).message}`);
   }
   const prisma = createPrismaClient(databaseUrl);
+  let blobs: StoreImportBlobs | undefined;
   try {
-    const dataset = validateDataset(json, await catalogInForce(prisma), lifecycle);
-    return await importDataset(prisma, dataset, 'admin', source);
+    const dataset = validateDataset(json, await catalogInForce(prisma), options.lifecycle);
+    const files = options.files;
+    if (files && files.filesStore !== 'postgres') blobs = await StoreImportBlobs.open(databaseUrl, files);
+    return await importDataset(prisma, dataset, 'admin', source, blobs);
   } finally {
     await prisma.$disconnect();
+    await blobs?.close();
   }
 }
 

@@ -3,7 +3,8 @@
  * production image: npm run import:prod -- <file.json> (node dist/src/import/import.cli.js <file>).
  * A file name `-` reads the dataset from standard input (for `docker compose exec -T`).
  * Loads a pdm-dataset/1 file into DATABASE_URL (or, without it, into the embedded database
- * under DATA_DIR; stop the service first). One transaction: all or nothing.
+ * under DATA_DIR; stop the service first). One transaction: all or nothing. File bytes go to
+ * FILES_STORE (see import-blobs.ts).
  */
 import { loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres } from '../prisma/embedded-postgres.js';
@@ -38,10 +39,12 @@ async function main(): Promise<number> {
       return 1;
     }
     const started = Date.now();
+    // File bytes go to FILES_STORE, as uploads' do.
+    const options = { lifecycle: config.objectsLifecycle, files: config };
     const summary =
       file === '-'
-        ? await importText(await readStdin(), 'standard input', url, config.objectsLifecycle)
-        : await importFile(file, url, config.objectsLifecycle);
+        ? await importText(await readStdin(), 'standard input', url, options)
+        : await importFile(file, url, options);
     const counts = Object.entries(summary)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');

@@ -22,6 +22,18 @@ export interface ImportSummary {
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Where an import puts the bytes of its files: a blob (its SHA-256 and size) that content items
+ * written in the import's transaction may use. By default in PostgreSQL, inside that transaction
+ * (putBlob); import-blobs.ts writes them to the vault or S3 first.
+ */
+export interface ImportBlobs {
+  put(tx: Tx, bytes: Buffer): Promise<{ sha256: string; size: number }>;
+}
+
+/** File bytes in PostgreSQL, written in the import's transaction: stored with it or not at all. */
+export const POSTGRES_IMPORT_BLOBS: ImportBlobs = { put: putBlob };
+
 /** Orders iterations: version letters by length then alphabet (A < Z < AA), then iteration. */
 export function compareIterations(
   a: { version: string; iteration: number },
@@ -35,15 +47,17 @@ export function compareIterations(
 /**
  * Loads a validated dataset in one transaction: either every record is stored or none is.
  * Records are matched by their natural keys and updated, so importing a file twice changes
- * nothing. Numbering counters only move forward, so a re-import never rewinds one.
+ * nothing. Numbering counters only move forward, so a re-import never rewinds one. File bytes
+ * go where `blobs` puts them (see ImportBlobs).
  */
 export async function importDataset(
   prisma: PrismaClient,
   data: Dataset,
   importingUser = 'admin',
   source = 'dataset',
+  blobs: ImportBlobs = POSTGRES_IMPORT_BLOBS,
 ): Promise<ImportSummary> {
-  return prisma.$transaction((tx) => new Importer(tx, data, importingUser, source).run(), {
+  return prisma.$transaction((tx) => new Importer(tx, data, importingUser, source, blobs).run(), {
     timeout: 30 * 60 * 1000,
     maxWait: 60 * 1000,
   });
@@ -69,6 +83,7 @@ class Importer {
     private readonly data: Dataset,
     private readonly importingUser: string,
     private readonly source: string,
+    private readonly blobs: ImportBlobs,
   ) {}
 
   async run(): Promise<ImportSummary> {
@@ -297,7 +312,7 @@ class Importer {
       },
     });
     for (const f of o.files) {
-      const blob = await putBlob(this.tx, f.bytes);
+      const blob = await this.blobs.put(this.tx, f.bytes);
       const existing = await this.tx.contentItem.findUnique({
         where: { iterationId_fileName: { iterationId: row.id, fileName: f.filename } },
         select: { id: true, sha256: true },

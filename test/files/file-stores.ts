@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -79,4 +79,18 @@ export async function removeStoreBlobs(db: pg.Pool): Promise<void> {
     `DELETE FROM content_blobs b WHERE b.store <> 'postgres'
      AND NOT EXISTS (SELECT 1 FROM content_items ci WHERE ci.sha256 = b.sha256)`,
   );
+}
+
+/**
+ * Makes the bytes of a blob in the store look written `ms` ago: the vault file's mtime, or the
+ * file s3rver keeps the object in, whose mtime it answers as Last-Modified.
+ */
+export async function ageObject(store: TestStore, sha256: string, ms: number): Promise<void> {
+  if (!store.dir) throw new Error('the postgres store has no objects to age');
+  const path =
+    store.name === 'filesystem'
+      ? join(store.dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
+      : join(store.dir, BUCKET, ...`${store.env.FILES_S3_PREFIX}${sha256}._S3rver_object`.split('/'));
+  const when = new Date(Date.now() - ms);
+  await utimes(path, when, when);
 }

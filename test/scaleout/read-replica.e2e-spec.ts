@@ -1,5 +1,9 @@
 import pg from 'pg';
 import request from 'supertest';
+import { validateDataset } from '../../src/import/dataset.js';
+import { importDataset } from '../../src/import/importer.js';
+import { createPrismaClient } from '../../src/prisma/client.js';
+import { b64, importFilesFixture } from '../files/files-fixtures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { postgresBinaries, startReplicaPair, type ReplicaPair } from '../helpers/replica-cluster.js';
 import { demoQml } from '../reports/report-fixtures.js';
@@ -13,6 +17,14 @@ if (!bin) {
 }
 
 const DOCS = JSON.stringify({ type: 'wt.doc.WTDocument' });
+/** The prefix of the files fixture's numbers and container. */
+const FP = 'RPF';
+
+interface ListedFile {
+  filename: string;
+  role: string;
+  mimetype: string;
+}
 
 /**
  * A real streaming replica (pg_basebackup -R) beside its primary, with replay paused to make it
@@ -45,8 +57,31 @@ const DOCS = JSON.stringify({ type: 'wt.doc.WTDocument' });
       .query({ page: p, limit: 2 })
       .auth(...USERS.alice);
 
+  const list = (ref: string, role = 'all') =>
+    request(t.http)
+      .get(`/files/${ref}`)
+      .query({ role })
+      .auth(...USERS.alice);
+  const listed = async (ref: string, role = 'all') => {
+    const res = await list(ref, role);
+    expect(res.status).toBe(200);
+    const items = res.body.items as ListedFile[];
+    expect(res.body.count).toBe(items.length);
+    return items;
+  };
+  const names = async (ref: string, role = 'all') => (await listed(ref, role)).map((i) => i.filename);
+  const upload = (path: string, text: string) =>
+    request(t.http)
+      .post(`/files/${path}`)
+      .auth(...USERS.alice)
+      .send({ data: b64(text) });
+  const onReplica = async (fileName: string) =>
+    (await replica.query('SELECT 1 FROM content_items WHERE file_name = $1', [fileName])).rowCount;
+
   beforeAll(async () => {
     pair = await startReplicaPair(bin!);
+    await importFilesFixture(FP, pair.primaryUrl);
+    await pair.catchUp();
     t = await createTestApp({ DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl });
     primary = new pg.Pool({ connectionString: pair.primaryUrl, max: 2 });
     replica = new pg.Pool({ connectionString: pair.replicaUrl, max: 2 });
@@ -120,6 +155,80 @@ const DOCS = JSON.stringify({ type: 'wt.doc.WTDocument' });
     expect((await page(id, 1)).status).toBe(410);
   });
 
+  it('lists files on the replica when it shows the iteration as the primary does', async () => {
+    const before = await listed(`${FP}-1`);
+    expect(before.map((i) => i.filename)).toEqual(['main.txt', 'notes.md']);
+    const [main] = before;
+
+    // A change made behind the service's back, which leaves the iteration's row (its stamp)
+    // as it was: the service never changes files so. The lagging replica still has the old type,
+    // and a listing that shows it was read there.
+    await pair.pauseReplay();
+    const retype = (type: string) =>
+      primary.query(
+        `UPDATE content_items SET mime_type = $2 WHERE file_name = 'main.txt' AND iteration_id =
+           (SELECT i.id FROM iterations i JOIN masters m ON m.id = i.master_id
+            WHERE m.class = 'wt.doc.WTDocument' AND m.number = $1 AND i.latest)`,
+        [`${FP}-1`, type],
+      );
+    await retype('application/x-changed');
+    expect((await listed(`${FP}-1`))[0]).toMatchObject({ filename: 'main.txt', mimetype: main.mimetype });
+    expect(await names(`${FP}-1`, 'SECONDARY')).toEqual(['notes.md']);
+    await pair.catchUp();
+    expect((await listed(`${FP}-1`))[0]).toMatchObject({ filename: 'main.txt', mimetype: 'application/x-changed' });
+    await retype(main.mimetype);
+    await pair.catchUp();
+  });
+
+  it('lists a file just uploaded while the replica lags: then the listing is read on the primary', async () => {
+    await pair.pauseReplay();
+    expect((await upload(`${FP}-1/fresh.txt`, 'uploaded while the replica lags')).status).toBe(201);
+    expect(await onReplica('fresh.txt')).toBe(0);
+    expect(await names(`${FP}-1`)).toEqual(['main.txt', 'fresh.txt', 'notes.md']);
+
+    // A new iteration, which the replica does not have at all, by number and by its OID.
+    const next = await upload(`${FP}-1/next.txt?iterate=true`, 'in a new iteration');
+    expect(next.status).toBe(201);
+    const holder = next.body.holder as string;
+    expect(await names(`${FP}-1`)).toEqual(['main.txt', 'fresh.txt', 'next.txt', 'notes.md']);
+    expect(await names(holder)).toEqual(['main.txt', 'fresh.txt', 'next.txt', 'notes.md']);
+
+    // A deletion, and files loaded by an import, show at once as well.
+    const deleted = await request(t.http)
+      .delete(`/files/${FP}-1/notes.md`)
+      .auth(...USERS.alice);
+    expect(deleted.status).toBe(200);
+    expect(await names(`${FP}-1`)).toEqual(['main.txt', 'fresh.txt', 'next.txt']);
+    const prisma = createPrismaClient(pair.primaryUrl, 1);
+    try {
+      await importDataset(
+        prisma,
+        validateDataset({
+          format: 'pdm-dataset/1',
+          objects: [
+            {
+              class: 'wt.doc.WTDocument',
+              number: `${FP}-3`,
+              name: `document ${FP}-3`,
+              container: `${FP} Files`,
+              files: [{ role: 'PRIMARY', filename: 'imported.txt', text: 'imported while the replica lags' }],
+            },
+          ],
+        }),
+      );
+    } finally {
+      await prisma.$disconnect();
+    }
+    expect(await onReplica('imported.txt')).toBe(0);
+    expect(await names(`${FP}-3`)).toEqual(['imported.txt']);
+
+    // Caught up, the replica has the same files, and listings are read there again.
+    await pair.catchUp();
+    expect(await names(`${FP}-1`)).toEqual(['main.txt', 'fresh.txt', 'next.txt']);
+    expect(await names(`${FP}-1`, 'SECONDARY')).toEqual(['fresh.txt', 'next.txt']);
+    expect(await names(`${FP}-3`)).toEqual(['imported.txt']);
+  });
+
   it('reads on the primary while the replica is down', async () => {
     const opened = await request(t.http)
       .get('/query/1.0/query')
@@ -133,6 +242,8 @@ const DOCS = JSON.stringify({ type: 'wt.doc.WTDocument' });
     const next = await page(opened.body.session_id as number, 1);
     expect(next.status).toBe(200);
     expect(next.body).toMatchObject({ count: 2, total: opened.body.total });
+    expect((await upload(`${FP}-2/while-down.txt`, 'uploaded while the replica is down')).status).toBe(201);
+    expect(await names(`${FP}-2`)).toEqual(['v2.txt', 'while-down.txt']);
     await rename('0000000001', 'Drive unit specification');
   });
 });
