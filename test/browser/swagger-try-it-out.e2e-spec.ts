@@ -83,6 +83,7 @@ const OBJECT = [
   'title',
   'type',
   'version',
+  'versionReference',
 ];
 const OBJECT_USE = ['id', 'lineNumber', 'member', 'oid', 'parent', 'quantity', 'unit'];
 const PLAIN_OBJECT = [
