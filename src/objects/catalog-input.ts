@@ -1,14 +1,14 @@
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogClass, PropertyType, ReferenceDef } from '../catalog/catalog-model.js';
 import type { StorageKind } from '../catalog/storage.js';
-import { parseOid } from '../common/oid.js';
+import { formatOid, parseOid } from '../common/oid.js';
 import type { MemberRole } from '../generated/prisma/client.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
 import { clip } from '../numbers/numbers.params.js';
-import type { CatalogRowsTx, EndRecord, LinkSide } from './catalog-rows.tx.js';
+import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from './catalog-rows.tx.js';
 
 /**
  * What requests about plain objects and catalog links name, checked against the type catalog:
@@ -44,11 +44,40 @@ export function mayReadIn(user: AuthUser, containerId: number | null, role: Memb
   return containerId === null || accessFromRole(user, role) !== 'none';
 }
 
+/** Most catalog links a deletion checks (and names a few of). */
+export const LINKS_CHECKED = 100_000;
+/** Most links or objects a refusal names; the rest are counted. */
+export const NAMED_MAX = 5;
+
+/**
+ * Catalog links naming an object, for a refusal: how many, the OIDs of the first few the caller
+ * may read, how many more, and how many in containers the caller cannot read (not named).
+ */
+export function describeLinks(user: AuthUser, links: readonly LinkRecord[]): string {
+  const shown = links.filter((l) => mayReadIn(user, l.containerId, l.memberRole)).map((l) => formatOid(l.cls, l.id));
+  const parts = shown.slice(0, NAMED_MAX);
+  if (shown.length > NAMED_MAX) parts.push(`${shown.length - NAMED_MAX} more`);
+  const hidden = links.length - shown.length;
+  if (hidden) parts.push(`${hidden} in containers you cannot read`);
+  return `${links.length} catalog link${links.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
 /** Whether the caller changes it: authors and managers of its container; administrators where it has none. */
 export function mayWriteIn(user: AuthUser, containerId: number | null, role: MemberRole | null): boolean {
   if (containerId === null) return user.admin;
   const a = accessFromRole(user, role);
   return a === 'write' || a === 'manage';
+}
+
+/** force=true removes the catalog links naming an object only where the caller may change every one (403). */
+export function refuseLockedLinks(user: AuthUser, links: readonly LinkRecord[]): void {
+  const locked = links.filter((l) => !mayWriteIn(user, l.containerId, l.memberRole));
+  if (locked.length) {
+    throw new ForbiddenException(
+      `force=true would remove ${locked.length} catalog link${locked.length === 1 ? '' : 's'} you may not change; ` +
+        'nothing was deleted',
+    );
+  }
 }
 
 /** The declared properties a class keeps in JSON (by property name) and its soft type's attributes. */

@@ -197,9 +197,9 @@ export class ObjectChangesController {
   @ApiOperation({
     summary: 'Delete a business object',
     description:
-      'The object with all its iterations, their file references and usage links, and the catalog links naming ' +
-      "it. Refused while other objects' iterations use it, unless force=true (which removes those links, where the " +
-      'caller may change the objects holding them). Needs author or manager rights.',
+      'The object with all its iterations, their file references and usage links. Refused (409, naming them) ' +
+      "while other objects' iterations use it or catalog links name it, unless force=true, which removes those " +
+      'links where the caller may change them (403 otherwise). Needs author or manager rights.',
   })
   @ApiParam({ name: 'ref', description: 'OID of any of its iterations, or its number', example: '0000000005' })
   @ApiExtraModels(DeletedPlainObjectDto)
@@ -213,7 +213,10 @@ export class ObjectChangesController {
     type: ErrorEnvelopeDto,
   })
   @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'other objects use it (force=true removes those links)', type: ErrorEnvelopeDto })
+  @ApiConflictResponse({
+    description: 'other objects use it, or catalog links name it (force=true removes those links)',
+    type: ErrorEnvelopeDto,
+  })
   remove(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,

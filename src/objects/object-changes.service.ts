@@ -21,7 +21,7 @@ import { transitionProblem } from './lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.tx.js';
-import { plainType } from './catalog-input.js';
+import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from './catalog-input.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
 import { generate } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
@@ -194,14 +194,26 @@ export class ObjectChangesService {
   }
 
   async remove(user: AuthUser, ref: ObjectRef, force: boolean): Promise<DeletedObjectDto> {
-    const roles = linkRoles(await this.catalog.current());
+    const catalog = await this.catalog.current();
+    const roles = linkRoles(catalog);
     return this.repo.change(async (tx) => {
+      // FOR UPDATE: a usage or catalog link being added to it (holding the master FOR KEY SHARE
+      // or FOR SHARE) commits first and is counted below.
       const cur = await lockForChange(tx, user, ref, { latestOnly: false, forDelete: true });
       const users = await tx.usersOf(cur.masterId, user.id);
-      if (users.length && !force) {
+      const sides = [
+        ...linkSides(catalog, 'iteration', await tx.rows.iterationIds(cur.masterId)),
+        ...linkSides(catalog, 'master', [cur.masterId]),
+      ];
+      const links = await tx.rows.findLinks({ sides }, user.id, LINKS_CHECKED);
+      if ((users.length || links.length) && !force) {
+        const named = [
+          ...(users.length ? [`is used by ${describeUsers(user, users)}`] : []),
+          ...(links.length ? [`is named by ${describeLinks(user, links)}`] : []),
+        ];
         throw new ConflictException(
-          `${cur.number} is used by ${describeUsers(user, users)}: remove those usage links first, ` +
-            'or delete with force=true, which removes them too',
+          `${cur.number} ${named.join(' and ')}: remove those ${users.length && !links.length ? 'usage ' : ''}` +
+            'links first, or delete with force=true, which removes them too',
         );
       }
       const locked = users.filter((u) => !mayWrite(user, u.memberRole));
@@ -211,6 +223,7 @@ export class ObjectChangesService {
             `change objects (${locked.length} link${locked.length === 1 ? '' : 's'}); nothing was deleted`,
         );
       }
+      refuseLockedLinks(user, links);
       const counts = await tx.deleteObject(cur.masterId, roles);
       const result = { ...counts, usedBy: users.length };
       await recordAudit(tx.audit, {

@@ -17,11 +17,14 @@ import type { DeletedPlainObjectDto, PlainObjectDto, UpdatePlainObjectDto } from
 import { GENERATE, type CreateObjectDto } from './dto/object-request.dto.js';
 import {
   checkProps,
+  describeLinks,
   linkSides,
+  LINKS_CHECKED,
   mayReadIn,
   mayWriteIn,
   propsView,
   referencesView,
+  refuseLockedLinks,
   resolveReferences,
   type PlainType,
 } from './catalog-input.js';
@@ -187,21 +190,15 @@ export class PlainObjectsService {
     const catalog = await this.catalog.current();
     return this.repo.change(async (tx) => {
       const cur = await this.lockForChange(tx.rows, user, ref);
-      const links = await tx.rows.findLinks({ sides: linkSides(catalog, 'object', [cur.id]) }, user.id, 100_000);
+      const links = await tx.rows.findLinks({ sides: linkSides(catalog, 'object', [cur.id]) }, user.id, LINKS_CHECKED);
       const label = cur.number ?? cur.name ?? formatOid(cur.cls, cur.id);
       if (links.length && !force) {
-        const classes = [...new Set(links.map((l) => l.cls))].join(', ');
         throw new ConflictException(
-          `${label} is named by ${links.length} link${links.length === 1 ? '' : 's'} (${classes}): delete them ` +
-            'first, or delete with force=true, which removes them too',
+          `${label} is named by ${describeLinks(user, links)}: delete them first, or delete with force=true, ` +
+            'which removes them too',
         );
       }
-      const locked = links.filter((l) => !mayWriteIn(user, l.containerId, l.memberRole));
-      if (locked.length) {
-        throw new ForbiddenException(
-          `force=true would remove ${locked.length} link${locked.length === 1 ? '' : 's'} you may not change; nothing was deleted`,
-        );
-      }
+      refuseLockedLinks(user, links);
       const removed = await tx.rows.deleteLinks(links.map((l) => l.id));
       await tx.rows.deletePlain(cur.id);
       await recordAudit(tx.audit, {

@@ -235,7 +235,7 @@ describe('/objects for change objects, plain objects and catalog links', () => {
     const refused = await f.as('alice').delete(`/objects/${assignment.body.oid}`);
     expect([refused.status, refused.body.message]).toEqual([
       409,
-      `${NAME} approvers is named by 1 link (wt.workflow.work.ActivityAssignmentLink): delete them first, or delete with force=true, which removes them too`,
+      `${NAME} approvers is named by 1 catalog link (${link.body.oid}): delete them first, or delete with force=true, which removes them too`,
     ]);
     const forced = await f.as('alice').delete(`/objects/${assignment.body.oid}?force=true`);
     expect([forced.status, forced.body]).toEqual([

@@ -69,7 +69,9 @@ export class ReadObjectQueryDto extends ObjectTypeQueryDto {
 
 export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
   @ApiPropertyOptional({
-    description: 'true: also remove the usage links of other objects that use it (refused with 409 otherwise)',
+    description:
+      'true: also remove the usage links of other objects that use it and the catalog links naming it (refused ' +
+      'with 409 otherwise)',
     enum: ['true', 'false'],
   })
   @IsOptional()

@@ -138,7 +138,10 @@ export class DeletedObjectDto {
   @ApiProperty({ description: 'usage links of other objects that used it, removed (force=true)', example: 0 })
   usedBy!: number;
 
-  @ApiProperty({ description: 'catalog links (change objects, described-by …) naming it, removed', example: 0 })
+  @ApiProperty({
+    description: 'catalog links (change objects, described-by …) naming it or one of its iterations, removed (force=true)',
+    example: 0,
+  })
   links!: number;
 }
 
