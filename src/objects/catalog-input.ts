@@ -8,7 +8,7 @@ import { formatOid, parseOid } from '../common/oid.js';
 import type { MemberRole } from '../generated/prisma/client.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
 import { clip } from '../numbers/numbers.params.js';
-import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from './catalog-rows.tx.js';
+import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.tx.js';
 
 /**
  * What requests about plain objects and catalog links name, checked against the type catalog:
@@ -253,4 +253,17 @@ export function linkSides(catalog: Catalog, storage: StorageKind, ids: number[])
     ...(a.length ? [{ side: 'a' as const, classes: a, ids }] : []),
     ...(b.length ? [{ side: 'b' as const, classes: b, ids }] : []),
   ];
+}
+
+/** For each role of each link class: the storage its role class is kept in (where a page of links finds its ends). */
+export function linkEndStorages(catalog: Catalog): EndStorages {
+  const out: EndStorages = { a: {}, b: {} };
+  for (const c of catalog.listClasses()) {
+    if (!c.roles || c.storage !== 'link') continue;
+    for (const side of ['a', 'b'] as const) {
+      const storage = catalog.findClass(c.roles[side])?.storage;
+      if (storage && NAMEABLE.includes(storage)) (out[side][storage] ??= []).push(c.name);
+    }
+  }
+  return out;
 }

@@ -241,7 +241,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       UsageLinksController_remove: { status: 200, fields: OBJECT_USE },
       CatalogObjectsController_addLink: { status: 201, fields: CATALOG_LINK },
       CatalogObjectsController_removeLink: { status: 200, fields: CATALOG_LINK },
-      CatalogObjectsController_listLinks: { status: 200, fields: ['count', 'items', 'object'] },
+      CatalogObjectsController_listLinks: { status: 200, fields: ['object', ...PAGED].sort() },
       CatalogObjectsController_update: { status: 200, fields: PLAIN_OBJECT },
       HistoryController_history: { status: 200, fields: ['count', 'items', 'limit', 'object', 'page', 'total'] },
       CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },
