@@ -11,7 +11,7 @@ import { PermissionsService } from '../auth/permissions.service.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogClass } from '../catalog/catalog-model.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid, parseOid, VERSIONED_CLASSES } from '../common/oid.js';
+import { formatOid, parseOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
 import type {
   CatalogLinkDto,
@@ -23,7 +23,7 @@ import type {
 import { checkProps, findEnd, linkEndStorages, linkSides, mayReadIn, mayWriteIn } from './catalog-input.js';
 import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from './catalog-rows.tx.js';
 import { pickReadable } from './object-access.js';
-import { parseObjectRef } from './object-ref.js';
+import { parseVersionedRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { PlainObjectsService } from './plain-objects.service.js';
 
@@ -108,7 +108,7 @@ export class CatalogLinksService {
       sides = linkSides(catalog, 'object', [id]);
       oid = found.oid;
     } else {
-      const ref = parseObjectRef(text, query.type, VERSIONED_CLASSES);
+      const ref = parseVersionedRef(catalog, text, query.type);
       const found = pickReadable(user, ref.text, await this.repo.findByRef(ref, user.id));
       sides = [
         ...linkSides(catalog, 'iteration', await rows.iterationIds(found.masterId)),

@@ -29,8 +29,6 @@ import { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.
 import { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
 import { ObjectRefParamDto } from './dto/structure-query.dto.js';
 import { ObjectChangesService } from './object-changes.service.js';
-import { parseObjectRef } from './object-ref.js';
-import { VERSIONED_CLASSES } from '../common/oid.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';
@@ -136,7 +134,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: NewIterationDto,
   ): Promise<ObjectDto> {
-    return this.changes.iterate(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body);
+    return this.changes.iterate(user, params.ref, query.type, body);
   }
 
   @Post(':ref/revisions')
@@ -163,7 +161,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: NewRevisionDto,
   ): Promise<ObjectDto> {
-    return this.changes.revise(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body);
+    return this.changes.revise(user, params.ref, query.type, body);
   }
 
   @Post(':ref/state')
@@ -190,7 +188,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: StateChangeDto,
   ): Promise<ObjectDto> {
-    return this.changes.setState(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body.state);
+    return this.changes.setState(user, params.ref, query.type, body.state);
   }
 
   @Delete(':ref')

@@ -25,10 +25,9 @@ import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks }
 import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
 import { generate } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
-import { parseObjectRef, type ObjectRef } from './object-ref.js';
+import { parseVersionedRef, type ObjectRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { PlainObjectsService } from './plain-objects.service.js';
-import { VERSIONED_CLASSES } from '../common/oid.js';
 
 /**
  * Creating, iterating, revising, promoting and deleting documents, parts and CAD documents. Each
@@ -76,7 +75,7 @@ export class ObjectChangesService {
           `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
         );
       }
-      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls) : givenNumber;
+      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls, 'masters') : givenNumber;
       const created = await tx.createObject({
         ...type,
         subtype,
@@ -106,8 +105,9 @@ export class ObjectChangesService {
     });
   }
 
-  async iterate(user: AuthUser, ref: ObjectRef, body: NewIterationDto): Promise<ObjectDto> {
+  async iterate(user: AuthUser, text: string, type: string | undefined, body: NewIterationDto): Promise<ObjectDto> {
     const catalog = await this.catalog.current();
+    const ref = parseVersionedRef(catalog, text, type);
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref);
       checkTitle(cur.cls, body.title);
@@ -136,8 +136,9 @@ export class ObjectChangesService {
     });
   }
 
-  async revise(user: AuthUser, ref: ObjectRef, body: NewRevisionDto): Promise<ObjectDto> {
+  async revise(user: AuthUser, text: string, type: string | undefined, body: NewRevisionDto): Promise<ObjectDto> {
     const state = this.config.objectsLifecycle.initial;
+    const ref = parseVersionedRef(await this.catalog.current(), text, type);
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref);
       const highest = await tx.highestVersion(cur.masterId);
@@ -161,8 +162,9 @@ export class ObjectChangesService {
     });
   }
 
-  async setState(user: AuthUser, ref: ObjectRef, state: string): Promise<ObjectDto> {
+  async setState(user: AuthUser, text: string, type: string | undefined, state: string): Promise<ObjectDto> {
     const lifecycle = this.config.objectsLifecycle;
+    const ref = parseVersionedRef(await this.catalog.current(), text, type);
     if (!lifecycle.transitions.has(state)) {
       throw new BadRequestException(
         `state: ${state} is not a state of the lifecycle (${[...lifecycle.transitions.keys()].join(', ')})`,
@@ -190,7 +192,7 @@ export class ObjectChangesService {
   ): Promise<DeletedObjectDto | DeletedPlainObjectDto> {
     const plain = await this.plain.refOf(text, type);
     if (plain) return this.plain.remove(user, plain, force);
-    return this.remove(user, parseObjectRef(text, type, VERSIONED_CLASSES), force);
+    return this.remove(user, parseVersionedRef(await this.catalog.current(), text, type), force);
   }
 
   async remove(user: AuthUser, ref: ObjectRef, force: boolean): Promise<DeletedObjectDto> {
