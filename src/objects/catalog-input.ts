@@ -180,10 +180,11 @@ export async function findEnd(
   target: string,
   text: string,
   what: string,
-): Promise<EndRecord> {
+): Promise<EndRecord & { storage: StorageKind }> {
   const targetCls = catalog.findClass(target);
   if (!targetCls) throw new BadRequestException(`${what}: unknown class ${target}`);
   let found: EndRecord[];
+  let storage: StorageKind;
   if (text.startsWith('OR:')) {
     const oid = parseOid(text);
     if (!oid) throw new BadRequestException(`${what}: "${clip(text)}" is not an OID (OR:<class>:<id>)`);
@@ -191,13 +192,15 @@ export async function findEnd(
     if (!cls || !catalog.isA(oid.cls, target)) {
       throw new BadRequestException(`${what}: ${clip(text)} is not a ${target} (the class ${what} must name)`);
     }
-    found = await rows.findEnds(nameable(cls, what), { id: oid.id, cls: oid.cls }, user.id);
+    storage = nameable(cls, what);
+    found = await rows.findEnds(storage, { id: oid.id, cls: oid.cls }, user.id);
   } else {
     if (text === '' || text.length > 1000) throw new BadRequestException(`${what}: give an OID, a number or a name`);
     if (!targetCls.storage) {
       throw new BadRequestException(`${what}: ${target} spans several storage kinds: name the object by its OID`);
     }
-    found = await rows.findEnds(nameable(targetCls, what), { key: text, classes: targetCls.classValues }, user.id);
+    storage = nameable(targetCls, what);
+    found = await rows.findEnds(storage, { key: text, classes: targetCls.classValues }, user.id);
   }
   const visible = found.filter((r) => mayReadIn(user, r.containerId, r.memberRole));
   if (visible.length === 0) throw new NotFoundException(`${what}: no ${target} "${clip(text)}"`);
@@ -206,10 +209,13 @@ export async function findEnd(
       `${what}: ${visible.length} objects of ${target} carry "${clip(text)}" (${visible.map((r) => r.cls).join(', ')}): give the OID`,
     );
   }
-  return visible[0];
+  return { ...visible[0], storage };
 }
 
-/** `references` of a request: each a JSON-kept reference of the class, resolved to what the row keeps. */
+/**
+ * `references` of a request: each a JSON-kept reference of the class, resolved to what the row
+ * keeps, its target held (FOR SHARE) until the transaction ends.
+ */
 export async function resolveReferences(
   rows: CatalogRowsTx,
   catalog: Catalog,
@@ -235,6 +241,11 @@ export async function resolveReferences(
       throw new BadRequestException(`references.${name} must be an OID, a number or a name (or null)`);
     }
     const end = await findEnd(rows, catalog, user, ref.target, value, `references.${name}`);
+    // Held until the change commits: a deletion of the target (which locks it FOR UPDATE, then
+    // looks for the objects naming it) waits for this one, and sees the reference.
+    if (!(await rows.lockEnd(end.storage, end.id))) {
+      throw new NotFoundException(`references.${name}: ${clip(value)} was deleted meanwhile; nothing was stored`);
+    }
     out[key] = 'oidJson' in ref.from ? `OR:${end.cls}:${end.id}` : end.id;
   }
   return out;

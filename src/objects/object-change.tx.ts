@@ -6,6 +6,7 @@ import { newIteration, type IterationStart, type NewIteration } from './iteratio
 import type { ObjectRef } from './object-ref.js';
 import { findByRef, findInMaster, type IterationPick, type ObjectRecord } from './object-records.js';
 import { CatalogRowsTx } from './catalog-rows.tx.js';
+import { ObjectReferencesTx } from './object-references.tx.js';
 import { UsageLinksTx } from './usage-links.tx.js';
 
 export interface ContainerForUser {
@@ -60,10 +61,13 @@ export class ObjectChangeTx {
   readonly links: UsageLinksTx;
   /** Plain objects, catalog links and the records they name. */
   readonly rows: CatalogRowsTx;
+  /** References plain objects keep in their JSON. */
+  readonly refs: ObjectReferencesTx;
 
   constructor(private readonly tx: Prisma.TransactionClient) {
     this.links = new UsageLinksTx(tx);
     this.rows = new CatalogRowsTx(tx);
+    this.refs = new ObjectReferencesTx(tx);
   }
 
   /** For recordAudit, in this transaction. */

@@ -196,8 +196,9 @@ export class ObjectChangesController {
     summary: 'Delete a business object',
     description:
       'The object with all its iterations, their file references and usage links. Refused (409, naming them) ' +
-      "while other objects' iterations use it or catalog links name it, unless force=true, which removes those " +
-      'links where the caller may change them (403 otherwise). Needs author or manager rights.',
+      "while other objects' iterations use it, catalog links name it or other objects' JSON references name it, " +
+      'unless force=true, which removes those links and references where the caller may change them (403 ' +
+      'otherwise). Needs author or manager rights.',
   })
   @ApiParam({ name: 'ref', description: 'OID of any of its iterations, or its number', example: '0000000005' })
   @ApiExtraModels(DeletedPlainObjectDto)
@@ -212,7 +213,7 @@ export class ObjectChangesController {
   })
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse({
-    description: 'other objects use it, or catalog links name it (force=true removes those links)',
+    description: 'other objects use it or reference it, or catalog links name it (force=true removes those)',
     type: ErrorEnvelopeDto,
   })
   remove(

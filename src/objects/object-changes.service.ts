@@ -22,6 +22,13 @@ import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-acces
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.tx.js';
 import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from './catalog-input.js';
+import {
+  describeReferrers,
+  referenceKeys,
+  refuseLockedReferrers,
+  removeReferences,
+  stillNamed,
+} from './object-references.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
 import { generate } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
@@ -199,24 +206,21 @@ export class ObjectChangesService {
     const catalog = await this.catalog.current();
     const roles = linkRoles(catalog);
     return this.repo.change(async (tx) => {
-      // FOR UPDATE: a usage or catalog link being added to it (holding the master FOR KEY SHARE
-      // or FOR SHARE) commits first and is counted below.
+      // FOR UPDATE: a usage link, catalog link or reference to it being stored (holding the master
+      // FOR KEY SHARE or FOR SHARE) commits first and is counted below.
       const cur = await lockForChange(tx, user, ref, { latestOnly: false, forDelete: true });
       const users = await tx.usersOf(cur.masterId, user.id);
-      const sides = [
-        ...linkSides(catalog, 'iteration', await tx.rows.iterationIds(cur.masterId)),
-        ...linkSides(catalog, 'master', [cur.masterId]),
-      ];
+      const iterationIds = await tx.rows.iterationIds(cur.masterId);
+      const sides = [...linkSides(catalog, 'iteration', iterationIds), ...linkSides(catalog, 'master', [cur.masterId])];
       const links = await tx.rows.findLinks({ sides }, user.id, LINKS_CHECKED);
-      if ((users.length || links.length) && !force) {
-        const named = [
-          ...(users.length ? [`is used by ${describeUsers(user, users)}`] : []),
-          ...(links.length ? [`is named by ${describeLinks(user, links)}`] : []),
-        ];
-        throw new ConflictException(
-          `${cur.number} ${named.join(' and ')}: remove those ${users.length && !links.length ? 'usage ' : ''}` +
-            'links first, or delete with force=true, which removes them too',
-        );
+      const keys = referenceKeys(catalog, { storage: 'iteration', cls: cur.cls, masterId: cur.masterId, iterationIds });
+      const referrers = await tx.refs.findReferrers(keys, 0, user.id, force);
+      if ((users.length || links.length || referrers.length) && !force) {
+        throw stillNamed(cur.number, {
+          ...(users.length > 0 && { users: describeUsers(user, users) }),
+          ...(links.length > 0 && { links: describeLinks(user, links) }),
+          ...(referrers.length > 0 && { referrers: describeReferrers(user, referrers) }),
+        });
       }
       const locked = users.filter((u) => !mayWrite(user, u.memberRole));
       if (locked.length) {
@@ -226,18 +230,16 @@ export class ObjectChangesService {
         );
       }
       refuseLockedLinks(user, links);
+      refuseLockedReferrers(user, referrers);
+      const masterOid = formatOid(masterClassOf(cur.cls), cur.masterId);
+      const references = await removeReferences(tx, user, referrers, keys, masterOid);
       const counts = await tx.deleteObject(cur.masterId, roles);
-      const result = { ...counts, usedBy: users.length };
+      const result = { ...counts, usedBy: users.length, references };
       await recordAudit(tx.audit, {
         ...this.auditOf(user, 'objects.delete', cur),
         detail: { latest: iterationLabel(cur), state: cur.state, force, ...result },
       });
-      return {
-        masterOid: formatOid(masterClassOf(cur.cls), cur.masterId),
-        number: cur.number,
-        class: cur.cls,
-        ...result,
-      };
+      return { masterOid, number: cur.number, class: cur.cls, ...result };
     });
   }
 

@@ -30,6 +30,13 @@ import {
 } from './catalog-input.js';
 import type { CatalogRowsTx, PlainRecord } from './catalog-rows.tx.js';
 import { generate } from './generate-number.js';
+import {
+  describeReferrers,
+  referenceKeys,
+  refuseLockedReferrers,
+  removeReferences,
+  stillNamed,
+} from './object-references.js';
 import { ObjectsRepository } from './objects.repository.js';
 
 /** How a request names a plain object: its OID, or a number of its class (`type`). */
@@ -154,10 +161,14 @@ export class PlainObjectsService {
   async update(user: AuthUser, ref: PlainRef, body: UpdatePlainObjectDto): Promise<PlainObjectDto> {
     const catalog = await this.catalog.current();
     return this.repo.change(async (tx) => {
-      const cur = await this.lockForChange(tx.rows, user, ref);
-      const type = typeOf(catalog, cur);
+      const found = await changeable(tx.rows, user, ref);
+      const type = typeOf(catalog, found);
       const change = body.props === undefined ? {} : checkProps(catalog, type, body.props);
+      // The targets of references are held (FOR SHARE) before the object itself is locked: a
+      // deletion locks its object, then the objects naming it, so both take their locks in the
+      // same order.
       const references = body.references === undefined ? {} : await refs(tx.rows, catalog, user, type, body.references);
+      const cur = await lockAgain(tx.rows, user, found, ref);
       const props = { ...cur.props };
       for (const [k, v] of Object.entries({ ...change, ...references })) {
         if (v === null) delete props[k];
@@ -189,17 +200,23 @@ export class PlainObjectsService {
   async remove(user: AuthUser, ref: PlainRef, force: boolean): Promise<DeletedPlainObjectDto> {
     const catalog = await this.catalog.current();
     return this.repo.change(async (tx) => {
-      const cur = await this.lockForChange(tx.rows, user, ref);
+      // FOR UPDATE: a link or a reference to it being stored (holding it FOR SHARE) commits first, and is seen.
+      const cur = await lockAgain(tx.rows, user, await changeable(tx.rows, user, ref), ref);
+      const oid = formatOid(cur.cls, cur.id);
       const links = await tx.rows.findLinks({ sides: linkSides(catalog, 'object', [cur.id]) }, user.id, LINKS_CHECKED);
-      const label = cur.number ?? cur.name ?? formatOid(cur.cls, cur.id);
-      if (links.length && !force) {
-        throw new ConflictException(
-          `${label} is named by ${describeLinks(user, links)}: delete them first, or delete with force=true, ` +
-            'which removes them too',
-        );
+      const keys = referenceKeys(catalog, { storage: 'object', cls: cur.cls, id: cur.id });
+      const referrers = await tx.refs.findReferrers(keys, cur.id, user.id, force);
+      const label = cur.number ?? cur.name ?? oid;
+      if ((links.length || referrers.length) && !force) {
+        throw stillNamed(label, {
+          ...(links.length > 0 && { links: describeLinks(user, links) }),
+          ...(referrers.length > 0 && { referrers: describeReferrers(user, referrers) }),
+        });
       }
       refuseLockedLinks(user, links);
+      refuseLockedReferrers(user, referrers);
       const removed = await tx.rows.deleteLinks(links.map((l) => l.id));
+      const references = await removeReferences(tx, user, referrers, keys, oid);
       await tx.rows.deletePlain(cur.id);
       await recordAudit(tx.audit, {
         userId: user.id,
@@ -208,27 +225,32 @@ export class PlainObjectsService {
         objectId: cur.id,
         objectNumber: label,
         containerId: cur.containerId,
-        detail: { state: cur.state, force, links: removed },
+        detail: { state: cur.state, force, links: removed, references },
       });
-      return { oid: formatOid(cur.cls, cur.id), class: cur.cls, number: cur.number, links: removed };
+      return { oid, class: cur.cls, number: cur.number, links: removed, references };
     });
   }
+}
 
-  /** The object, readable (404) and changeable (403) by the caller, locked and read again. */
-  private async lockForChange(rows: CatalogRowsTx, user: AuthUser, ref: PlainRef): Promise<PlainRecord> {
-    const found = await findReadable(rows, user, ref);
-    if (!mayWriteIn(user, found.containerId, found.memberRole)) {
-      throw new ForbiddenException(
-        found.containerId === null
-          ? `${found.cls} objects outside containers are changed by administrators only`
-          : `changing it needs author or manager rights in container '${found.containerName}'; you may only read there`,
-      );
-    }
-    await rows.lockPlain(found.id);
-    const [again] = await rows.findPlain({ id: found.id, cls: found.cls }, user.id);
-    if (!again) throw new NotFoundException(`no object "${clip(ref.text)}"`);
-    return again;
+/** The object the reference names, readable (404) and changeable (403) by the caller; not yet locked. */
+async function changeable(rows: CatalogRowsTx, user: AuthUser, ref: PlainRef): Promise<PlainRecord> {
+  const found = await findReadable(rows, user, ref);
+  if (!mayWriteIn(user, found.containerId, found.memberRole)) {
+    throw new ForbiddenException(
+      found.containerId === null
+        ? `${found.cls} objects outside containers are changed by administrators only`
+        : `changing it needs author or manager rights in container '${found.containerName}'; you may only read there`,
+    );
   }
+  return found;
+}
+
+/** The object locked for a change (FOR UPDATE) and read again: what the change applies to. */
+async function lockAgain(rows: CatalogRowsTx, user: AuthUser, found: PlainRecord, ref: PlainRef) {
+  await rows.lockPlain(found.id);
+  const [again] = await rows.findPlain({ id: found.id, cls: found.cls }, user.id);
+  if (!again) throw new NotFoundException(`no object "${clip(ref.text)}"`);
+  return again;
 }
 
 /** The one plain object the reference names that the caller may read. */

@@ -234,7 +234,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ObjectChangesController_setState: { status: 200, fields: OBJECT },
       ObjectChangesController_remove: {
         status: 200,
-        fields: ['class', 'files', 'iterations', 'links', 'masterOid', 'number', 'usedBy'],
+        fields: ['class', 'files', 'iterations', 'links', 'masterOid', 'number', 'references', 'usedBy'],
       },
       UsageLinksController_add: { status: 201, fields: OBJECT_USE },
       UsageLinksController_update: { status: 200, fields: OBJECT_USE },

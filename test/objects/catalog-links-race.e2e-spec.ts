@@ -58,7 +58,7 @@ describe('catalog links under concurrent requests', () => {
     );
     expect(answers.map((r) => r.status)).toEqual([201, 409]);
     expect(answers[1].body.message).toBe(
-      `${NAME} approvers is named by 1 catalog link (${answers[0].body.oid}): delete them first, ` +
+      `${NAME} approvers is named by 1 catalog link (${answers[0].body.oid}): remove those links first, ` +
         'or delete with force=true, which removes them too',
     );
     expect((await f.as('bob').get(`/objects/${assignment.oid}`)).status).toBe(200);

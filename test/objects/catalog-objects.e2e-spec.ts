@@ -323,12 +323,12 @@ describe('/objects for change objects, plain objects and catalog links', () => {
     const refused = await f.as('alice').delete(`/objects/${assignment.body.oid}`);
     expect([refused.status, refused.body.message]).toEqual([
       409,
-      `${NAME} approvers is named by 1 catalog link (${link.body.oid}): delete them first, or delete with force=true, which removes them too`,
+      `${NAME} approvers is named by 1 catalog link (${link.body.oid}): remove those links first, or delete with force=true, which removes them too`,
     ]);
     const forced = await f.as('alice').delete(`/objects/${assignment.body.oid}?force=true`);
     expect([forced.status, forced.body]).toEqual([
       200,
-      { oid: assignment.body.oid, class: 'wt.workflow.work.WfAssignment', number: null, links: 1 },
+      { oid: assignment.body.oid, class: 'wt.workflow.work.WfAssignment', number: null, links: 1, references: 0 },
     ]);
     expect((await f.as('alice').get(`/objects/${assignment.body.oid}`)).status).toBe(404);
     expect((await events('wt.workflow.engine.WfProcess', idOf(oid))).map((e) => [e.action, e.detail])).toEqual([

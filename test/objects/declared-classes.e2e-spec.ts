@@ -301,6 +301,7 @@ describe('/objects for versioned classes a dataset declares', () => {
         files: 0,
         usedBy: 0,
         links: 1,
+        references: 0,
       },
     ]);
     expect((await f.as('bob').get(`/objects/${obj.oid}`)).status).toBe(404);

@@ -47,6 +47,7 @@ describe('DELETE /objects/<ref>', () => {
       files: 2,
       usedBy: 0,
       links: 0,
+      references: 0,
     });
     expect(await rows(idOf(doc.masterOid))).toEqual({ masters: 0, iterations: 0, files: 0, links: 0 });
     expect((await f.as('alice').get(`/objects/${NAME}-doc`)).status).toBe(404);
@@ -56,7 +57,7 @@ describe('DELETE /objects/<ref>', () => {
       ['objects.iterate', expect.anything()],
       [
         'objects.delete',
-        { latest: 'A.2', state: 'INWORK', force: false, iterations: 2, files: 2, usedBy: 0, links: 0 },
+        { latest: 'A.2', state: 'INWORK', force: false, iterations: 2, files: 2, usedBy: 0, links: 0, references: 0 },
       ],
     ]);
   });
@@ -162,6 +163,7 @@ describe('DELETE /objects/<ref>', () => {
         files: 0,
         usedBy: 0,
         links: 2,
+        references: 0,
       },
     ]);
     const left = await f.db.query('SELECT id FROM links WHERE role_a_id = $1', [idOf(p.oid)]);

@@ -115,6 +115,13 @@ export class DeletedPlainObjectDto {
 
   @ApiProperty({ description: 'catalog links naming it, removed with it (force=true)', example: 0 })
   links!: number;
+
+  @ApiProperty({
+    description:
+      'other plain objects whose JSON references named it (an activity’s parentProcessRef …), the references removed (force=true)',
+    example: 0,
+  })
+  references!: number;
 }
 
 /** One end of a catalog link. */

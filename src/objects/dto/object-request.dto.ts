@@ -72,8 +72,8 @@ export class ReadObjectQueryDto extends ObjectTypeQueryDto {
 export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
   @ApiPropertyOptional({
     description:
-      'true: also remove the usage links of other objects that use it and the catalog links naming it (refused ' +
-      'with 409 otherwise)',
+      'true: also remove the usage links of other objects that use it, the catalog links naming it and the ' +
+      "references other objects' JSON keeps to it (refused with 409 otherwise)",
     enum: ['true', 'false'],
   })
   @IsOptional()

@@ -139,10 +139,18 @@ export class DeletedObjectDto {
   usedBy!: number;
 
   @ApiProperty({
-    description: 'catalog links (change objects, described-by …) naming it or one of its iterations, removed (force=true)',
+    description:
+      'catalog links (change objects, described-by …) naming it or one of its iterations, removed (force=true)',
     example: 0,
   })
   links!: number;
+
+  @ApiProperty({
+    description:
+      'plain objects whose JSON references named it (a work item’s primaryBusinessObject …), the references removed (force=true)',
+    example: 0,
+  })
+  references!: number;
 }
 
 export class UseMemberDto {
