@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
+import { CatalogService } from '../catalog/catalog.service.js';
 import type { NumberingRuleDto } from '../numbers/dto/numbers-response.dto.js';
 import { formatNumber } from '../numbers/number-format.js';
 import { clip } from '../numbers/numbers.params.js';
@@ -15,7 +16,10 @@ import { AdminRulesRepository, type AdminRuleRecord } from './rules.repository.j
  */
 @Injectable()
 export class RulesService {
-  constructor(private readonly rules: AdminRulesRepository) {}
+  constructor(
+    private readonly rules: AdminRulesRepository,
+    private readonly catalog: CatalogService,
+  ) {}
 
   async list(caller: AuthUser, containerName: string): Promise<RuleListDto> {
     requireAdmin(caller);
@@ -26,6 +30,14 @@ export class RulesService {
 
   async create(caller: AuthUser, containerName: string, body: CreateRuleDto): Promise<NumberingRuleDto> {
     requireAdmin(caller);
+    const catalog = await this.catalog.current();
+    const numbered = [...catalog.concreteClasses('iteration'), ...catalog.concreteClasses('object')];
+    if (!numbered.includes(body.class_name)) {
+      throw new BadRequestException(
+        `class_name must be one of ${numbered.join(', ')} (the versioned and plain classes of the catalog), ` +
+          `not "${clip(body.class_name)}"`,
+      );
+    }
     const container = await this.container(containerName);
     const rule: AdminRuleRecord = {
       cls: body.class_name,

@@ -1,6 +1,8 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { requireAdmin } from '../admin/admin-access.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { CatalogService } from '../catalog/catalog.service.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { BUSINESS_CLASSES, formatOid, masterClassOf, parseOid } from '../common/oid.js';
 import { parseObjectRef } from '../objects/object-ref.js';
@@ -16,8 +18,6 @@ import type { AuditEventDto, AuditEventListDto, EventsQueryDto, HistoryDto, Hist
 /** The OID class of audit events (wt.audit.AuditRecord in the type catalog). */
 export const AUDIT_RECORD_CLASS = 'wt.audit.AuditRecord';
 
-const MASTER_CLASSES = new Map(BUSINESS_CLASSES.map((c) => [masterClassOf(c), c]));
-
 /**
  * The audit events services record with every write (audit-events.ts): the history of one
  * business object for those who may read it (404 otherwise, as for an object that does not
@@ -28,6 +28,7 @@ export class AuditService {
   constructor(
     private readonly repo: AuditRepository,
     private readonly permissions: PermissionsService,
+    private readonly catalog: CatalogService,
   ) {}
 
   async history(user: AuthUser, ref: string, query: HistoryQueryDto): Promise<HistoryDto> {
@@ -53,7 +54,7 @@ export class AuditService {
   async list(user: AuthUser, query: EventsQueryDto): Promise<AuditEventListDto> {
     requireAdmin(user);
     const filter: EventFilter = {};
-    if (query.object !== undefined) filter.object = objectFilter(query.object);
+    if (query.object !== undefined) filter.object = objectFilter(await this.catalog.current(), query.object);
     if (query.user !== undefined) filter.userName = query.user.normalize('NFC');
     if (query.from !== undefined) filter.from = new Date(query.from);
     if (query.to !== undefined) filter.to = new Date(query.to);
@@ -70,7 +71,7 @@ export class AuditService {
 
   /** The master the reference names, if the caller may read it; 404 otherwise. */
   private async readableMaster(user: AuthUser, text: string, type: string | undefined): Promise<MasterRow> {
-    const found = await this.repo.findMasters(masterKey(text, type));
+    const found = await this.repo.findMasters(masterKey(await this.catalog.current(), text, type));
     const readable = await this.permissions.readableContainerIds(user);
     const visible = found.filter((m) => readable === null || readable.includes(m.container_id));
     if (visible.length === 0) throw new NotFoundException(`no object "${text}"`);
@@ -83,32 +84,37 @@ export class AuditService {
   }
 }
 
-/** A master OID (OR:wt.part.WTPartMaster:<id>) directly; anything else as the structure services read it. */
-function masterKey(text: string, type: string | undefined): MasterKey {
+/**
+ * A master OID (OR:wt.part.WTPartMaster:<id>) directly; anything else as /objects reads a
+ * versioned object (documents, parts, CAD documents, change objects, classes of storage
+ * iteration a dataset declared …).
+ */
+function masterKey(catalog: Catalog, text: string, type: string | undefined): MasterKey {
+  const versioned = catalog.concreteClasses('iteration');
   const oid = parseOid(text);
-  const iterationClass = oid && MASTER_CLASSES.get(oid.cls);
+  const iterationClass = oid && versioned.find((c) => masterClassOf(c) === oid.cls);
   if (oid && iterationClass) {
     if (type !== undefined && type !== iterationClass) {
       throw new BadRequestException(`type ${type} contradicts the OID's class ${oid.cls}`);
     }
     return { kind: 'master', cls: iterationClass, id: oid.id };
   }
-  if (oid && !(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
+  if (oid && !versioned.includes(oid.cls)) {
     throw new BadRequestException(
-      `histories are those of ${BUSINESS_CLASSES.join(', ')} and their masters, not of ${oid.cls}; ` +
-        'administrators list the events of anything else with GET /admin/events?object=<OID>',
+      `histories are those of versioned objects (${BUSINESS_CLASSES.join(', ')}, change objects …) and their ` +
+        `masters, not of ${oid.cls}; administrators list the events of anything else with GET /admin/events?object=<OID>`,
     );
   }
-  const ref = parseObjectRef(text, type);
+  const ref = parseObjectRef(text, type, versioned);
   return ref.kind === 'oid' ? { kind: 'iteration', cls: ref.cls, id: ref.id } : ref;
 }
 
 /** The `object` filter: an iteration OID stands for its master, another OID for itself, else a number or name. */
-function objectFilter(text: string): NonNullable<EventFilter['object']> {
+function objectFilter(catalog: Catalog, text: string): NonNullable<EventFilter['object']> {
   if (!text.startsWith('OR:')) return { kind: 'number', number: text };
   const oid = parseOid(text);
   if (!oid) throw new BadRequestException(`object "${text}" is not an OID (OR:<class>:<id>)`);
-  if ((BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
+  if (catalog.concreteClasses('iteration').includes(oid.cls)) {
     return { kind: 'iteration', cls: oid.cls, masterCls: masterClassOf(oid.cls), id: oid.id };
   }
   return { kind: 'id', cls: oid.cls, id: oid.id };

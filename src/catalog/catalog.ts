@@ -26,6 +26,7 @@ const ATTRIBUTE_RE = /^WCTYPE\|([^~]+)~(IBA|MBA)\|([A-Za-z_][\w.-]{0,99})$/;
 export class Catalog {
   private readonly classes: Map<string, CatalogClass>;
   private readonly softTypes: Map<string, CatalogSoftType>;
+  private readonly concrete = new Map<string, readonly string[]>();
 
   /** Throws CatalogError listing every problem of the sources. */
   constructor(
@@ -57,6 +58,20 @@ export class Catalog {
 
   listSoftTypes(): CatalogSoftType[] {
     return [...this.softTypes.values()];
+  }
+
+  /**
+   * The concrete classes of a storage kind, in catalog order: `iteration` for the versioned
+   * objects' classes (documents, parts, change objects …, and those users declared), `object`
+   * for the plain ones'.
+   */
+  concreteClasses(storage: 'iteration' | 'object'): readonly string[] {
+    let found = this.concrete.get(storage);
+    if (!found) {
+      found = [...this.classes.values()].filter((c) => c.storage === storage && !c.abstract).map((c) => c.name);
+      this.concrete.set(storage, found);
+    }
+    return found;
   }
 
   /** Whether `sub` is `sup` or below it. */

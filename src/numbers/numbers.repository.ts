@@ -123,8 +123,9 @@ export async function reserveInTransaction(
   containerId: number,
   ruleClass: string,
   count: number,
+  table: NumberedTable,
 ): Promise<Reservation | null> {
-  const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, ruleClass, count));
+  const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, ruleClass, count, table));
   return rows[0] ?? null;
 }
 
@@ -157,8 +158,11 @@ function sourceCondition(source: ContainerSource): Prisma.Sql {
   }
 }
 
-/** The table whose rows carry the numbers of a class: objects for plain classes, else masters. */
-function numberedTable(ruleClass: string): 'objects' | 'masters' {
+/** The table whose rows carry the numbers of a class: objects for plain classes, masters for versioned ones. */
+export type NumberedTable = 'objects' | 'masters';
+
+/** For the classes of the standard catalog; a create knows its class's storage (declared classes too). */
+function numberedTable(ruleClass: string): NumberedTable {
   return (PLAIN_CLASSES as readonly string[]).includes(ruleClass) ? 'objects' : 'masters';
 }
 
@@ -176,7 +180,12 @@ function numberedTable(ruleClass: string): 'objects' | 'masters' {
  * Yields no row when the container has no rule for the class. Shared with the benchmark
  * baseline (bench/baselines/numbers-baseline.ts), which runs it through pg directly.
  */
-export function reservationSql(containerId: number, ruleClass: string, count: number): Prisma.Sql {
+export function reservationSql(
+  containerId: number,
+  ruleClass: string,
+  count: number,
+  table: NumberedTable = numberedTable(ruleClass),
+): Prisma.Sql {
   // One table per class (not a union of both), so the walk stays an ordered index scan that stops at the gap.
   return Prisma.sql`
     WITH locked AS (
@@ -193,7 +202,7 @@ export function reservationSql(containerId: number, ruleClass: string, count: nu
           SELECT t.n, lag(t.n, 1, l.next - 1) OVER w AS prev, lead(t.n) OVER w AS after
           FROM (
             SELECT m.number, substr(m.number, length(l.prefix) + 1, l.width)::bigint AS n
-            FROM ${Prisma.raw(numberedTable(ruleClass))} m
+            FROM ${Prisma.raw(table)} m
             WHERE m.class = l.class
               AND m.number >= l.prefix || lpad(l.next::text, l.width, '0') || l.suffix
               AND m.number <= l.prefix || repeat('9', l.width) || l.suffix

@@ -1,14 +1,14 @@
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogClass, PropertyType, ReferenceDef } from '../catalog/catalog-model.js';
 import type { StorageKind } from '../catalog/storage.js';
-import { parseOid } from '../common/oid.js';
+import { formatOid, parseOid } from '../common/oid.js';
 import type { MemberRole } from '../generated/prisma/client.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
 import { clip } from '../numbers/numbers.params.js';
-import type { CatalogRowsTx, EndRecord, LinkSide } from './catalog-rows.tx.js';
+import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.tx.js';
 
 /**
  * What requests about plain objects and catalog links name, checked against the type catalog:
@@ -44,11 +44,40 @@ export function mayReadIn(user: AuthUser, containerId: number | null, role: Memb
   return containerId === null || accessFromRole(user, role) !== 'none';
 }
 
+/** Most catalog links a deletion checks (and names a few of). */
+export const LINKS_CHECKED = 100_000;
+/** Most links or objects a refusal names; the rest are counted. */
+export const NAMED_MAX = 5;
+
+/**
+ * Catalog links naming an object, for a refusal: how many, the OIDs of the first few the caller
+ * may read, how many more, and how many in containers the caller cannot read (not named).
+ */
+export function describeLinks(user: AuthUser, links: readonly LinkRecord[]): string {
+  const shown = links.filter((l) => mayReadIn(user, l.containerId, l.memberRole)).map((l) => formatOid(l.cls, l.id));
+  const parts = shown.slice(0, NAMED_MAX);
+  if (shown.length > NAMED_MAX) parts.push(`${shown.length - NAMED_MAX} more`);
+  const hidden = links.length - shown.length;
+  if (hidden) parts.push(`${hidden} in containers you cannot read`);
+  return `${links.length} catalog link${links.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
 /** Whether the caller changes it: authors and managers of its container; administrators where it has none. */
 export function mayWriteIn(user: AuthUser, containerId: number | null, role: MemberRole | null): boolean {
   if (containerId === null) return user.admin;
   const a = accessFromRole(user, role);
   return a === 'write' || a === 'manage';
+}
+
+/** force=true removes the catalog links naming an object only where the caller may change every one (403). */
+export function refuseLockedLinks(user: AuthUser, links: readonly LinkRecord[]): void {
+  const locked = links.filter((l) => !mayWriteIn(user, l.containerId, l.memberRole));
+  if (locked.length) {
+    throw new ForbiddenException(
+      `force=true would remove ${locked.length} catalog link${locked.length === 1 ? '' : 's'} you may not change; ` +
+        'nothing was deleted',
+    );
+  }
 }
 
 /** The declared properties a class keeps in JSON (by property name) and its soft type's attributes. */
@@ -151,10 +180,11 @@ export async function findEnd(
   target: string,
   text: string,
   what: string,
-): Promise<EndRecord> {
+): Promise<EndRecord & { storage: StorageKind }> {
   const targetCls = catalog.findClass(target);
   if (!targetCls) throw new BadRequestException(`${what}: unknown class ${target}`);
   let found: EndRecord[];
+  let storage: StorageKind;
   if (text.startsWith('OR:')) {
     const oid = parseOid(text);
     if (!oid) throw new BadRequestException(`${what}: "${clip(text)}" is not an OID (OR:<class>:<id>)`);
@@ -162,13 +192,15 @@ export async function findEnd(
     if (!cls || !catalog.isA(oid.cls, target)) {
       throw new BadRequestException(`${what}: ${clip(text)} is not a ${target} (the class ${what} must name)`);
     }
-    found = await rows.findEnds(nameable(cls, what), { id: oid.id, cls: oid.cls }, user.id);
+    storage = nameable(cls, what);
+    found = await rows.findEnds(storage, { id: oid.id, cls: oid.cls }, user.id);
   } else {
     if (text === '' || text.length > 1000) throw new BadRequestException(`${what}: give an OID, a number or a name`);
     if (!targetCls.storage) {
       throw new BadRequestException(`${what}: ${target} spans several storage kinds: name the object by its OID`);
     }
-    found = await rows.findEnds(nameable(targetCls, what), { key: text, classes: targetCls.classValues }, user.id);
+    storage = nameable(targetCls, what);
+    found = await rows.findEnds(storage, { key: text, classes: targetCls.classValues }, user.id);
   }
   const visible = found.filter((r) => mayReadIn(user, r.containerId, r.memberRole));
   if (visible.length === 0) throw new NotFoundException(`${what}: no ${target} "${clip(text)}"`);
@@ -177,10 +209,13 @@ export async function findEnd(
       `${what}: ${visible.length} objects of ${target} carry "${clip(text)}" (${visible.map((r) => r.cls).join(', ')}): give the OID`,
     );
   }
-  return visible[0];
+  return { ...visible[0], storage };
 }
 
-/** `references` of a request: each a JSON-kept reference of the class, resolved to what the row keeps. */
+/**
+ * `references` of a request: each a JSON-kept reference of the class, resolved to what the row
+ * keeps, its target held (FOR SHARE) until the transaction ends.
+ */
 export async function resolveReferences(
   rows: CatalogRowsTx,
   catalog: Catalog,
@@ -206,6 +241,11 @@ export async function resolveReferences(
       throw new BadRequestException(`references.${name} must be an OID, a number or a name (or null)`);
     }
     const end = await findEnd(rows, catalog, user, ref.target, value, `references.${name}`);
+    // Held until the change commits: a deletion of the target (which locks it FOR UPDATE, then
+    // looks for the objects naming it) waits for this one, and sees the reference.
+    if (!(await rows.lockEnd(end.storage, end.id))) {
+      throw new NotFoundException(`references.${name}: ${clip(value)} was deleted meanwhile; nothing was stored`);
+    }
     out[key] = 'oidJson' in ref.from ? `OR:${end.cls}:${end.id}` : end.id;
   }
   return out;
@@ -224,4 +264,17 @@ export function linkSides(catalog: Catalog, storage: StorageKind, ids: number[])
     ...(a.length ? [{ side: 'a' as const, classes: a, ids }] : []),
     ...(b.length ? [{ side: 'b' as const, classes: b, ids }] : []),
   ];
+}
+
+/** For each role of each link class: the storage its role class is kept in (where a page of links finds its ends). */
+export function linkEndStorages(catalog: Catalog): EndStorages {
+  const out: EndStorages = { a: {}, b: {} };
+  for (const c of catalog.listClasses()) {
+    if (!c.roles || c.storage !== 'link') continue;
+    for (const side of ['a', 'b'] as const) {
+      const storage = catalog.findClass(c.roles[side])?.storage;
+      if (storage && NAMEABLE.includes(storage)) (out[side][storage] ??= []).push(c.name);
+    }
+  }
+  return out;
 }

@@ -7,21 +7,25 @@ import {
 } from '@nestjs/common';
 import { recordAudit } from '../audit/audit-events.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import { PermissionsService } from '../auth/permissions.service.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogClass } from '../catalog/catalog-model.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid, parseOid, VERSIONED_CLASSES } from '../common/oid.js';
+import { formatOid, parseOid } from '../common/oid.js';
 import { clip } from '../numbers/numbers.params.js';
-import type { CatalogLinkDto, CatalogLinkListDto, CreateLinkDto, LinkEndDto } from './dto/catalog-object.dto.js';
-import { checkProps, findEnd, linkSides, mayReadIn, mayWriteIn } from './catalog-input.js';
+import type {
+  CatalogLinkDto,
+  CatalogLinkListDto,
+  CreateLinkDto,
+  LinkEndDto,
+  LinkListQueryDto,
+} from './dto/catalog-object.dto.js';
+import { checkProps, findEnd, linkEndStorages, linkSides, mayReadIn, mayWriteIn } from './catalog-input.js';
 import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from './catalog-rows.tx.js';
 import { pickReadable } from './object-access.js';
-import { parseObjectRef } from './object-ref.js';
+import { parseVersionedRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { PlainObjectsService } from './plain-objects.service.js';
-
-/** Most links one listing answers. */
-export const LINK_LIST_MAX = 1000;
 
 /**
  * Links of the catalog's link classes (table `links`: a change task's affected data, a part's
@@ -36,6 +40,7 @@ export class CatalogLinksService {
     private readonly repo: ObjectsRepository,
     private readonly catalog: CatalogService,
     private readonly plain: PlainObjectsService,
+    private readonly permissions: PermissionsService,
   ) {}
 
   async add(user: AuthUser, body: CreateLinkDto): Promise<CatalogLinkDto> {
@@ -87,20 +92,23 @@ export class CatalogLinksService {
     });
   }
 
-  /** The links naming an object (a versioned one by any of its iterations or its master, or a plain one). */
-  async list(user: AuthUser, text: string, type: string | undefined): Promise<CatalogLinkListDto> {
+  /**
+   * One page of the links naming an object (a versioned one by any of its iterations or its
+   * master, or a plain one) that the caller may read, oldest first, with both ends.
+   */
+  async list(user: AuthUser, text: string, query: LinkListQueryDto): Promise<CatalogLinkListDto> {
     const catalog = await this.catalog.current();
     const rows = this.repo.rows();
     let sides: LinkSide[];
     let oid: string;
-    const plain = await this.plain.refOf(text, type);
+    const plain = await this.plain.refOf(text, query.type);
     if (plain) {
       const found = await this.plain.read(user, plain);
       const id = parseOid(found.oid)!.id;
       sides = linkSides(catalog, 'object', [id]);
       oid = found.oid;
     } else {
-      const ref = parseObjectRef(text, type, VERSIONED_CLASSES);
+      const ref = parseVersionedRef(catalog, text, query.type);
       const found = pickReadable(user, ref.text, await this.repo.findByRef(ref, user.id));
       sides = [
         ...linkSides(catalog, 'iteration', await rows.iterationIds(found.masterId)),
@@ -108,12 +116,15 @@ export class CatalogLinksService {
       ];
       oid = formatOid(found.cls, found.iterationId);
     }
-    const links = (await rows.findLinks({ sides }, user.id, LINK_LIST_MAX)).filter((l) =>
-      mayReadIn(user, l.containerId, l.memberRole),
+    const readable = await this.permissions.readableContainerIds(user);
+    const { total, rows: links } = await rows.pageLinks(
+      sides,
+      linkEndStorages(catalog),
+      { id: user.id, readable },
+      { offset: (query.page - 1) * query.limit, limit: query.limit },
     );
-    const items = [];
-    for (const l of links) items.push(describeLink(user, l, await ends(rows, catalog, user, l)));
-    return { object: oid, count: items.length, items };
+    const items = links.map((l) => describeLink(user, l, l));
+    return { object: oid, count: items.length, total, page: query.page, limit: query.limit, items };
   }
 
   async remove(user: AuthUser, text: string): Promise<CatalogLinkDto> {

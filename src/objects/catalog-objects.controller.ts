@@ -15,10 +15,12 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin/admin-names.js';
 import {
   CatalogLinkDto,
   CatalogLinkListDto,
   CreateLinkDto,
+  LinkListQueryDto,
   LinkParamDto,
   PlainObjectDto,
   UpdatePlainObjectDto,
@@ -93,8 +95,10 @@ export class CatalogObjectsController {
   @ApiOperation({
     summary: "An object's catalog links",
     description:
-      'The links naming the object in role A or B (a versioned object by any of its iterations or its master), ' +
-      `oldest first, those the caller may read; at most 1000.`,
+      'The links naming the object in role A or B (a versioned object by any of its iterations or its master) ' +
+      'that the caller may read, oldest first, with both ends (an end in a container the caller cannot read is ' +
+      `shown restricted). Paged: page from 1, limit 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT}); ` +
+      '`total` counts them all.',
   })
   @ApiParam({ name: 'ref', description: 'OID, or number (with type for a plain class)', example: 'P-00000002' })
   @ApiOkResponse({ type: CatalogLinkListDto })
@@ -103,9 +107,9 @@ export class CatalogObjectsController {
   listLinks(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
-    @Query() query: ObjectTypeQueryDto,
+    @Query() query: LinkListQueryDto,
   ): Promise<CatalogLinkListDto> {
-    return this.links.list(user, params.ref, query.type);
+    return this.links.list(user, params.ref, query);
   }
 
   @Patch(':ref')

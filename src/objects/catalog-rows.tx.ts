@@ -56,6 +56,15 @@ export interface LinkRecord {
   memberRole: MemberRole | null;
 }
 
+/** A link with both its ends, as a page of an object's links reads them (an end: null when gone). */
+export interface LinkWithEnds extends LinkRecord {
+  a: EndRecord | null;
+  b: EndRecord | null;
+}
+
+/** For each side of a link, the link classes whose role class on that side is kept in each nameable storage. */
+export type EndStorages = Record<'a' | 'b', Partial<Record<StorageKind, string[]>>>;
+
 /** Links whose role A (or B) is of one of `classes` and keeps one of `ids`. */
 export interface LinkSide {
   side: 'a' | 'b';
@@ -231,19 +240,7 @@ export class CatalogRowsTx {
 
   /** Links by id, or those with one of the given ends, oldest first (at most `limit`). */
   findLinks(where: { id: number } | { sides: LinkSide[] }, userId: number, limit = 1000): Promise<LinkRecord[]> {
-    const cond =
-      'id' in where
-        ? Prisma.sql`l.id = ${where.id}`
-        : where.sides.length === 0
-          ? Prisma.sql`false`
-          : Prisma.join(
-              where.sides.map((s) =>
-                s.side === 'a'
-                  ? Prisma.sql`(l.class = ANY(${s.classes}::text[]) AND l.role_a_id = ANY(${s.ids}::int[]))`
-                  : Prisma.sql`(l.class = ANY(${s.classes}::text[]) AND l.role_b_id = ANY(${s.ids}::int[]))`,
-              ),
-              ' OR ',
-            );
+    const cond = 'id' in where ? Prisma.sql`l.id = ${where.id}` : sideCondition(where.sides);
     return this.db.$queryRaw<LinkRecord[]>`
       SELECT l.id, l.class AS cls, l.soft_type AS "softType", l.role_a_id AS "roleAId", l.role_b_id AS "roleBId",
              l.container_id AS "containerId", c.name AS "containerName", c.class AS "containerClass", l.props,
@@ -255,8 +252,119 @@ export class CatalogRowsTx {
       ORDER BY l.id LIMIT ${limit}`;
   }
 
+  /**
+   * One page of the links with one of the given ends that the caller may read (kept in a
+   * container they read, or in none), oldest first, each with both its ends looked up in the
+   * tables of its role classes, and how many there are in all: two statements, whatever the page
+   * holds. `readable`: the containers the caller reads (null: every one, administrators).
+   */
+  async pageLinks(
+    sides: LinkSide[],
+    ends: EndStorages,
+    user: { id: number; readable: readonly number[] | null },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; rows: LinkWithEnds[] }> {
+    if (sides.length === 0) return { total: 0, rows: [] };
+    const where = Prisma.sql`(${sideCondition(sides)}) AND (l.container_id IS NULL OR ${
+      user.readable === null ? Prisma.sql`true` : Prisma.sql`l.container_id = ANY(${[...user.readable]}::int[])`
+    })`;
+    const [{ total }] = await this.db.$queryRaw<{ total: number }[]>`
+      SELECT count(*)::int AS total FROM links l WHERE ${where}`;
+    if (total === 0 || page.offset >= total) return { total, rows: [] };
+    type Row = LinkRecord & Record<`${'a' | 'b'}${'Cls' | 'Id' | 'Number' | 'Name' | 'ContainerId' | 'Role'}`, unknown>;
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT l.id, l.class AS cls, l.soft_type AS "softType", l.role_a_id AS "roleAId", l.role_b_id AS "roleBId",
+             l.container_id AS "containerId", c.name AS "containerName", c.class AS "containerClass", l.props,
+             l.created_at AS "createdAt", l.modified_at AS "modifiedAt", mb.role::text AS "memberRole",
+             ea.cls AS "aCls", ea.id AS "aId", ea.number AS "aNumber", ea.name AS "aName",
+             ea.container_id AS "aContainerId", ${memberRole(Prisma.sql`ea.container_id`, user.id)} AS "aRole",
+             eb.cls AS "bCls", eb.id AS "bId", eb.number AS "bNumber", eb.name AS "bName",
+             eb.container_id AS "bContainerId", ${memberRole(Prisma.sql`eb.container_id`, user.id)} AS "bRole"
+      FROM links l
+      LEFT JOIN containers c ON c.id = l.container_id
+      LEFT JOIN memberships mb ON mb.container_id = l.container_id AND mb.user_id = ${user.id}
+      LEFT JOIN LATERAL ${endOf(Prisma.sql`l.role_a_id`, ends.a)} ea ON true
+      LEFT JOIN LATERAL ${endOf(Prisma.sql`l.role_b_id`, ends.b)} eb ON true
+      WHERE ${where}
+      ORDER BY l.id LIMIT ${page.limit} OFFSET ${page.offset}`;
+    const end = (r: Row, side: 'a' | 'b'): EndRecord | null =>
+      r[`${side}Id`] === null
+        ? null
+        : {
+            cls: r[`${side}Cls`] as string,
+            id: r[`${side}Id`] as number,
+            number: r[`${side}Number`] as string | null,
+            name: r[`${side}Name`] as string | null,
+            containerId: r[`${side}ContainerId`] as number | null,
+            memberRole: r[`${side}Role`] as MemberRole | null,
+          };
+    return {
+      total,
+      rows: rows.map((r) => ({
+        id: r.id,
+        cls: r.cls,
+        softType: r.softType,
+        roleAId: r.roleAId,
+        roleBId: r.roleBId,
+        containerId: r.containerId,
+        containerName: r.containerName,
+        containerClass: r.containerClass,
+        props: r.props,
+        createdAt: r.createdAt,
+        modifiedAt: r.modifiedAt,
+        memberRole: r.memberRole,
+        a: end(r, 'a'),
+        b: end(r, 'b'),
+      })),
+    };
+  }
+
   async deleteLinks(ids: number[]): Promise<number> {
     if (ids.length === 0) return 0;
     return this.db.$executeRaw`DELETE FROM links WHERE id = ANY(${ids}::int[])`;
   }
+}
+
+/** Links keeping one of the ids in a role of one of the classes (the indexes (class, role id) find them). */
+function sideCondition(sides: LinkSide[]): Prisma.Sql {
+  if (sides.length === 0) return Prisma.sql`false`;
+  return Prisma.join(
+    sides.map((s) =>
+      s.side === 'a'
+        ? Prisma.sql`(l.class = ANY(${s.classes}::text[]) AND l.role_a_id = ANY(${s.ids}::int[]))`
+        : Prisma.sql`(l.class = ANY(${s.classes}::text[]) AND l.role_b_id = ANY(${s.ids}::int[]))`,
+    ),
+    ' OR ',
+  );
+}
+
+/** The caller's role in a container, as a scalar subquery. */
+function memberRole(containerColumn: Prisma.Sql, userId: number): Prisma.Sql {
+  return Prisma.sql`(SELECT m.role::text FROM memberships m WHERE m.container_id = ${containerColumn} AND m.user_id = ${userId})`;
+}
+
+/**
+ * The record a link's role id names, in the table of the storage the link's class gives that
+ * role (a subquery for LEFT JOIN LATERAL, over the link row `l`): cls, id, number, name and the
+ * container whose readers read it, as findEnds answers them.
+ */
+function endOf(idColumn: Prisma.Sql, storages: Partial<Record<StorageKind, string[]>>): Prisma.Sql {
+  const of = (storage: StorageKind) => storages[storage] ?? [];
+  return Prisma.sql`(
+    SELECT m.class AS cls, i.id, m.number, m.name, m.container_id
+    FROM iterations i JOIN masters m ON m.id = i.master_id
+    WHERE l.class = ANY(${of('iteration')}::text[]) AND i.id = ${idColumn}
+    UNION ALL
+    SELECT m.class || 'Master', m.id, m.number, m.name, m.container_id FROM masters m
+    WHERE l.class = ANY(${of('master')}::text[]) AND m.id = ${idColumn}
+    UNION ALL
+    SELECT o.class, o.id, o.number, o.name, o.container_id FROM objects o
+    WHERE l.class = ANY(${of('object')}::text[]) AND o.id = ${idColumn}
+    UNION ALL
+    SELECT 'wt.org.WTUser', u.id, NULL::text, u.name, NULL::int FROM users u
+    WHERE l.class = ANY(${of('user')}::text[]) AND u.id = ${idColumn}
+    UNION ALL
+    SELECT c.class, c.id, NULL::text, c.name, c.id FROM containers c
+    WHERE l.class = ANY(${of('container')}::text[]) AND c.id = ${idColumn}
+    LIMIT 1)`;
 }

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../auth/auth-user.js';
 import { formatOid, masterClassOf } from '../common/oid.js';
+import { formatVersionRef } from '../common/version-ref.js';
 import type { ObjectDto, ObjectUseDto } from './dto/object-response.dto.js';
 import { mayRead } from './object-access.js';
 import type { ObjectRecord } from './object-records.js';
@@ -11,6 +12,7 @@ export function describeObject(r: ObjectRecord): ObjectDto {
   return {
     oid: formatOid(r.cls, r.iterationId),
     masterOid: formatOid(masterClassOf(r.cls), r.masterId),
+    versionReference: formatVersionRef(r.cls, r.branchId),
     number: r.number,
     name: r.name,
     type: r.softType ?? r.cls,

@@ -1,11 +1,12 @@
 import type { MemberRole, Prisma } from '../generated/prisma/client.js';
 import { auditViaPrisma, type AuditSql } from '../audit/audit-events.js';
 import type { AttributeValue } from '../numbers/cad-params.js';
-import { reserveInTransaction, type Reservation } from '../numbers/numbers.repository.js';
+import { reserveInTransaction, type NumberedTable, type Reservation } from '../numbers/numbers.repository.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from './object-ref.js';
 import { findByRef, findInMaster, type IterationPick, type ObjectRecord } from './object-records.js';
 import { CatalogRowsTx } from './catalog-rows.tx.js';
+import { ObjectReferencesTx } from './object-references.tx.js';
 import { UsageLinksTx } from './usage-links.tx.js';
 
 export interface ContainerForUser {
@@ -60,10 +61,13 @@ export class ObjectChangeTx {
   readonly links: UsageLinksTx;
   /** Plain objects, catalog links and the records they name. */
   readonly rows: CatalogRowsTx;
+  /** References plain objects keep in their JSON. */
+  readonly refs: ObjectReferencesTx;
 
   constructor(private readonly tx: Prisma.TransactionClient) {
     this.links = new UsageLinksTx(tx);
     this.rows = new CatalogRowsTx(tx);
+    this.refs = new ObjectReferencesTx(tx);
   }
 
   /** For recordAudit, in this transaction. */
@@ -99,9 +103,12 @@ export class ObjectChangeTx {
     return rows[0] ?? null;
   }
 
-  /** One number of the container's rule for the class, held until this transaction ends. */
-  reserveNumber(containerId: number, cls: string): Promise<Reservation | null> {
-    return reserveInTransaction(this.tx, containerId, cls, 1);
+  /**
+   * One number of the container's rule for the class, held until this transaction ends; `table`
+   * holds the numbers objects of the class carry already (skipped).
+   */
+  reserveNumber(containerId: number, cls: string, table: NumberedTable): Promise<Reservation | null> {
+    return reserveInTransaction(this.tx, containerId, cls, 1, table);
   }
 
   /**

@@ -29,8 +29,6 @@ import { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.
 import { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
 import { ObjectRefParamDto } from './dto/structure-query.dto.js';
 import { ObjectChangesService } from './object-changes.service.js';
-import { parseObjectRef } from './object-ref.js';
-import { VERSIONED_CLASSES } from '../common/oid.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';
@@ -136,7 +134,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: NewIterationDto,
   ): Promise<ObjectDto> {
-    return this.changes.iterate(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body);
+    return this.changes.iterate(user, params.ref, query.type, body);
   }
 
   @Post(':ref/revisions')
@@ -163,7 +161,7 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: NewRevisionDto,
   ): Promise<ObjectDto> {
-    return this.changes.revise(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body);
+    return this.changes.revise(user, params.ref, query.type, body);
   }
 
   @Post(':ref/state')
@@ -190,16 +188,17 @@ export class ObjectChangesController {
     @Query() query: ObjectTypeQueryDto,
     @Body() body: StateChangeDto,
   ): Promise<ObjectDto> {
-    return this.changes.setState(user, parseObjectRef(params.ref, query.type, VERSIONED_CLASSES), body.state);
+    return this.changes.setState(user, params.ref, query.type, body.state);
   }
 
   @Delete(':ref')
   @ApiOperation({
     summary: 'Delete a business object',
     description:
-      'The object with all its iterations, their file references and usage links, and the catalog links naming ' +
-      "it. Refused while other objects' iterations use it, unless force=true (which removes those links, where the " +
-      'caller may change the objects holding them). Needs author or manager rights.',
+      'The object with all its iterations, their file references and usage links. Refused (409, naming them) ' +
+      "while other objects' iterations use it, catalog links name it or other objects' JSON references name it, " +
+      'unless force=true, which removes those links and references where the caller may change them (403 ' +
+      'otherwise). Needs author or manager rights.',
   })
   @ApiParam({ name: 'ref', description: 'OID of any of its iterations, or its number', example: '0000000005' })
   @ApiExtraModels(DeletedPlainObjectDto)
@@ -213,7 +212,10 @@ export class ObjectChangesController {
     type: ErrorEnvelopeDto,
   })
   @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'other objects use it (force=true removes those links)', type: ErrorEnvelopeDto })
+  @ApiConflictResponse({
+    description: 'other objects use it or reference it, or catalog links name it (force=true removes those)',
+    type: ErrorEnvelopeDto,
+  })
   remove(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,

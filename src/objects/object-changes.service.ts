@@ -21,14 +21,20 @@ import { transitionProblem } from './lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.tx.js';
-import { plainType } from './catalog-input.js';
+import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from './catalog-input.js';
+import {
+  describeReferrers,
+  referenceKeys,
+  refuseLockedReferrers,
+  removeReferences,
+  stillNamed,
+} from './object-references.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
 import { generate } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
-import { parseObjectRef, type ObjectRef } from './object-ref.js';
+import { parseVersionedRef, type ObjectRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { PlainObjectsService } from './plain-objects.service.js';
-import { VERSIONED_CLASSES } from '../common/oid.js';
 
 /**
  * Creating, iterating, revising, promoting and deleting documents, parts and CAD documents. Each
@@ -76,7 +82,7 @@ export class ObjectChangesService {
           `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
         );
       }
-      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls) : givenNumber;
+      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls, 'masters') : givenNumber;
       const created = await tx.createObject({
         ...type,
         subtype,
@@ -106,8 +112,9 @@ export class ObjectChangesService {
     });
   }
 
-  async iterate(user: AuthUser, ref: ObjectRef, body: NewIterationDto): Promise<ObjectDto> {
+  async iterate(user: AuthUser, text: string, type: string | undefined, body: NewIterationDto): Promise<ObjectDto> {
     const catalog = await this.catalog.current();
+    const ref = parseVersionedRef(catalog, text, type);
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref);
       checkTitle(cur.cls, body.title);
@@ -136,8 +143,9 @@ export class ObjectChangesService {
     });
   }
 
-  async revise(user: AuthUser, ref: ObjectRef, body: NewRevisionDto): Promise<ObjectDto> {
+  async revise(user: AuthUser, text: string, type: string | undefined, body: NewRevisionDto): Promise<ObjectDto> {
     const state = this.config.objectsLifecycle.initial;
+    const ref = parseVersionedRef(await this.catalog.current(), text, type);
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref);
       const highest = await tx.highestVersion(cur.masterId);
@@ -161,8 +169,9 @@ export class ObjectChangesService {
     });
   }
 
-  async setState(user: AuthUser, ref: ObjectRef, state: string): Promise<ObjectDto> {
+  async setState(user: AuthUser, text: string, type: string | undefined, state: string): Promise<ObjectDto> {
     const lifecycle = this.config.objectsLifecycle;
+    const ref = parseVersionedRef(await this.catalog.current(), text, type);
     if (!lifecycle.transitions.has(state)) {
       throw new BadRequestException(
         `state: ${state} is not a state of the lifecycle (${[...lifecycle.transitions.keys()].join(', ')})`,
@@ -190,19 +199,28 @@ export class ObjectChangesService {
   ): Promise<DeletedObjectDto | DeletedPlainObjectDto> {
     const plain = await this.plain.refOf(text, type);
     if (plain) return this.plain.remove(user, plain, force);
-    return this.remove(user, parseObjectRef(text, type, VERSIONED_CLASSES), force);
+    return this.remove(user, parseVersionedRef(await this.catalog.current(), text, type), force);
   }
 
   async remove(user: AuthUser, ref: ObjectRef, force: boolean): Promise<DeletedObjectDto> {
-    const roles = linkRoles(await this.catalog.current());
+    const catalog = await this.catalog.current();
+    const roles = linkRoles(catalog);
     return this.repo.change(async (tx) => {
+      // FOR UPDATE: a usage link, catalog link or reference to it being stored (holding the master
+      // FOR KEY SHARE or FOR SHARE) commits first and is counted below.
       const cur = await lockForChange(tx, user, ref, { latestOnly: false, forDelete: true });
       const users = await tx.usersOf(cur.masterId, user.id);
-      if (users.length && !force) {
-        throw new ConflictException(
-          `${cur.number} is used by ${describeUsers(user, users)}: remove those usage links first, ` +
-            'or delete with force=true, which removes them too',
-        );
+      const iterationIds = await tx.rows.iterationIds(cur.masterId);
+      const sides = [...linkSides(catalog, 'iteration', iterationIds), ...linkSides(catalog, 'master', [cur.masterId])];
+      const links = await tx.rows.findLinks({ sides }, user.id, LINKS_CHECKED);
+      const keys = referenceKeys(catalog, { storage: 'iteration', cls: cur.cls, masterId: cur.masterId, iterationIds });
+      const referrers = await tx.refs.findReferrers(keys, 0, user.id, force);
+      if ((users.length || links.length || referrers.length) && !force) {
+        throw stillNamed(cur.number, {
+          ...(users.length > 0 && { users: describeUsers(user, users) }),
+          ...(links.length > 0 && { links: describeLinks(user, links) }),
+          ...(referrers.length > 0 && { referrers: describeReferrers(user, referrers) }),
+        });
       }
       const locked = users.filter((u) => !mayWrite(user, u.memberRole));
       if (locked.length) {
@@ -211,18 +229,17 @@ export class ObjectChangesService {
             `change objects (${locked.length} link${locked.length === 1 ? '' : 's'}); nothing was deleted`,
         );
       }
+      refuseLockedLinks(user, links);
+      refuseLockedReferrers(user, referrers);
+      const masterOid = formatOid(masterClassOf(cur.cls), cur.masterId);
+      const references = await removeReferences(tx, user, referrers, keys, masterOid);
       const counts = await tx.deleteObject(cur.masterId, roles);
-      const result = { ...counts, usedBy: users.length };
+      const result = { ...counts, usedBy: users.length, references };
       await recordAudit(tx.audit, {
         ...this.auditOf(user, 'objects.delete', cur),
         detail: { latest: iterationLabel(cur), state: cur.state, force, ...result },
       });
-      return {
-        masterOid: formatOid(masterClassOf(cur.cls), cur.masterId),
-        number: cur.number,
-        class: cur.cls,
-        ...result,
-      };
+      return { masterOid, number: cur.number, class: cur.cls, ...result };
     });
   }
 

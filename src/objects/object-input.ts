@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import type { Catalog } from '../catalog/catalog.js';
 import type { PropertyType } from '../catalog/catalog-model.js';
-import { OidClass, VERSIONED_CLASSES } from '../common/oid.js';
+import { OidClass } from '../common/oid.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
 import { CAD_SUBTYPES } from '../import/dataset-schema.js';
 import { checkAttributes, type AttributeChange } from '../numbers/cad-params.js';
@@ -18,34 +18,34 @@ export interface ObjectType {
   softType: string | null;
 }
 
-const CLASSES = VERSIONED_CLASSES as readonly string[];
-
 /**
  * `type` of a new versioned object: a business class (wt.doc.WTDocument, wt.epm.EPMDocument,
- * wt.part.WTPart) or another versioned class of the catalog (wt.change2.WTChangeOrder2 …),
- * a soft type of one of them the catalog knows or users declared (`com.acme.SoftwarePart`), or
- * the same written as a type identifier (`WCTYPE|wt.part.WTPart|com.acme.SoftwarePart`).
+ * wt.part.WTPart) or another versioned class of the catalog (wt.change2.WTChangeOrder2 …, or a
+ * class of storage iteration a dataset declared), a soft type of one of them the catalog knows or
+ * users declared (`com.acme.SoftwarePart`), or the same written as a type identifier
+ * (`WCTYPE|wt.part.WTPart|com.acme.SoftwarePart`).
  */
 export function resolveObjectType(catalog: Catalog, text: string): ObjectType {
+  const versioned = catalog.concreteClasses('iteration');
   const parts = text.replace(/^WCTYPE\|/, '').split('|');
   const last = parts[parts.length - 1];
-  if (parts.length === 1 && CLASSES.includes(last)) return { cls: last, softType: null };
+  if (parts.length === 1 && versioned.includes(last)) return { cls: last, softType: null };
   const st = catalog.findSoftType(last);
   const base = parts.length > 1 ? parts[0] : (st?.cls ?? null);
-  if (st && base !== null && CLASSES.includes(base) && catalog.isA(st.cls, base) && CLASSES.includes(st.cls)) {
+  if (st && base !== null && versioned.includes(base) && catalog.isA(st.cls, base) && versioned.includes(st.cls)) {
     return { cls: st.cls, softType: st.name };
   }
-  if (st && CLASSES.includes(st.cls)) {
+  if (st && versioned.includes(st.cls)) {
     throw new BadRequestException(`type: soft type ${st.name} is a type of ${st.cls}, not of ${clip(base ?? '')}`);
   }
   const softTypes = catalog
     .listSoftTypes()
-    .filter((s) => CLASSES.includes(s.cls))
+    .filter((s) => versioned.includes(s.cls))
     .map((s) => s.name)
     .sort();
   throw new BadRequestException(
     `type: "${clip(text)}" is neither a concrete class of the catalog that objects are made of (a versioned class ` +
-      `such as ${CLASSES.slice(0, 4).join(', ')} …, or a plain one such as wt.workflow.engine.WfProcess; see ` +
+      `such as ${versioned.slice(0, 4).join(', ')} …, or a plain one such as wt.workflow.engine.WfProcess; see ` +
       `GET /reports/api/1.0/catalog) nor a soft type of one (${softTypes.join(', ') || 'none declared'})`,
   );
 }

@@ -13,6 +13,8 @@ import type { ObjectRef } from './object-ref.js';
 export interface ObjectRecord {
   iterationId: number;
   masterId: number;
+  /** The id of the first iteration of this iteration's version: its `VR:` reference names the version. */
+  branchId: number;
   cls: string;
   softType: string | null;
   subtype: string | null;
@@ -44,7 +46,9 @@ export type Db = Prisma.TransactionClient | PrismaService;
 
 export function recordSql(userId: number, where: Prisma.Sql, order = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
-    SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.soft_type AS "softType", m.subtype,
+    SELECT i.id AS "iterationId", m.id AS "masterId",
+           (SELECT min(b.id) FROM iterations b WHERE b.master_id = i.master_id AND b.version = i.version) AS "branchId",
+           m.class AS cls, m.soft_type AS "softType", m.subtype,
            m.number, m.name, m.container_id AS "containerId", c.name AS "containerName",
            c.class AS "containerClass", i.version, i.iteration, i.latest, i.state, i.title, i.description, i.note,
            i.attributes, cu.name AS "createdBy", mu.name AS "modifiedBy", i.created_at AS "createdAt",

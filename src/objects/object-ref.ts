@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import type { Catalog } from '../catalog/catalog.js';
 import { BUSINESS_CLASSES } from '../common/oid.js';
 import { parseObjectReference } from '../common/version-ref.js';
 
@@ -34,6 +35,11 @@ export function parseObjectRef(
     throw new BadRequestException('an object is named by its OID or its number (1 to 200 characters)');
   }
   return { kind: 'number', text, cls: type ?? null, number: text };
+}
+
+/** A reference to a versioned object of any class of storage iteration of the catalog in force (declared ones too). */
+export function parseVersionedRef(catalog: Catalog, text: string, type: string | undefined): ObjectRef {
+  return parseObjectRef(text, type, catalog.concreteClasses('iteration'));
 }
 
 /** `levels`: 1 (the default), a positive number of levels, or max. */

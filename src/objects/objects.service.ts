@@ -1,7 +1,8 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
-import { formatOid, VERSIONED_CLASSES } from '../common/oid.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { formatOid } from '../common/oid.js';
 import type { PlainObjectDto } from './dto/catalog-object.dto.js';
 import { PlainObjectsService } from './plain-objects.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -12,7 +13,7 @@ import type { StructureQueryDto } from './dto/structure-query.dto.js';
 import { pickReadable } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import { parseVersionParam } from './object-input.js';
-import { parseLevels, parseObjectRef } from './object-ref.js';
+import { parseLevels, parseObjectRef, parseVersionedRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { StructureRepository, type Direction, type ObjectRow, type WalkRow } from './structure.repository.js';
 
@@ -27,6 +28,7 @@ export class ObjectsService {
     private readonly objects: ObjectsRepository,
     private readonly permissions: PermissionsService,
     private readonly plain: PlainObjectsService,
+    private readonly catalog: CatalogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -37,7 +39,7 @@ export class ObjectsService {
       if (query.version !== undefined) throw new BadRequestException(`version: ${plain.text} is not versioned`);
       return this.plain.read(user, plain);
     }
-    const ref = parseObjectRef(text, query.type, VERSIONED_CLASSES);
+    const ref = parseVersionedRef(await this.catalog.current(), text, query.type);
     const pick = query.version === undefined ? null : parseVersionParam(query.version);
     const found = pickReadable(user, ref.text, await this.objects.findByRef(ref, user.id));
     if (pick === null) return describeObject(found);
@@ -50,7 +52,7 @@ export class ObjectsService {
   }
 
   async iterations(user: AuthUser, text: string, query: ObjectTypeQueryDto): Promise<IterationListDto> {
-    const ref = parseObjectRef(text, query.type, VERSIONED_CLASSES);
+    const ref = parseVersionedRef(await this.catalog.current(), text, query.type);
     const found = pickReadable(user, ref.text, await this.objects.findByRef(ref, user.id));
     const items = (await this.objects.listIterations(found.masterId, user.id)).map(describeObject);
     return { number: found.number, class: found.cls, count: items.length, items };

@@ -17,16 +17,26 @@ import type { DeletedPlainObjectDto, PlainObjectDto, UpdatePlainObjectDto } from
 import { GENERATE, type CreateObjectDto } from './dto/object-request.dto.js';
 import {
   checkProps,
+  describeLinks,
   linkSides,
+  LINKS_CHECKED,
   mayReadIn,
   mayWriteIn,
   propsView,
   referencesView,
+  refuseLockedLinks,
   resolveReferences,
   type PlainType,
 } from './catalog-input.js';
 import type { CatalogRowsTx, PlainRecord } from './catalog-rows.tx.js';
 import { generate } from './generate-number.js';
+import {
+  describeReferrers,
+  referenceKeys,
+  refuseLockedReferrers,
+  removeReferences,
+  stillNamed,
+} from './object-references.js';
 import { ObjectsRepository } from './objects.repository.js';
 
 /** How a request names a plain object: its OID, or a number of its class (`type`). */
@@ -101,7 +111,7 @@ export class PlainObjectsService {
       let number = body.number ?? null;
       if (number === GENERATE) {
         if (!container) throw new BadRequestException(`number: "${GENERATE}" needs a container (its numbering rule)`);
-        number = await generate(tx, container, cls);
+        number = await generate(tx, container, cls, 'objects');
       }
       if (body.references) Object.assign(props, dropNulls(await refs(tx.rows, catalog, user, type, body.references)));
       const id = await tx.rows.createPlain({
@@ -151,10 +161,14 @@ export class PlainObjectsService {
   async update(user: AuthUser, ref: PlainRef, body: UpdatePlainObjectDto): Promise<PlainObjectDto> {
     const catalog = await this.catalog.current();
     return this.repo.change(async (tx) => {
-      const cur = await this.lockForChange(tx.rows, user, ref);
-      const type = typeOf(catalog, cur);
+      const found = await changeable(tx.rows, user, ref);
+      const type = typeOf(catalog, found);
       const change = body.props === undefined ? {} : checkProps(catalog, type, body.props);
+      // The targets of references are held (FOR SHARE) before the object itself is locked: a
+      // deletion locks its object, then the objects naming it, so both take their locks in the
+      // same order.
       const references = body.references === undefined ? {} : await refs(tx.rows, catalog, user, type, body.references);
+      const cur = await lockAgain(tx.rows, user, found, ref);
       const props = { ...cur.props };
       for (const [k, v] of Object.entries({ ...change, ...references })) {
         if (v === null) delete props[k];
@@ -186,23 +200,23 @@ export class PlainObjectsService {
   async remove(user: AuthUser, ref: PlainRef, force: boolean): Promise<DeletedPlainObjectDto> {
     const catalog = await this.catalog.current();
     return this.repo.change(async (tx) => {
-      const cur = await this.lockForChange(tx.rows, user, ref);
-      const links = await tx.rows.findLinks({ sides: linkSides(catalog, 'object', [cur.id]) }, user.id, 100_000);
-      const label = cur.number ?? cur.name ?? formatOid(cur.cls, cur.id);
-      if (links.length && !force) {
-        const classes = [...new Set(links.map((l) => l.cls))].join(', ');
-        throw new ConflictException(
-          `${label} is named by ${links.length} link${links.length === 1 ? '' : 's'} (${classes}): delete them ` +
-            'first, or delete with force=true, which removes them too',
-        );
+      // FOR UPDATE: a link or a reference to it being stored (holding it FOR SHARE) commits first, and is seen.
+      const cur = await lockAgain(tx.rows, user, await changeable(tx.rows, user, ref), ref);
+      const oid = formatOid(cur.cls, cur.id);
+      const links = await tx.rows.findLinks({ sides: linkSides(catalog, 'object', [cur.id]) }, user.id, LINKS_CHECKED);
+      const keys = referenceKeys(catalog, { storage: 'object', cls: cur.cls, id: cur.id });
+      const referrers = await tx.refs.findReferrers(keys, cur.id, user.id, force);
+      const label = cur.number ?? cur.name ?? oid;
+      if ((links.length || referrers.length) && !force) {
+        throw stillNamed(label, {
+          ...(links.length > 0 && { links: describeLinks(user, links) }),
+          ...(referrers.length > 0 && { referrers: describeReferrers(user, referrers) }),
+        });
       }
-      const locked = links.filter((l) => !mayWriteIn(user, l.containerId, l.memberRole));
-      if (locked.length) {
-        throw new ForbiddenException(
-          `force=true would remove ${locked.length} link${locked.length === 1 ? '' : 's'} you may not change; nothing was deleted`,
-        );
-      }
+      refuseLockedLinks(user, links);
+      refuseLockedReferrers(user, referrers);
       const removed = await tx.rows.deleteLinks(links.map((l) => l.id));
+      const references = await removeReferences(tx, user, referrers, keys, oid);
       await tx.rows.deletePlain(cur.id);
       await recordAudit(tx.audit, {
         userId: user.id,
@@ -211,27 +225,32 @@ export class PlainObjectsService {
         objectId: cur.id,
         objectNumber: label,
         containerId: cur.containerId,
-        detail: { state: cur.state, force, links: removed },
+        detail: { state: cur.state, force, links: removed, references },
       });
-      return { oid: formatOid(cur.cls, cur.id), class: cur.cls, number: cur.number, links: removed };
+      return { oid, class: cur.cls, number: cur.number, links: removed, references };
     });
   }
+}
 
-  /** The object, readable (404) and changeable (403) by the caller, locked and read again. */
-  private async lockForChange(rows: CatalogRowsTx, user: AuthUser, ref: PlainRef): Promise<PlainRecord> {
-    const found = await findReadable(rows, user, ref);
-    if (!mayWriteIn(user, found.containerId, found.memberRole)) {
-      throw new ForbiddenException(
-        found.containerId === null
-          ? `${found.cls} objects outside containers are changed by administrators only`
-          : `changing it needs author or manager rights in container '${found.containerName}'; you may only read there`,
-      );
-    }
-    await rows.lockPlain(found.id);
-    const [again] = await rows.findPlain({ id: found.id, cls: found.cls }, user.id);
-    if (!again) throw new NotFoundException(`no object "${clip(ref.text)}"`);
-    return again;
+/** The object the reference names, readable (404) and changeable (403) by the caller; not yet locked. */
+async function changeable(rows: CatalogRowsTx, user: AuthUser, ref: PlainRef): Promise<PlainRecord> {
+  const found = await findReadable(rows, user, ref);
+  if (!mayWriteIn(user, found.containerId, found.memberRole)) {
+    throw new ForbiddenException(
+      found.containerId === null
+        ? `${found.cls} objects outside containers are changed by administrators only`
+        : `changing it needs author or manager rights in container '${found.containerName}'; you may only read there`,
+    );
   }
+  return found;
+}
+
+/** The object locked for a change (FOR UPDATE) and read again: what the change applies to. */
+async function lockAgain(rows: CatalogRowsTx, user: AuthUser, found: PlainRecord, ref: PlainRef) {
+  await rows.lockPlain(found.id);
+  const [again] = await rows.findPlain({ id: found.id, cls: found.cls }, user.id);
+  if (!again) throw new NotFoundException(`no object "${clip(ref.text)}"`);
+  return again;
 }
 
 /** The one plain object the reference names that the caller may read. */

@@ -137,7 +137,7 @@ describe('/admin/containers/<name>/rules', () => {
   });
 
   it.each([
-    [{ width: 4 }, 'class_name must be one of'],
+    [{ width: 4 }, 'class_name must be a string'],
     [{ class_name: 'wt.foo.Bar', width: 4 }, 'class_name must be one of'],
     [{ class_name: DOC }, 'width must be a whole number'],
     [{ class_name: DOC, width: 0 }, 'width must be at least 1'],

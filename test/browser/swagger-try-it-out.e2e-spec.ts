@@ -83,6 +83,7 @@ const OBJECT = [
   'title',
   'type',
   'version',
+  'versionReference',
 ];
 const OBJECT_USE = ['id', 'lineNumber', 'member', 'oid', 'parent', 'quantity', 'unit'];
 const PLAIN_OBJECT = [
@@ -233,14 +234,14 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ObjectChangesController_setState: { status: 200, fields: OBJECT },
       ObjectChangesController_remove: {
         status: 200,
-        fields: ['class', 'files', 'iterations', 'links', 'masterOid', 'number', 'usedBy'],
+        fields: ['class', 'files', 'iterations', 'links', 'masterOid', 'number', 'references', 'usedBy'],
       },
       UsageLinksController_add: { status: 201, fields: OBJECT_USE },
       UsageLinksController_update: { status: 200, fields: OBJECT_USE },
       UsageLinksController_remove: { status: 200, fields: OBJECT_USE },
       CatalogObjectsController_addLink: { status: 201, fields: CATALOG_LINK },
       CatalogObjectsController_removeLink: { status: 200, fields: CATALOG_LINK },
-      CatalogObjectsController_listLinks: { status: 200, fields: ['count', 'items', 'object'] },
+      CatalogObjectsController_listLinks: { status: 200, fields: ['object', ...PAGED].sort() },
       CatalogObjectsController_update: { status: 200, fields: PLAIN_OBJECT },
       HistoryController_history: { status: 200, fields: ['count', 'items', 'limit', 'object', 'page', 'total'] },
       CadController_read: { status: 200, fields: [...CAD, 'links', 'truncated'].sort() },

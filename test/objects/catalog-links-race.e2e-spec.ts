@@ -22,43 +22,70 @@ describe('catalog links under concurrent requests', () => {
     return res.body as { oid: string };
   };
 
-  it('refuses to delete an object a link being added names, once the link is committed', async () => {
-    const activity = await plain('wt.workflow.work.WfAssignedActivity', 'approve');
-    const assignment = await plain('wt.workflow.work.WfAssignment', 'approvers');
+  /**
+   * Starts the link's request while a connection of the test holds `links` in SHARE mode (the
+   * request reads and locks rows but cannot insert the link), then the deletion once the first
+   * waits; lets go once both wait. Answers both.
+   */
+  async function linkWhileDeleting(link: object, deletion: string): Promise<request.Response[]> {
     const holder = await f.db.connect();
-    let answers: request.Response[];
     try {
       await holder.query('BEGIN');
-      // Lets the link's request read and lock rows, but not insert the link, until both requests wait.
       await holder.query('LOCK TABLE links IN SHARE MODE');
       const add = f
         .as('alice')
-        .post('/objects/links', {
-          class: 'wt.workflow.work.ActivityAssignmentLink',
-          a: activity.oid,
-          b: assignment.oid,
-        })
+        .post('/objects/links', link)
         .then((r) => r);
       await waitingBackends(f.db, 1);
       const remove = f
         .as('alice')
-        .delete(`/objects/${assignment.oid}`)
+        .delete(deletion)
         .then((r) => r);
       await waitingBackends(f.db, 2);
       await holder.query('COMMIT');
-      answers = await Promise.all([add, remove]);
+      return await Promise.all([add, remove]);
     } finally {
       holder.release();
     }
+  }
+
+  it('refuses to delete an object a link being added names, once the link is committed', async () => {
+    const activity = await plain('wt.workflow.work.WfAssignedActivity', 'approve');
+    const assignment = await plain('wt.workflow.work.WfAssignment', 'approvers');
+    const answers = await linkWhileDeleting(
+      { class: 'wt.workflow.work.ActivityAssignmentLink', a: activity.oid, b: assignment.oid },
+      `/objects/${assignment.oid}`,
+    );
     expect(answers.map((r) => r.status)).toEqual([201, 409]);
     expect(answers[1].body.message).toBe(
-      `${NAME} approvers is named by 1 link (wt.workflow.work.ActivityAssignmentLink): delete them first, ` +
+      `${NAME} approvers is named by 1 catalog link (${answers[0].body.oid}): remove those links first, ` +
         'or delete with force=true, which removes them too',
     );
     expect((await f.as('bob').get(`/objects/${assignment.oid}`)).status).toBe(200);
     const { rows } = await f.db.query(
       `SELECT count(*)::int AS n FROM links l WHERE l.class = 'wt.workflow.work.ActivityAssignmentLink'
        AND NOT EXISTS (SELECT 1 FROM objects o WHERE o.id = l.role_b_id)`,
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  /** The same for a versioned object: the link holds its master FOR SHARE, the deletion takes it FOR UPDATE. */
+  it('refuses to delete a change order a link being added names, once the link is committed', async () => {
+    const order = await f.create({ type: 'wt.change2.WTChangeOrder2', number: `${NAME}-CN`, name: 'change' });
+    const task = await f.create({ type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA`, name: 'task' });
+    const answers = await linkWhileDeleting(
+      { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.number },
+      `/objects/${order.oid}`,
+    );
+    expect(answers.map((r) => r.status)).toEqual([201, 409]);
+    expect(answers[1].body.message).toBe(
+      `${NAME}-CN is named by 1 catalog link (${answers[0].body.oid}): remove those links first, ` +
+        'or delete with force=true, which removes them too',
+    );
+    expect((await f.as('bob').get(`/objects/${order.oid}`)).status).toBe(200);
+    const { rows } = await f.db.query(
+      `SELECT count(*)::int AS n FROM links l WHERE l.class = 'wt.change2.IncludedIn2'
+       AND NOT EXISTS (SELECT 1 FROM iterations i WHERE i.id = l.role_b_id)`,
     );
     expect(rows[0].n).toBe(0);
   });

@@ -138,12 +138,100 @@ describe('/objects for change objects, plain objects and catalog links', () => {
     expect((await f.as('bob').get(`/objects/${part.number}/links`)).body).toEqual({
       object: part.oid,
       count: 0,
+      total: 0,
+      page: 1,
+      limit: 50,
       items: [],
     });
     expect((await events('wt.change2.AffectedActivityData', affected.body.id)).map((e) => e.action)).toEqual([
       'objects.links.add',
       'objects.links.remove',
     ]);
+  });
+
+  it('pages the links naming an object: oldest first, those the caller reads, ends they may not read restricted', async () => {
+    const doc = await f.create({ type: 'wt.doc.WTDocument', number: `${NAME}-LD`, name: 'described' });
+    const made: string[] = [];
+    for (const i of [1, 2, 3, 4, 5]) {
+      const p = await f.create({ type: 'wt.part.WTPart', number: `${NAME}-LP${i}`, name: `part ${i}` });
+      const res = await f
+        .as('alice')
+        .post('/objects/links', { class: 'wt.part.WTPartDescribeLink', a: p.oid, b: doc.oid });
+      expect(res.status).toBe(201);
+      made.push(res.body.oid);
+    }
+    const secret = await f.create(
+      { type: 'wt.part.WTPart', number: `${NAME}-LS`, name: 'secret part', container: f.secret.name },
+      'carol',
+    );
+    // Kept in the secret container (role A's): bob does not see it, nor count it.
+    const hidden = await f
+      .as('carol')
+      .post('/objects/links', { class: 'wt.part.WTPartDescribeLink', a: secret.oid, b: doc.oid });
+    expect([hidden.status, hidden.body.container?.name]).toEqual([201, f.secret.name]);
+    // Kept where bob reads it, with an end he may not read.
+    const inserted = await f.db.query<{ id: number }>(
+      'INSERT INTO links (class, role_a_id, role_b_id, container_id) VALUES ($1, $2, $3, $4) RETURNING id',
+      ['wt.part.WTPartReferenceLink', idOf(secret.oid), idOf(doc.masterOid), f.main.id],
+    );
+    const refId = inserted.rows[0].id;
+
+    const first = await f.as('bob').get(`/objects/${doc.number}/links?limit=2`);
+    expect(first.status).toBe(200);
+    expect({ ...first.body, items: first.body.items.map((l: { oid: string }) => l.oid) }).toEqual({
+      object: doc.oid,
+      count: 2,
+      total: 6,
+      page: 1,
+      limit: 2,
+      items: made.slice(0, 2),
+    });
+    expect(first.body.items[0]).toEqual({
+      id: idOf(made[0]),
+      oid: made[0],
+      class: 'wt.part.WTPartDescribeLink',
+      softType: null,
+      a: { oid: expect.stringMatching(/^OR:wt\.part\.WTPart:\d+$/), number: `${NAME}-LP1`, name: 'part 1' },
+      b: { oid: doc.oid, number: doc.number, name: 'described' },
+      container: { oid: f.main.oid, name: f.main.name },
+      props: {},
+      createdAt: expect.stringMatching(/^\d{4}-/),
+    });
+    const last = await f.as('bob').get(`/objects/${doc.oid}/links?limit=2&page=3`);
+    expect([last.status, last.body.count, last.body.total]).toEqual([200, 2, 6]);
+    expect(last.body.items).toEqual([
+      expect.objectContaining({ oid: made[4] }),
+      {
+        id: refId,
+        oid: `OR:wt.part.WTPartReferenceLink:${refId}`,
+        class: 'wt.part.WTPartReferenceLink',
+        softType: null,
+        a: { oid: null, number: null, name: null, restricted: true },
+        b: { oid: doc.masterOid, number: doc.number, name: 'described' },
+        container: { oid: f.main.oid, name: f.main.name },
+        props: {},
+        createdAt: expect.stringMatching(/^\d{4}-/),
+      },
+    ]);
+    const past = await f.as('bob').get(`/objects/${doc.number}/links?page=4&limit=2`);
+    expect([past.status, past.body]).toEqual([
+      200,
+      { object: doc.oid, count: 0, total: 6, page: 4, limit: 2, items: [] },
+    ]);
+    const all = await f.as('carol').get(`/objects/${doc.number}/links`);
+    expect([all.status, all.body.total, all.body.limit, all.body.items.length]).toEqual([200, 7, 50, 7]);
+    expect(all.body.items[5]).toMatchObject({ oid: hidden.body.oid, a: { oid: secret.oid } });
+    for (const [query, message] of [
+      ['limit=0', 'limit must be at least 1'],
+      ['limit=501', 'limit must be at most 500'],
+      ['page=0', 'page must be at least 1'],
+      ['page=x', 'page must be a whole number'],
+      ['sort=id', 'property sort should not exist'],
+    ]) {
+      const res = await f.as('bob').get(`/objects/${doc.number}/links?${query}`);
+      // Several checks of one value each say what was wrong (page=x: not a whole number, and so out of range).
+      expect([query, res.status, res.body.message]).toEqual([query, 400, expect.stringContaining(message)]);
+    }
   });
 
   it('creates, reads, changes and deletes plain objects, with props checked against the catalog', async () => {
@@ -235,12 +323,12 @@ describe('/objects for change objects, plain objects and catalog links', () => {
     const refused = await f.as('alice').delete(`/objects/${assignment.body.oid}`);
     expect([refused.status, refused.body.message]).toEqual([
       409,
-      `${NAME} approvers is named by 1 link (wt.workflow.work.ActivityAssignmentLink): delete them first, or delete with force=true, which removes them too`,
+      `${NAME} approvers is named by 1 catalog link (${link.body.oid}): remove those links first, or delete with force=true, which removes them too`,
     ]);
     const forced = await f.as('alice').delete(`/objects/${assignment.body.oid}?force=true`);
     expect([forced.status, forced.body]).toEqual([
       200,
-      { oid: assignment.body.oid, class: 'wt.workflow.work.WfAssignment', number: null, links: 1 },
+      { oid: assignment.body.oid, class: 'wt.workflow.work.WfAssignment', number: null, links: 1, references: 0 },
     ]);
     expect((await f.as('alice').get(`/objects/${assignment.body.oid}`)).status).toBe(404);
     expect((await events('wt.workflow.engine.WfProcess', idOf(oid))).map((e) => [e.action, e.detail])).toEqual([

@@ -34,6 +34,8 @@ describe('POST /objects and GET /objects/<ref>', () => {
     expect(res.body).toEqual({
       oid: expect.stringMatching(/^OR:wt\.doc\.WTDocument:\d+$/),
       masterOid: expect.stringMatching(/^OR:wt\.doc\.WTDocumentMaster:\d+$/),
+      // Version A's reference: the id of its first iteration, this one.
+      versionReference: `VR:wt.doc.WTDocument:${String(res.body.oid).split(':').pop()}`,
       number: `${NAME}-D0001`,
       name: 'Gearbox specification',
       type: 'wt.doc.WTDocument',

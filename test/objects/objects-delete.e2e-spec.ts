@@ -47,6 +47,7 @@ describe('DELETE /objects/<ref>', () => {
       files: 2,
       usedBy: 0,
       links: 0,
+      references: 0,
     });
     expect(await rows(idOf(doc.masterOid))).toEqual({ masters: 0, iterations: 0, files: 0, links: 0 });
     expect((await f.as('alice').get(`/objects/${NAME}-doc`)).status).toBe(404);
@@ -56,7 +57,7 @@ describe('DELETE /objects/<ref>', () => {
       ['objects.iterate', expect.anything()],
       [
         'objects.delete',
-        { latest: 'A.2', state: 'INWORK', force: false, iterations: 2, files: 2, usedBy: 0, links: 0 },
+        { latest: 'A.2', state: 'INWORK', force: false, iterations: 2, files: 2, usedBy: 0, links: 0, references: 0 },
       ],
     ]);
   });
@@ -125,24 +126,96 @@ describe('DELETE /objects/<ref>', () => {
     expect((await f.as('carol').delete(`/objects/${NAME}-lib?force=true`)).body).toMatchObject({ usedBy: 1 });
   });
 
-  it('removes the catalog links naming the object or one of its iterations, and no others', async () => {
+  const insertLink = async (cls: string, a: number, b: number, container = f.main.id) => {
+    const { rows } = await f.db.query<{ id: number }>(
+      'INSERT INTO links (class, role_a_id, role_b_id, container_id) VALUES ($1, $2, $3, $4) RETURNING id',
+      [cls, a, b, container],
+    );
+    return rows[0].id;
+  };
+
+  it('refuses an object catalog links name unless force=true, which removes those naming it and no others', async () => {
     const doc = await f.create({ type: 'wt.doc.WTDocument', number: `${NAME}-cat`, name: 'described' });
+    await f.as('alice').post(`/objects/${NAME}-cat/iterations`, {});
     const other = await f.create({ type: 'wt.doc.WTDocument', number: `${NAME}-keep`, name: 'kept' });
     const p = await part(`${NAME}-desc`);
-    const insert = (cls: string, a: number, b: number) =>
-      f.db.query('INSERT INTO links (class, role_a_id, role_b_id, container_id) VALUES ($1, $2, $3, $4) RETURNING id', [
-        cls,
-        a,
-        b,
-        f.main.id,
+    // One names its first iteration (A.1, no longer the latest), one its master.
+    const described = await insertLink('wt.part.WTPartDescribeLink', idOf(p.oid), idOf(doc.oid));
+    const referenced = await insertLink('wt.part.WTPartReferenceLink', idOf(p.oid), idOf(doc.masterOid));
+    const kept = await insertLink('wt.part.WTPartDescribeLink', idOf(p.oid), idOf(other.oid));
+    await unchanged(async () => {
+      const res = await f.as('alice').delete(`/objects/${NAME}-cat`);
+      expect([res.status, res.body.message]).toEqual([
+        409,
+        `${NAME}-cat is named by 2 catalog links (OR:wt.part.WTPartDescribeLink:${described}, ` +
+          `OR:wt.part.WTPartReferenceLink:${referenced}): remove those links first, or delete with force=true, ` +
+          'which removes them too',
       ]);
-    await insert('wt.part.WTPartDescribeLink', idOf(p.oid), idOf(doc.oid));
-    await insert('wt.part.WTPartReferenceLink', idOf(p.oid), idOf(doc.masterOid));
-    const kept = await insert('wt.part.WTPartDescribeLink', idOf(p.oid), idOf(other.oid));
-    const res = await f.as('alice').delete(`/objects/${NAME}-cat`);
-    expect(res.body).toMatchObject({ links: 2, usedBy: 0 });
+    });
+    const res = await f.as('alice').delete(`/objects/${NAME}-cat?force=true`);
+    expect([res.status, res.body]).toEqual([
+      200,
+      {
+        masterOid: doc.masterOid,
+        number: `${NAME}-cat`,
+        class: 'wt.doc.WTDocument',
+        iterations: 2,
+        files: 0,
+        usedBy: 0,
+        links: 2,
+        references: 0,
+      },
+    ]);
     const left = await f.db.query('SELECT id FROM links WHERE role_a_id = $1', [idOf(p.oid)]);
-    expect(left.rows).toEqual([{ id: kept.rows[0].id }]);
-    await f.db.query('DELETE FROM links WHERE id = $1', [kept.rows[0].id]);
+    expect(left.rows).toEqual([{ id: kept }]);
+    expect((await auditOf(f.db, doc.masterOid)).pop()?.detail).toMatchObject({ force: true, links: 2 });
+    await f.db.query('DELETE FROM links WHERE id = $1', [kept]);
+  });
+
+  it('names usage links and catalog links together, counts links it may not name, and refuses force on them', async () => {
+    const order = await f.create({ type: 'wt.change2.WTChangeOrder2', number: `${NAME}-CN`, name: 'change' });
+    const used = await part(`${NAME}-both`);
+    await part(`${NAME}-both-user`);
+    await f.as('alice').post(`/objects/${NAME}-both-user/uses`, { member: `${NAME}-both` });
+    const task = await f.create(
+      { type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA`, name: 'task', container: f.secret.name },
+      'carol',
+    );
+    // Kept in the task's container, which alice cannot read.
+    const included = await f
+      .as('carol')
+      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.oid });
+    expect([included.status, included.body.container]).toEqual([201, { oid: f.secret.oid, name: f.secret.name }]);
+    const affected = await f.as('alice').post('/objects/links', {
+      class: 'wt.change2.AffectedActivityData',
+      a: (await f.create({ type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA2`, name: 'task 2' })).oid,
+      b: used.oid,
+    });
+    expect(affected.status).toBe(201);
+    await unchanged(async () => {
+      const both = await f.as('alice').delete(`/objects/${NAME}-both`);
+      expect([both.status, both.body.message]).toEqual([
+        409,
+        `${NAME}-both is used by ${NAME}-both-user A.1 and is named by 1 catalog link (${affected.body.oid}): ` +
+          'remove those links first, or delete with force=true, which removes them too',
+      ]);
+      const hidden = await f.as('alice').delete(`/objects/${order.oid}`);
+      expect([hidden.status, hidden.body.message]).toEqual([
+        409,
+        `${NAME}-CN is named by 1 catalog link (1 in containers you cannot read): remove those links first, ` +
+          'or delete with force=true, which removes them too',
+      ]);
+      const forced = await f.as('alice').delete(`/objects/${order.oid}?force=true`);
+      expect([forced.status, forced.body.message]).toEqual([
+        403,
+        'force=true would remove 1 catalog link you may not change; nothing was deleted',
+      ]);
+    });
+    const both = await f.as('alice').delete(`/objects/${NAME}-both?force=true`);
+    expect([both.status, both.body.usedBy, both.body.links]).toEqual([200, 1, 1]);
+    // carol may change the link's container: she deletes it with the change order.
+    const byOwner = await f.as('carol').delete(`/objects/${order.oid}?force=true`);
+    expect([byOwner.status, byOwner.body.links]).toEqual([200, 1]);
+    expect((await f.db.query('SELECT id FROM links WHERE id = $1', [included.body.id])).rows).toEqual([]);
   });
 });

@@ -46,15 +46,26 @@ describe('version references', () => {
       ['B.2', vrB, idOf(b1.oid)],
     ]);
 
+    // Every answer of an iteration carries its version's reference, the value templates produce.
+    expect([a1, a2, b1, b2].map((o) => o.versionReference)).toEqual([vrA, vrA, vrB, vrB]);
     const readA = await f.as('bob').get(`/objects/${vrA}`);
-    expect([readA.status, readA.body.oid]).toEqual([200, a2.oid]);
+    expect([readA.status, readA.body.oid, readA.body.versionReference]).toEqual([200, a2.oid, vrA]);
+    const listed1 = await f.as('bob').get(`/objects/${a1.number}/iterations`);
+    expect([listed1.status, listed1.body.items.map((i: { versionReference: string }) => i.versionReference)]).toEqual([
+      200,
+      [vrA, vrA, vrB, vrB],
+    ]);
+    const oldOne = await f.as('bob').get(`/objects/${a1.number}?version=A.1`);
+    expect([oldOne.status, oldOne.body.oid, oldOne.body.versionReference]).toEqual([200, a1.oid, vrA]);
     expect((await f.as('bob').get(`/objects/${vrB}`)).body.oid).toBe(b2.oid);
     // A version that is not the latest is read-only, as an older iteration's OID is.
     const old = await f.as('alice').post(`/objects/${vrA}/iterations`, {});
     expect(old.status).toBe(409);
     expect(old.body.message).toContain('only the latest iteration can be changed');
     const b3 = await f.as('alice').post(`/objects/${vrB}/iterations`, {});
-    expect([b3.status, b3.body.version, b3.body.iteration]).toEqual([201, 'B', 3]);
+    expect([b3.status, b3.body.version, b3.body.iteration, b3.body.versionReference]).toEqual([201, 'B', 3, vrB]);
+    const review = await f.as('alice').post(`/objects/${vrB}/state`, { state: 'UNDERREVIEW' });
+    expect([review.status, review.body.oid, review.body.versionReference]).toEqual([200, b3.body.oid, vrB]);
 
     const upload = await f
       .as('alice')
@@ -87,5 +98,19 @@ describe('version references', () => {
     expect(merged.status).toBe(200);
     const attrs = await f.as('bob').get(`/numbers/attributes/${vrCad}`);
     expect([attrs.status, attrs.body.attributes]).toEqual([200, { material: 'steel' }]);
+    expect(cad.versionReference).toBe(vrCad);
+  });
+
+  it("are answered for the catalog's other versioned classes too", async () => {
+    const order = await f.create({ type: 'wt.change2.WTChangeOrder2', number: `${NAME}-CN`, name: 'change' });
+    const vr = `VR:wt.change2.WTChangeOrder2:${idOf(order.oid)}`;
+    expect(order.versionReference).toBe(vr);
+    const revised = await f.as('alice').post(`/objects/${vr}/revisions`, {});
+    expect([revised.status, revised.body.versionReference]).toEqual([
+      201,
+      `VR:wt.change2.WTChangeOrder2:${idOf(revised.body.oid)}`,
+    ]);
+    const read = await f.as('bob').get(`/objects/${vr}`);
+    expect([read.status, read.body.oid, read.body.versionReference]).toEqual([200, order.oid, vr]);
   });
 });

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { NUMBERED_CLASSES } from '../../common/oid.js';
 import { NumberingRuleDto } from '../../numbers/dto/numbers-response.dto.js';
 import { AFFIX, AFFIX_RULE, MAX_WIDTH } from '../admin-names.js';
@@ -14,19 +14,20 @@ export class RulesParamDto {
 }
 
 export class RuleParamsDto extends RulesParamDto {
-  @ApiProperty({ description: 'the class the rule numbers', enum: NUMBERED_CLASSES, example: 'wt.doc.WTDocument' })
+  @ApiProperty({ description: 'the class the rule numbers', example: 'wt.doc.WTDocument' })
   @IsString()
   class_name!: string;
 }
 
 export class CreateRuleDto {
   @ApiProperty({
-    description: 'the class to number (and its soft subtypes)',
-    enum: NUMBERED_CLASSES,
+    description:
+      'the class to number (and its soft subtypes): a versioned or plain class of the catalog in force, i.e. ' +
+      `one of the standard catalog's (${NUMBERED_CLASSES.join(', ')}) or a class of storage iteration or object ` +
+      'a dataset declared',
     example: 'wt.doc.WTDocument',
   })
   @IsString({ message: 'class_name must be a string' })
-  @IsIn(NUMBERED_CLASSES, { message: `class_name must be one of ${NUMBERED_CLASSES.join(', ')}` })
   class_name!: string;
 
   @ApiPropertyOptional({ description: AFFIX_RULE, default: '', example: 'SD-' })

@@ -91,7 +91,8 @@ export class HistoryRefParamDto {
 export class HistoryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     description:
-      'class of the object a number names (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart); needed only when several classes carry the number',
+      'class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 …: a ' +
+      'versioned class of the catalog); needed only when several classes carry the number',
   })
   @IsOptional()
   @IsString(ONCE)

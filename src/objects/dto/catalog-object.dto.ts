@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsString, Matches, ValidateIf } from 'class-validator';
+import { IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { PageDto, PageQueryDto } from '../../admin/dto/paging.dto.js';
 import { STATE_NAME } from '../lifecycle.js';
 import { NAME, PROPS, REFERENCES } from './object-request.dto.js';
 
@@ -114,6 +115,13 @@ export class DeletedPlainObjectDto {
 
   @ApiProperty({ description: 'catalog links naming it, removed with it (force=true)', example: 0 })
   links!: number;
+
+  @ApiProperty({
+    description:
+      'other plain objects whose JSON references named it (an activity’s parentProcessRef …), the references removed (force=true)',
+    example: 0,
+  })
+  references!: number;
 }
 
 /** One end of a catalog link. */
@@ -161,15 +169,28 @@ export class CatalogLinkDto {
   createdAt!: Date;
 }
 
-export class CatalogLinkListDto {
-  @ApiProperty({ example: 'OR:wt.change2.WTChangeActivity2:12' })
+/** A page of an object's catalog links, paged as the administration lists are. */
+export class CatalogLinkListDto extends PageDto {
+  @ApiProperty({
+    description: 'the object (the iteration a versioned one was named by, or its latest)',
+    example: 'OR:wt.change2.WTChangeActivity2:12',
+  })
   object!: string;
 
-  @ApiProperty({ example: 1 })
-  count!: number;
-
-  @ApiProperty({ type: [CatalogLinkDto], description: 'links naming the object in role A or B, oldest first' })
+  @ApiProperty({
+    type: [CatalogLinkDto],
+    description: 'links naming the object in role A or B that the caller may read, oldest first',
+  })
   items!: CatalogLinkDto[];
+}
+
+export class LinkListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description: 'the class of the object a number names: needed for plain classes, and when several classes carry it',
+  })
+  @IsOptional()
+  @IsString({ message: '$property must be given at most once' })
+  type?: string;
 }
 
 export class CreateLinkDto {

@@ -51,7 +51,9 @@ export const REFERENCES = {
 
 export class ObjectTypeQueryDto {
   @ApiPropertyOptional({
-    description: `class of the object a number names (${BUSINESS_CLASSES.join(', ')}); needed only when several classes carry the number`,
+    description:
+      `class of the object a number names (${BUSINESS_CLASSES.join(', ')}, another versioned class of the ` +
+      'catalog such as wt.change2.WTChangeOrder2, or a plain class); needed only when several classes carry the number',
   })
   @IsOptional()
   @IsString(ONCE)
@@ -69,7 +71,9 @@ export class ReadObjectQueryDto extends ObjectTypeQueryDto {
 
 export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
   @ApiPropertyOptional({
-    description: 'true: also remove the usage links of other objects that use it (refused with 409 otherwise)',
+    description:
+      'true: also remove the usage links of other objects that use it, the catalog links naming it and the ' +
+      "references other objects' JSON keeps to it (refused with 409 otherwise)",
     enum: ['true', 'false'],
   })
   @IsOptional()
@@ -81,8 +85,10 @@ export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
 export class CreateObjectDto {
   @ApiProperty({
     description:
-      `${BUSINESS_CLASSES.join(', ')}, or a soft type of one of them the catalog knows or users declared ` +
-      '(com.acme.SoftwarePart, also written WCTYPE|wt.part.WTPart|com.acme.SoftwarePart)',
+      `${BUSINESS_CLASSES.join(', ')}, another versioned class of the catalog (wt.change2.WTChangeOrder2 …, or ` +
+      'one of storage iteration a dataset declared), a plain class (wt.workflow.engine.WfProcess …), or a soft ' +
+      'type of one of them the catalog knows or users declared (com.acme.SoftwarePart, also written ' +
+      'WCTYPE|wt.part.WTPart|com.acme.SoftwarePart)',
     example: 'wt.doc.WTDocument',
   })
   @IsString({ message: 'type must be a string' })

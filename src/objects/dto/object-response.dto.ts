@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ContainerRefDto } from '../../numbers/dto/numbers-response.dto.js';
 
-/** One iteration of a document, part or CAD document. */
+/** One iteration of a versioned object: a document, part, CAD document, change object … */
 export class ObjectDto {
   @ApiProperty({ description: 'OID of this iteration', example: 'OR:wt.doc.WTDocument:42' })
   oid!: string;
@@ -11,6 +11,15 @@ export class ObjectDto {
     example: 'OR:wt.doc.WTDocumentMaster:17',
   })
   masterOid!: string;
+
+  @ApiProperty({
+    description:
+      "the version's reference, VR:<class>:<branch id> (the id of the version's first iteration): shared by the " +
+      "version's iterations, taken wherever an OID is (it names the version's latest iteration); what report " +
+      'templates produce as `versionReference`',
+    example: 'VR:wt.doc.WTDocument:42',
+  })
+  versionReference!: string;
 
   @ApiProperty({ example: '0000000100' })
   number!: string;
@@ -129,8 +138,19 @@ export class DeletedObjectDto {
   @ApiProperty({ description: 'usage links of other objects that used it, removed (force=true)', example: 0 })
   usedBy!: number;
 
-  @ApiProperty({ description: 'catalog links (change objects, described-by …) naming it, removed', example: 0 })
+  @ApiProperty({
+    description:
+      'catalog links (change objects, described-by …) naming it or one of its iterations, removed (force=true)',
+    example: 0,
+  })
   links!: number;
+
+  @ApiProperty({
+    description:
+      'plain objects whose JSON references named it (a work item’s primaryBusinessObject …), the references removed (force=true)',
+    example: 0,
+  })
+  references!: number;
 }
 
 export class UseMemberDto {
