@@ -1,20 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin/admin-names.js';
 import {
   CatalogLinkDto,
@@ -30,11 +18,8 @@ import { ObjectRefParamDto } from './dto/structure-query.dto.js';
 import { CatalogLinksService } from './catalog-links.service.js';
 import { PlainObjectsService } from './plain-objects.service.js';
 
-const BAD = { description: 'bad parameter or body; the message names the field', type: ErrorEnvelopeDto };
-const FORBIDDEN = {
-  description: 'the caller may only read the container (or, outside containers, is no administrator)',
-  type: ErrorEnvelopeDto,
-};
+const BAD = 'bad parameter or body; the message names the field';
+const FORBIDDEN = 'the caller may only read the container (or, outside containers, is no administrator)';
 
 /**
  * Plain objects changed in place, and links of the catalog's link classes between any objects
@@ -69,10 +54,12 @@ export class CatalogObjectsController {
     },
   })
   @ApiCreatedResponse({ type: CatalogLinkDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no such object of the role class the caller may read', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: 'the two are linked by that class already', type: ErrorEnvelopeDto })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: 'no such object of the role class the caller may read',
+    409: 'the two are linked by that class already',
+  })
   addLink(@CurrentUser() user: AuthUser, @Body() body: CreateLinkDto): Promise<CatalogLinkDto> {
     return this.links.add(user, body);
   }
@@ -84,9 +71,7 @@ export class CatalogObjectsController {
   })
   @ApiParam({ name: 'link', description: 'the link id or OID', example: '1' })
   @ApiOkResponse({ type: CatalogLinkDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no such link the caller may read', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: 'no such link the caller may read' })
   removeLink(@CurrentUser() user: AuthUser, @Param() params: LinkParamDto): Promise<CatalogLinkDto> {
     return this.links.remove(user, params.link);
   }
@@ -102,8 +87,7 @@ export class CatalogObjectsController {
   })
   @ApiParam({ name: 'ref', description: 'OID, or number (with type for a plain class)', example: 'P-00000002' })
   @ApiOkResponse({ type: CatalogLinkListDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 404: 'no such object the caller may read' })
   listLinks(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -131,9 +115,7 @@ export class CatalogObjectsController {
     },
   })
   @ApiOkResponse({ type: PlainObjectDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: 'no such object the caller may read' })
   update(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,

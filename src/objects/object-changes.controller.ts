@@ -1,12 +1,8 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -15,8 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import {
   CreateObjectDto,
   DeleteObjectQueryDto,
@@ -32,9 +27,9 @@ import { ObjectChangesService } from './object-changes.service.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';
-const BAD = { description: 'bad parameter or body; the message names the field', type: ErrorEnvelopeDto };
-const NOT_FOUND = { description: 'no such object the caller may read', type: ErrorEnvelopeDto };
-const FORBIDDEN = { description: 'the caller may only read the container', type: ErrorEnvelopeDto };
+const BAD = 'bad parameter or body; the message names the field';
+const NOT_FOUND = 'no such object the caller may read';
+const FORBIDDEN = 'the caller may only read the container';
 const OLD = 'the OID names an iteration that is not the latest (read-only)';
 
 @ApiTags('objects')
@@ -94,12 +89,11 @@ export class ObjectChangesController {
     description: 'the versioned object (ObjectDto), or the plain one (PlainObjectDto)',
     schema: { oneOf: [{ $ref: getSchemaPath(ObjectDto) }, { $ref: getSchemaPath(PlainObjectDto) }] },
   })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no container of that name the caller may read', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({
-    description: 'the class has an object with that number; the rule has no number left',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: 'no container of that name the caller may read',
+    409: 'the class has an object with that number; the rule has no number left',
   })
   create(@CurrentUser() user: AuthUser, @Body() body: CreateObjectDto): Promise<ObjectDto | PlainObjectDto> {
     return this.changes.create(user, body);
@@ -124,10 +118,7 @@ export class ObjectChangesController {
     },
   })
   @ApiCreatedResponse({ type: ObjectDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: OLD, type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: OLD })
   iterate(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -151,10 +142,7 @@ export class ObjectChangesController {
     examples: { revise: { summary: 'with a comment', value: { note: 'revised for the new housing' } } },
   })
   @ApiCreatedResponse({ type: ObjectDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: `${OLD}; no version follows ZZZ`, type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: `${OLD}; no version follows ZZZ` })
   revise(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -178,10 +166,7 @@ export class ObjectChangesController {
     examples: { release: { summary: 'release the test plan (under review)', value: { state: 'RELEASED' } } },
   })
   @ApiOkResponse({ type: ObjectDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: `the lifecycle does not allow the transition; ${OLD}`, type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: `the lifecycle does not allow the transition; ${OLD}` })
   setState(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -206,15 +191,11 @@ export class ObjectChangesController {
     description: 'what was removed: of a versioned object (DeletedObjectDto) or a plain one (DeletedPlainObjectDto)',
     schema: { oneOf: [{ $ref: getSchemaPath(DeletedObjectDto) }, { $ref: getSchemaPath(DeletedPlainObjectDto) }] },
   })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse({
-    description: 'the caller may only read the container (or, with force, one using it)',
-    type: ErrorEnvelopeDto,
-  })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({
-    description: 'other objects use it or reference it, or catalog links name it (force=true removes those)',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: BAD,
+    403: 'the caller may only read the container (or, with force, one using it)',
+    404: NOT_FOUND,
+    409: 'other objects use it or reference it, or catalog links name it (force=true removes those)',
   })
   remove(
     @CurrentUser() user: AuthUser,

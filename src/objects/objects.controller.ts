@@ -1,18 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiExtraModels,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { PlainObjectDto } from './dto/catalog-object.dto.js';
 import { ObjectTypeQueryDto, ReadObjectQueryDto } from './dto/object-request.dto.js';
 import { IterationListDto, ObjectDto } from './dto/object-response.dto.js';
@@ -51,11 +41,10 @@ export class ObjectsController {
     description: 'a versioned object (ObjectDto), or a plain one (PlainObjectDto)',
     schema: { oneOf: [{ $ref: getSchemaPath(ObjectDto) }, { $ref: getSchemaPath(PlainObjectDto) }] },
   })
-  @ApiBadRequestResponse({
-    description: 'bad version, type or OID; a number several classes carry',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: 'bad version, type or OID; a number several classes carry',
+    404: 'no such object (or iteration) the caller may read',
   })
-  @ApiNotFoundResponse({ description: 'no such object (or iteration) the caller may read', type: ErrorEnvelopeDto })
   read(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -71,8 +60,7 @@ export class ObjectsController {
   })
   @ApiParam({ name: 'ref', description: REF, example: '0000000001' })
   @ApiOkResponse({ type: IterationListDto })
-  @ApiBadRequestResponse({ description: 'bad type or OID; a number several classes carry', type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: 'bad type or OID; a number several classes carry', 404: 'no such object the caller may read' })
   iterations(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -90,11 +78,10 @@ export class ObjectsController {
       NAMING,
   })
   @ApiOkResponse({ type: StructureDto })
-  @ApiBadRequestResponse({
-    description: 'bad levels, type or OID; a number several classes carry',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: 'bad levels, type or OID; a number several classes carry',
+    404: 'no such object the caller may read',
   })
-  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
   structure(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -112,11 +99,10 @@ export class ObjectsController {
       NAMING,
   })
   @ApiOkResponse({ type: StructureDto })
-  @ApiBadRequestResponse({
-    description: 'bad levels, type or OID; a number several classes carry',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: 'bad levels, type or OID; a number several classes carry',
+    404: 'no such object the caller may read',
   })
-  @ApiNotFoundResponse({ description: 'no such object the caller may read', type: ErrorEnvelopeDto })
   whereUsed(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,

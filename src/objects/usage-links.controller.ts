@@ -1,20 +1,8 @@
 import { Body, Controller, Delete, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { ObjectTypeQueryDto, UseParamsDto } from './dto/object-request.dto.js';
 import { ObjectUseDto } from './dto/object-response.dto.js';
 import { AddUseDto, ChangeUseDto, RemoveUseQueryDto } from './dto/usage-link-request.dto.js';
@@ -23,11 +11,8 @@ import { parseObjectRef } from './object-ref.js';
 import { UsageLinksService } from './usage-links.service.js';
 
 const REF = 'OID of the latest iteration, or the number of a part or CAD assembly';
-const BAD = {
-  description: 'bad parameter or body (the message names the field); an object that uses nothing',
-  type: ErrorEnvelopeDto,
-};
-const FORBIDDEN = { description: 'the caller may only read the container', type: ErrorEnvelopeDto };
+const BAD = 'bad parameter or body (the message names the field); an object that uses nothing';
+const FORBIDDEN = 'the caller may only read the container';
 const IN_PLACE =
   'The latest iteration is changed in place, as a file change is; with iterate=true a new iteration is made first ' +
   '(the older one keeps its links). Needs author or manager rights.';
@@ -57,12 +42,11 @@ export class UsageLinksController {
     },
   })
   @ApiCreatedResponse({ type: ObjectUseDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no such object, or member, the caller may read', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({
-    description: 'a cycle; a line number the iteration has; an old iteration',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: 'no such object, or member, the caller may read',
+    409: 'a cycle; a line number the iteration has; an old iteration',
   })
   add(
     @CurrentUser() user: AuthUser,
@@ -86,12 +70,11 @@ export class UsageLinksController {
     examples: { quantity: { summary: 'two of them', value: { quantity: 2, lineNumber: 45 } } },
   })
   @ApiOkResponse({ type: ObjectUseDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no such object the caller may read, or no such link', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({
-    description: 'a line number the iteration has; several links to the member; an old iteration',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: 'no such object the caller may read, or no such link',
+    409: 'a line number the iteration has; several links to the member; an old iteration',
   })
   update(
     @CurrentUser() user: AuthUser,
@@ -111,10 +94,12 @@ export class UsageLinksController {
     example: 'P-00000003',
   })
   @ApiOkResponse({ type: ObjectUseDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse({ description: 'no such object the caller may read, or no such link', type: ErrorEnvelopeDto })
-  @ApiConflictResponse({ description: 'several links to the member; an old iteration', type: ErrorEnvelopeDto })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: 'no such object the caller may read, or no such link',
+    409: 'several links to the member; an old iteration',
+  })
   remove(
     @CurrentUser() user: AuthUser,
     @Param() params: UseParamsDto,
