@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
 import { formatNumber } from '../numbers/number-format.js';
+import type { NumberedClass } from '../numbers/numbers.repository.js';
 import { GENERATE } from './dto/object-request.dto.js';
 import type { ObjectChangeTx } from './object-change.tx.js';
 
@@ -7,9 +8,10 @@ import type { ObjectChangeTx } from './object-change.tx.js';
 export async function generate(
   tx: ObjectChangeTx,
   container: { id: number; name: string },
-  cls: string,
+  rule: NumberedClass,
 ): Promise<string> {
-  const r = await tx.reserveNumber(container.id, cls);
+  const cls = rule.cls;
+  const r = await tx.reserveNumber(container.id, rule);
   if (!r) {
     throw new BadRequestException(
       `number: container '${container.name}' has no numbering rule for ${cls}; give a number instead of ${GENERATE}`,

@@ -1,7 +1,7 @@
 import type { MemberRole, Prisma } from '../generated/prisma/client.js';
 import { auditViaPrisma, type AuditSql } from '../audit/audit-events.js';
 import type { AttributeValue } from '../numbers/cad-params.js';
-import { reserveInTransaction, type Reservation } from '../numbers/numbers.repository.js';
+import { reserveInTransaction, type NumberedClass, type Reservation } from '../numbers/numbers.repository.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from './object-ref.js';
 import { findByRef, findInMaster, type IterationPick, type ObjectRecord } from './object-records.js';
@@ -100,8 +100,8 @@ export class ObjectChangeTx {
   }
 
   /** One number of the container's rule for the class, held until this transaction ends. */
-  reserveNumber(containerId: number, cls: string): Promise<Reservation | null> {
-    return reserveInTransaction(this.tx, containerId, cls, 1);
+  reserveNumber(containerId: number, rule: NumberedClass): Promise<Reservation | null> {
+    return reserveInTransaction(this.tx, containerId, rule, 1);
   }
 
   /**

@@ -76,7 +76,8 @@ export class ObjectChangesService {
           `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
         );
       }
-      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls) : givenNumber;
+      const number =
+        givenNumber === GENERATE ? await generate(tx, container, { cls: type.cls, table: 'masters' }) : givenNumber;
       const created = await tx.createObject({
         ...type,
         subtype,
