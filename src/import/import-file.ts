@@ -8,18 +8,25 @@ import type { Lifecycle } from '../objects/lifecycle.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { importDataset, type ImportSummary } from './importer.js';
 
+/** What the import checks the dataset against beyond the catalog: the configuration of the service. */
+export interface ImportLimits {
+  /** The states documents, parts and CAD documents may have (default: the default lifecycle's). */
+  lifecycle?: Lifecycle;
+  /** Most usage links one iteration may hold (OBJECTS_MAX_LINKS; default 10 000). */
+  maxLinks?: number;
+}
+
 /** Reads, validates and imports a `pdm-dataset/1` file into the database at `databaseUrl`. */
-export async function importFile(path: string, databaseUrl: string, lifecycle?: Lifecycle): Promise<ImportSummary> {
-  return importText(await readFile(path, 'utf8'), path, databaseUrl, lifecycle);
+export async function importFile(path: string, databaseUrl: string, limits: ImportLimits = {}): Promise<ImportSummary> {
+  return importText(await readFile(path, 'utf8'), path, databaseUrl, limits);
 }
 
 /** Validates and imports a `pdm-dataset/1` document read from `source` (for messages). */
-/** `lifecycle`: the states documents, parts and CAD documents may have (by default the default lifecycle's). */
 export async function importText(
   text: string,
   source: string,
   databaseUrl: string,
-  lifecycle?: Lifecycle,
+  limits: ImportLimits = {},
 ): Promise<ImportSummary> {
   let json: unknown;
   try {
@@ -29,8 +36,8 @@ export async function importText(
   }
   const prisma = createPrismaClient(databaseUrl);
   try {
-    const dataset = validateDataset(json, await catalogInForce(prisma), lifecycle);
-    return await importDataset(prisma, dataset, 'admin', source);
+    const dataset = validateDataset(json, await catalogInForce(prisma), limits.lifecycle);
+    return await importDataset(prisma, dataset, { source, maxLinks: limits.maxLinks });
   } finally {
     await prisma.$disconnect();
   }

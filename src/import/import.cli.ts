@@ -38,10 +38,11 @@ async function main(): Promise<number> {
       return 1;
     }
     const started = Date.now();
+    const limits = { lifecycle: config.objectsLifecycle, maxLinks: config.objectsMaxLinks };
     const summary =
       file === '-'
-        ? await importText(await readStdin(), 'standard input', url, config.objectsLifecycle)
-        : await importFile(file, url, config.objectsLifecycle);
+        ? await importText(await readStdin(), 'standard input', url, limits)
+        : await importFile(file, url, limits);
     const counts = Object.entries(summary)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');

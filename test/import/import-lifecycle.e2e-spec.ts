@@ -61,7 +61,7 @@ describe('dataset import: lifecycle states and its audit event', () => {
       'objects[0].state: unknown state "DRAFT" (expected INWORK, UNDERREVIEW, RELEASED, OBSOLETE)',
     );
     const lifecycle = parseLifecycle('{"DRAFT":["APPROVED"],"APPROVED":[]}');
-    const summary = await importFile(file, testDatabaseUrl(), lifecycle);
+    const summary = await importFile(file, testDatabaseUrl(), { lifecycle });
     expect(summary).toMatchObject({ users: 1, containers: 1, objects: 2 });
     const { rows } = await db.query(
       `SELECT i.state FROM iterations i JOIN masters m ON m.id = i.master_id
