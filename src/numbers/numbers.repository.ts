@@ -174,7 +174,8 @@ const TABLES: Record<NumberedTable, string> = { masters: 'masters', objects: 'ob
  * - the rule row is locked (FOR UPDATE); a concurrent reservation waits and then sees the
  *   counter this one left behind;
  * - numbers that objects of the class already carry (imported ahead of the counter; kept in
- *   `rule.table`: masters of versioned classes, rows of objects for plain ones) are skipped: walking the taken counters at or after `next` in order, the run starts at the
+ *   `rule.table`: masters of versioned classes, rows of objects for plain ones) are skipped:
+ *   walking the taken counters at or after `next` in order, the run starts at the
  *   first gap of at least `count`, or after the last taken one. The walk stops at that gap,
  *   and runs on the (class, number) index: well-formed numbers of one rule sort like their
  *   counters, as they share prefix, width and suffix;
@@ -183,9 +184,26 @@ const TABLES: Record<NumberedTable, string> = { masters: 'masters', objects: 'ob
  * baseline (bench/baselines/numbers-baseline.ts), which runs it through pg directly.
  */
 export function reservationSql(containerId: number, rule: NumberedClass, count: number): Prisma.Sql {
+  return Prisma.sql`
+    WITH ${reservationCtes(containerId, rule, count)}
+    SELECT ${RESERVATION_COLUMNS}
+    FROM placed p`;
+}
+
+/** What a reservation answers (see Reservation), from `placed p` and `moved`. */
+export const RESERVATION_COLUMNS = Prisma.sql`p.start, p.bound, p.prefix, p.suffix, p.width,
+  EXISTS (SELECT 1 FROM moved) AS reserved`;
+
+/**
+ * The reservation of reservationSql as the common table expressions `locked`, `placed` (the
+ * rule's format and `wanted`, `bound` and the run's `start`: the run fits when
+ * `start + wanted <= bound`) and `moved`, for a statement that also uses the numbers it
+ * reserves (creating an object with a generated number, ObjectChangeTx.createNumberedObject).
+ */
+export function reservationCtes(containerId: number, rule: NumberedClass, count: number): Prisma.Sql {
   // One table per class (not a union of both), so the walk stays an ordered index scan that stops at the gap.
   return Prisma.sql`
-    WITH locked AS (
+    locked AS (
       SELECT id, class, prefix, suffix, width, next, (10::numeric ^ width)::bigint AS bound,
              ${count}::bigint AS wanted
       FROM numbering_rules
@@ -220,7 +238,5 @@ export function reservationSql(containerId: number, rule: NumberedClass, count: 
       FROM placed p
       WHERE r.id = p.id AND p.start + p.wanted <= p.bound
       RETURNING r.id
-    )
-    SELECT p.start, p.bound, p.prefix, p.suffix, p.width, EXISTS (SELECT 1 FROM moved) AS reserved
-    FROM placed p`;
+    )`;
 }

@@ -21,9 +21,10 @@ import { transitionProblem } from './lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.tx.js';
+import type { ObjectRecord } from './object-records.js';
 import { plainType } from './catalog-input.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
-import { generate } from './generate-number.js';
+import { generatedNumber } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
 import { parseObjectRef, type ObjectRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
@@ -76,12 +77,9 @@ export class ObjectChangesService {
           `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
         );
       }
-      const number =
-        givenNumber === GENERATE ? await generate(tx, container, { cls: type.cls, table: 'masters' }) : givenNumber;
-      const created = await tx.createObject({
+      const fields = {
         ...type,
         subtype,
-        number,
         name: body.name,
         containerId: container.id,
         state,
@@ -90,7 +88,19 @@ export class ObjectChangesService {
         note: body.note ?? null,
         attributes,
         userId: user.id,
-      });
+      };
+      let number: string;
+      let created: ObjectRecord | null;
+      if (givenNumber === GENERATE) {
+        // The number is reserved and the object inserted in one statement: the rule's row, which
+        // concurrent creates and reservations wait for, is held as briefly as the create allows.
+        const made = await tx.createNumberedObject(fields, { cls: type.cls, table: 'masters' });
+        number = generatedNumber(container, type.cls, made.reservation);
+        created = made.created;
+      } else {
+        number = givenNumber;
+        created = await tx.createObject({ ...fields, number });
+      }
       if (!created) {
         throw new ConflictException(`number: a ${type.cls} with number ${number} exists already; nothing was created`);
       }
@@ -103,7 +113,7 @@ export class ObjectChangesService {
         containerId: container.id,
         detail: { type: type.softType ?? type.cls, version: 'A.1', state, generated: body.number === GENERATE },
       });
-      return describeObject((await tx.findInMaster(created.masterId, 'latest', user.id))!);
+      return describeObject(created);
     });
   }
 
