@@ -40,7 +40,7 @@ async function generate(req: IncomingMessage, res: ServerResponse): Promise<void
   if (!user.admin && container.role === 'reader')
     return sendJson(res, 403, { message: 'author or manager rights needed' });
 
-  const sql = reservationSql(container.id, className.split('|')[0], count);
+  const sql = reservationSql(container.id, { cls: className.split('|')[0], table: 'masters' }, count);
   const r = (
     await pool.query<{
       start: string;

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../common/logger.js';
 import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, parseStateList, type Lifecycle } from '../objects/lifecycle.js';
 
+/** Most usage links one iteration holds unless OBJECTS_MAX_LINKS says otherwise (also the import's default). */
+export const DEFAULT_OBJECTS_MAX_LINKS = 10_000;
+
 /**
  * Runtime configuration, read once from the environment and validated at start-up.
  * A bad value stops the start with a message listing every bad variable.
@@ -293,7 +296,7 @@ const SPEC: { [K in keyof AppConfig]: [string, string, Parser<AppConfig[K]>] } =
   objectsStructureMaxNodes: ['OBJECTS_STRUCTURE_MAX_NODES', '10000', intIn(1, 1_000_000)],
   objectsLifecycle: ['OBJECTS_LIFECYCLE', DEFAULT_LIFECYCLE_JSON, parseLifecycle],
   objectsReleasedStates: ['OBJECTS_RELEASED_STATES', 'RELEASED', parseStateList],
-  objectsMaxLinks: ['OBJECTS_MAX_LINKS', '10000', intIn(1, 10_000_000)],
+  objectsMaxLinks: ['OBJECTS_MAX_LINKS', String(DEFAULT_OBJECTS_MAX_LINKS), intIn(1, 10_000_000)],
   filesMaxSize: ['FILES_MAX_SIZE', '100mb', parseSize],
   filesSweepIntervalMs: ['FILES_SWEEP_INTERVAL_MS', '3600000', intIn(0, 604_800_000)],
   filesStoreSweepGraceMs: ['FILES_STORE_SWEEP_GRACE_MS', '86400000', intIn(3_600_000, 2_592_000_000)],

@@ -10,9 +10,12 @@ import { DatasetError, validateDataset } from './dataset.js';
 import { StoreImportBlobs } from './import-blobs.js';
 import { importDataset, type ImportSummary } from './importer.js';
 
+/** What the import checks the dataset against beyond the catalog, and where its file bytes go: the configuration of the service. */
 export interface ImportOptions {
   /** The states documents, parts and CAD documents may have (by default the default lifecycle's). */
   lifecycle?: Lifecycle;
+  /** Most usage links one iteration may hold (OBJECTS_MAX_LINKS; default 10 000). */
+  maxLinks?: number;
   /**
    * The file stores (FILES_STORE, FILES_VAULT_DIR, FILES_S3_*): file bytes go to FILES_STORE as
    * uploads' do. Without it, or with FILES_STORE=postgres, they go to PostgreSQL, in the
@@ -49,7 +52,7 @@ export async function importText(
     const dataset = validateDataset(json, await catalogInForce(prisma), options.lifecycle);
     const files = options.files;
     if (files && files.filesStore !== 'postgres') blobs = await StoreImportBlobs.open(databaseUrl, files);
-    return await importDataset(prisma, dataset, 'admin', source, blobs);
+    return await importDataset(prisma, dataset, { source, maxLinks: options.maxLinks, blobs });
   } finally {
     await prisma.$disconnect();
     await blobs?.close();

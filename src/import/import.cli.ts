@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     }
     const started = Date.now();
     // File bytes go to FILES_STORE, as uploads' do.
-    const options = { lifecycle: config.objectsLifecycle, files: config };
+    const options = { lifecycle: config.objectsLifecycle, maxLinks: config.objectsMaxLinks, files: config };
     const summary =
       file === '-'
         ? await importText(await readStdin(), 'standard input', url, options)

@@ -3,7 +3,9 @@ import { small } from '../audit/audit-detail.js';
 import { auditViaPrisma, recordAuditAs } from '../audit/audit-events.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { OidClass } from '../common/oid.js';
+import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
 import { putBlob } from '../files/postgres-blob-store.js';
+import { UsageLinksTx } from '../objects/usage-links.tx.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
 import { referenceValues, resolveRef, storeTypes } from './importer-catalog.js';
 
@@ -44,20 +46,32 @@ export function compareIterations(
   return a.iteration - b.iteration;
 }
 
+export interface ImportOptions {
+  /** The user the import is recorded as (default `admin`). */
+  importingUser?: string;
+  /** Where the dataset came from, for the audit event (default `dataset`). */
+  source?: string;
+  /** Most usage links one iteration may hold, as OBJECTS_MAX_LINKS for /objects (default 10 000). */
+  maxLinks?: number;
+  /** Where file bytes go (default: PostgreSQL, in the import's transaction). */
+  blobs?: ImportBlobs;
+}
+
 /**
  * Loads a validated dataset in one transaction: either every record is stored or none is.
  * Records are matched by their natural keys and updated, so importing a file twice changes
  * nothing. Numbering counters only move forward, so a re-import never rewinds one. File bytes
- * go where `blobs` puts them (see ImportBlobs).
+ * go where `blobs` puts them (see ImportBlobs). An iteration the dataset gives usage links may
+ * hold at most `maxLinks` of them, counting those it had.
  */
 export async function importDataset(
   prisma: PrismaClient,
   data: Dataset,
-  importingUser = 'admin',
-  source = 'dataset',
-  blobs: ImportBlobs = POSTGRES_IMPORT_BLOBS,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  return prisma.$transaction((tx) => new Importer(tx, data, importingUser, source, blobs).run(), {
+  const { importingUser = 'admin', source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
+  const blobs = options.blobs ?? POSTGRES_IMPORT_BLOBS;
+  return prisma.$transaction((tx) => new Importer(tx, data, importingUser, source, maxLinks, blobs).run(), {
     timeout: 30 * 60 * 1000,
     maxWait: 60 * 1000,
   });
@@ -83,10 +97,14 @@ class Importer {
     private readonly data: Dataset,
     private readonly importingUser: string,
     private readonly source: string,
+    private readonly maxLinks: number,
     private readonly blobs: ImportBlobs,
   ) {}
 
   async run(): Promise<ImportSummary> {
+    // Usage links are added under the lock /objects adds them under, taken before any row lock
+    // (as /objects does), so the count checked against maxLinks is the one committed.
+    if (this.data.objects.some((o) => o.uses.length > 0)) await new UsageLinksTx(this.tx).lockStructures();
     this.summary.types = await storeTypes(this.tx, this.data.types);
     await this.roles();
     await this.users();
@@ -371,6 +389,14 @@ class Importer {
         });
       }
       this.summary.links++;
+    }
+    if (o.uses.length === 0) return;
+    const held = await this.tx.usageLink.count({ where: { parentId } });
+    if (held > this.maxLinks) {
+      throw new DatasetError(
+        `${path}.uses: ${o.class} ${o.number} ${o.version}.${o.iteration} would hold ${held} usage links, more than ` +
+          `one iteration may hold (OBJECTS_MAX_LINKS=${this.maxLinks})`,
+      );
     }
   }
 

@@ -40,7 +40,10 @@ export class NumbersController {
       'Needs author or manager rights in the container.',
   })
   @ApiOkResponse({ type: GeneratedNumbersDto })
-  @ApiBadRequestResponse({ description: 'bad or missing parameter, unknown class', type: ErrorEnvelopeDto })
+  @ApiBadRequestResponse({
+    description: 'bad or missing parameter, a class the catalog does not know or that is not numbered',
+    type: ErrorEnvelopeDto,
+  })
   @ApiForbiddenResponse({ description: 'the caller may only read the container', type: ErrorEnvelopeDto })
   @ApiNotFoundResponse({
     description: 'unknown (or unreadable) container or workspace, or no rule for the class there',

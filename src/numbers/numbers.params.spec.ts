@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { parseClassName, parseCount, pickSource } from './numbers.params.js';
+import { parseCount, pickSource } from './numbers.params.js';
 
 function message(fn: () => unknown): string {
   try {
@@ -24,39 +24,6 @@ describe('parseCount', () => {
       expect(message(() => parseCount(raw, 10))).toBe(`count must be a whole number from 1 to 10, got '${raw}'`);
     },
   );
-});
-
-describe('parseClassName', () => {
-  it.each([
-    ['wt.doc.WTDocument', 'wt.doc.WTDocument'],
-    ['wt.epm.EPMDocument', 'wt.epm.EPMDocument'],
-    ['wt.part.WTPart', 'wt.part.WTPart'],
-    ['wt.doc.WTDocument|com.acme.Spec', 'wt.doc.WTDocument'],
-    ['wt.part.WTPart|com.acme.Bolt|com.acme.HexBolt', 'wt.part.WTPart'],
-    ['WCTYPE|wt.epm.EPMDocument|com.acme.Drawing', 'wt.epm.EPMDocument'],
-  ])('%s uses the rule of %s', (name, ruleClass) => {
-    expect(parseClassName(name)).toEqual({ name, ruleClass });
-  });
-
-  it.each([
-    'wt.doc.WTDocumentX',
-    'WTDocument',
-    'com.acme.Spec|wt.doc.WTDocument',
-    'wt.doc.WTDocument|',
-    'wt.doc.WTDocument||com.acme.Spec',
-    'wt.doc.WTDocument|com acme',
-    'wt.folder.Folder',
-    '',
-  ])('refuses %j', (name) => {
-    expect(message(() => parseClassName(name))).toMatch(
-      /^unknown class '.*': numbers are generated for wt\.doc\.WTDocument/,
-    );
-  });
-
-  it('cuts a very long class name short in the message', () => {
-    const text = message(() => parseClassName('x'.repeat(5000)));
-    expect(text.length).toBeLessThan(300);
-  });
 });
 
 describe('pickSource', () => {

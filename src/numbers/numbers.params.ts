@@ -1,9 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
-import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass, parseOid } from '../common/oid.js';
+import { CONTAINER_CLASSES, OidClass, parseOid } from '../common/oid.js';
 
 /**
  * The URL parameters of the number service, checked without the database: which container
- * source was given, which class the numbers are for, how many. Every problem is a 400 that
+ * source was given and how many numbers (the class: numbered-class.ts). Every problem is a 400 that
  * says what is accepted.
  */
 
@@ -53,35 +53,6 @@ export function pickSource(query: Partial<Record<SourceParameter, string>>): Con
     default:
       return { kind, text };
   }
-}
-
-/** A class name from the path and the business class whose numbering rule applies to it. */
-export interface NumberedClass {
-  /** As given, e.g. `wt.doc.WTDocument|com.acme.Spec`. */
-  name: string;
-  /** The class before the first `|`, e.g. `wt.doc.WTDocument`. */
-  ruleClass: string;
-}
-
-const TYPE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
-const MAX_CLASS_NAME = 400;
-
-/**
- * Accepts a business class (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart) or a soft
- * subtype of one written `<class>|<subtype>[|<subtype>…]`, optionally with the `WCTYPE|` prefix
- * of external type identifiers. Soft subtypes share the numbering rule of their class.
- */
-export function parseClassName(name: string): NumberedClass {
-  const parts = name.length <= MAX_CLASS_NAME ? name.replace(/^WCTYPE\|/, '').split('|') : [];
-  const [ruleClass, ...subtypes] = parts;
-  const known = (BUSINESS_CLASSES as readonly string[]).includes(ruleClass);
-  if (!known || !subtypes.every((s) => TYPE_NAME.test(s))) {
-    throw new BadRequestException(
-      `unknown class '${clip(name)}': numbers are generated for ${BUSINESS_CLASSES.join(', ')} ` +
-        `and their soft subtypes written <class>|<subtype>, e.g. wt.doc.WTDocument|com.acme.Spec`,
-    );
-  }
-  return { name, ruleClass };
 }
 
 /** `count`: absent means 1; otherwise plain decimal digits, 1 to max. */

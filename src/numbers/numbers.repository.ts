@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPg, recordAudits, type AuditEvent } from '../audit/audit-events.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { PLAIN_CLASSES } from '../common/oid.js';
 import { inPgTransaction } from '../prisma/pg-transaction.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { formatNumber, type NumberFormat } from './number-format.js';
@@ -16,6 +15,15 @@ export interface ContainerRecord {
 /** A container and the caller's membership role there (null: not a member). */
 export interface ContainerWithRole extends ContainerRecord {
   role: 'reader' | 'author' | 'manager' | null;
+}
+
+/** The table whose rows carry the numbers of a class's objects: masters (versioned classes) or objects (plain ones). */
+export type NumberedTable = 'masters' | 'objects';
+
+/** The class a numbering rule numbers, and where the numbers its objects already carry are kept. */
+export interface NumberedClass {
+  cls: string;
+  table: NumberedTable;
 }
 
 export interface RuleRecord extends NumberFormat {
@@ -67,11 +75,11 @@ export class NumbersRepository {
    */
   async reserve(
     container: ContainerRecord,
-    ruleClass: string,
+    rule: NumberedClass,
     requests: readonly ReservationRequest[],
   ): Promise<Reservation | null> {
     const total = requests.reduce((sum, r) => sum + r.count, 0);
-    const q = reservationSql(container.id, ruleClass, total);
+    const q = reservationSql(container.id, rule, total);
     return inPgTransaction(this.prisma.pgPool, async (client) => {
       const { rows } = await client.query<ReservationRow>(q.text, q.values);
       if (!rows[0]) return null;
@@ -121,11 +129,10 @@ function generatedEvents(
 export async function reserveInTransaction(
   tx: Prisma.TransactionClient,
   containerId: number,
-  ruleClass: string,
+  rule: NumberedClass,
   count: number,
-  table: NumberedTable,
 ): Promise<Reservation | null> {
-  const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, ruleClass, count, table));
+  const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, rule, count));
   return rows[0] ?? null;
 }
 
@@ -158,21 +165,17 @@ function sourceCondition(source: ContainerSource): Prisma.Sql {
   }
 }
 
-/** The table whose rows carry the numbers of a class: objects for plain classes, masters for versioned ones. */
-export type NumberedTable = 'objects' | 'masters';
-
-/** For the classes of the standard catalog; a create knows its class's storage (declared classes too). */
-function numberedTable(ruleClass: string): NumberedTable {
-  return (PLAIN_CLASSES as readonly string[]).includes(ruleClass) ? 'objects' : 'masters';
-}
+/** Checked names: the only table names the reservation writes into its SQL. */
+const TABLES: Record<NumberedTable, string> = { masters: 'masters', objects: 'objects' };
 
 /**
- * Reserves `count` consecutive numbers of the container's rule for `ruleClass` in one
+ * Reserves `count` consecutive numbers of the container's rule for `rule.cls` in one
  * statement, so concurrent requests (in this process or any other) never share a number:
  * - the rule row is locked (FOR UPDATE); a concurrent reservation waits and then sees the
  *   counter this one left behind;
- * - numbers that masters (plain objects, for their classes) of the class already carry (imported ahead of the counter) are
- *   skipped: walking the taken counters at or after `next` in order, the run starts at the
+ * - numbers that objects of the class already carry (imported ahead of the counter; kept in
+ *   `rule.table`: masters of versioned classes, rows of objects for plain ones) are skipped:
+ *   walking the taken counters at or after `next` in order, the run starts at the
  *   first gap of at least `count`, or after the last taken one. The walk stops at that gap,
  *   and runs on the (class, number) index: well-formed numbers of one rule sort like their
  *   counters, as they share prefix, width and suffix;
@@ -180,19 +183,31 @@ function numberedTable(ruleClass: string): NumberedTable {
  * Yields no row when the container has no rule for the class. Shared with the benchmark
  * baseline (bench/baselines/numbers-baseline.ts), which runs it through pg directly.
  */
-export function reservationSql(
-  containerId: number,
-  ruleClass: string,
-  count: number,
-  table: NumberedTable = numberedTable(ruleClass),
-): Prisma.Sql {
+export function reservationSql(containerId: number, rule: NumberedClass, count: number): Prisma.Sql {
+  return Prisma.sql`
+    WITH ${reservationCtes(containerId, rule, count)}
+    SELECT ${RESERVATION_COLUMNS}
+    FROM placed p`;
+}
+
+/** What a reservation answers (see Reservation), from `placed p` and `moved`. */
+export const RESERVATION_COLUMNS = Prisma.sql`p.start, p.bound, p.prefix, p.suffix, p.width,
+  EXISTS (SELECT 1 FROM moved) AS reserved`;
+
+/**
+ * The reservation of reservationSql as the common table expressions `locked`, `placed` (the
+ * rule's format and `wanted`, `bound` and the run's `start`: the run fits when
+ * `start + wanted <= bound`) and `moved`, for a statement that also uses the numbers it
+ * reserves (creating an object with a generated number, ObjectChangeTx.createNumberedObject).
+ */
+export function reservationCtes(containerId: number, rule: NumberedClass, count: number): Prisma.Sql {
   // One table per class (not a union of both), so the walk stays an ordered index scan that stops at the gap.
   return Prisma.sql`
-    WITH locked AS (
+    locked AS (
       SELECT id, class, prefix, suffix, width, next, (10::numeric ^ width)::bigint AS bound,
              ${count}::bigint AS wanted
       FROM numbering_rules
-      WHERE container_id = ${containerId} AND class = ${ruleClass}
+      WHERE container_id = ${containerId} AND class = ${rule.cls}
       FOR UPDATE
     ),
     placed AS (
@@ -202,7 +217,7 @@ export function reservationSql(
           SELECT t.n, lag(t.n, 1, l.next - 1) OVER w AS prev, lead(t.n) OVER w AS after
           FROM (
             SELECT m.number, substr(m.number, length(l.prefix) + 1, l.width)::bigint AS n
-            FROM ${Prisma.raw(table)} m
+            FROM ${Prisma.raw(TABLES[rule.table])} m
             WHERE m.class = l.class
               AND m.number >= l.prefix || lpad(l.next::text, l.width, '0') || l.suffix
               AND m.number <= l.prefix || repeat('9', l.width) || l.suffix
@@ -223,7 +238,5 @@ export function reservationSql(
       FROM placed p
       WHERE r.id = p.id AND p.start + p.wanted <= p.bound
       RETURNING r.id
-    )
-    SELECT p.start, p.bound, p.prefix, p.suffix, p.width, EXISTS (SELECT 1 FROM moved) AS reserved
-    FROM placed p`;
+    )`;
 }

@@ -1,13 +1,15 @@
 import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole, type Access } from '../auth/permissions.service.js';
+import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid } from '../common/oid.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import type { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
 import { formatNumber, formatRange } from './number-format.js';
-import { clip, parseClassName, parseCount, pickSource, type ContainerSource } from './numbers.params.js';
+import { parseClassName } from './numbered-class.js';
+import { clip, parseCount, pickSource, type ContainerSource } from './numbers.params.js';
 import { NumbersRepository, type ContainerRecord } from './numbers.repository.js';
 import { ReservationBatcher } from './reservation-batcher.js';
 
@@ -21,13 +23,14 @@ export class NumbersService {
   constructor(
     private readonly repository: NumbersRepository,
     private readonly reservations: ReservationBatcher,
+    private readonly catalog: CatalogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async generate(user: AuthUser, className: string, query: GenerateNumbersQueryDto): Promise<GeneratedNumbersDto> {
     const runtime = startRuntime();
     const source = pickSource(query);
-    const cls = parseClassName(className);
+    const cls = parseClassName(await this.catalog.current(), className);
     const count = parseCount(query.count, this.config.numbersMaxCount);
 
     const { container, access } = await this.resolve(user, source);
@@ -37,18 +40,18 @@ export class NumbersService {
       );
     }
 
-    const r = await this.reservations.reserve(container, cls.ruleClass, {
+    const r = await this.reservations.reserve(container, cls.rule, {
       count,
       userId: user.id,
       className: cls.name,
     });
     if (!r) {
-      throw new NotFoundException(`container '${container.name}' has no numbering rule for ${cls.ruleClass}`);
+      throw new NotFoundException(`container '${container.name}' has no numbering rule for ${cls.rule.cls}`);
     }
     if (!r.reserved) {
       const left = count === 1 ? 'no free number' : `fewer than ${count} consecutive free numbers`;
       throw new ConflictException(
-        `numbering rule exhausted: the ${cls.ruleClass} rule of container '${container.name}' has ${left} ` +
+        `numbering rule exhausted: the ${cls.rule.cls} rule of container '${container.name}' has ${left} ` +
           `left up to ${formatNumber(r, r.bound - 1n)} (width ${r.width}); nothing was reserved`,
       );
     }

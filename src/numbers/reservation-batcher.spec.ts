@@ -1,8 +1,10 @@
-import type { ContainerRecord, Reservation, ReservationRequest } from './numbers.repository.js';
+import type { ContainerRecord, NumberedClass, Reservation, ReservationRequest } from './numbers.repository.js';
 import { ReservationBatcher } from './reservation-batcher.js';
 
 const FORMAT = { prefix: 'T-', suffix: '', width: 4 };
 
+const DOC: NumberedClass = { cls: 'wt.doc.WTDocument', table: 'masters' };
+const PART: NumberedClass = { cls: 'wt.part.WTPart', table: 'masters' };
 const box = (id: number): ContainerRecord => ({ id, cls: 'wt.pdmlink.PDMLinkProduct', name: `container ${id}` });
 const req = (count: number, userId = 1): ReservationRequest => ({ count, userId, className: 'wt.doc.WTDocument' });
 
@@ -19,7 +21,7 @@ class FakeRule {
   failNext = false;
   private pending: (() => void)[] = [];
 
-  reserve = (_container: ContainerRecord, _ruleClass: string, requests: readonly ReservationRequest[]) => {
+  reserve = (_container: ContainerRecord, _rule: NumberedClass, requests: readonly ReservationRequest[]) => {
     const count = requests.reduce((sum, r) => sum + r.count, 0);
     this.calls.push(count);
     this.users.push(requests.map((r) => r.userId));
@@ -55,7 +57,7 @@ describe('ReservationBatcher', () => {
   it('passes a lone request straight through', async () => {
     const rule = new FakeRule();
     const batcher = new ReservationBatcher({ reserve: rule.reserve });
-    const p = batcher.reserve(box(1), 'wt.doc.WTDocument', req(3));
+    const p = batcher.reserve(box(1), DOC, req(3));
     await rule.release();
     expect(await p).toEqual({ ...FORMAT, start: 1n, bound: 10_000n, reserved: true });
     expect(rule.calls).toEqual([3]);
@@ -64,8 +66,8 @@ describe('ReservationBatcher', () => {
   it('serves the requests that arrive meanwhile with one statement, split in arrival order', async () => {
     const rule = new FakeRule();
     const batcher = new ReservationBatcher({ reserve: rule.reserve });
-    const first = batcher.reserve(box(1), 'wt.doc.WTDocument', req(2, 7));
-    const waiting = [5, 1, 3].map((n, i) => batcher.reserve(box(1), 'wt.doc.WTDocument', req(n, 10 + i)));
+    const first = batcher.reserve(box(1), DOC, req(2, 7));
+    const waiting = [5, 1, 3].map((n, i) => batcher.reserve(box(1), DOC, req(n, 10 + i)));
     await rule.release();
     await rule.release();
     expect(starts([await first, ...(await Promise.all(waiting))])).toEqual([1n, 3n, 8n, 9n]);
@@ -78,9 +80,9 @@ describe('ReservationBatcher', () => {
   it('keeps rules apart', async () => {
     const rule = new FakeRule();
     const batcher = new ReservationBatcher({ reserve: rule.reserve });
-    const a = batcher.reserve(box(1), 'wt.doc.WTDocument', req(1));
-    const b = batcher.reserve(box(2), 'wt.doc.WTDocument', req(1));
-    const c = batcher.reserve(box(1), 'wt.part.WTPart', req(1));
+    const a = batcher.reserve(box(1), DOC, req(1));
+    const b = batcher.reserve(box(2), DOC, req(1));
+    const c = batcher.reserve(box(1), PART, req(1));
     expect(rule.calls).toEqual([1, 1, 1]);
     await rule.release();
     await rule.release();
@@ -92,8 +94,8 @@ describe('ReservationBatcher', () => {
     const rule = new FakeRule();
     rule.next = 9_990n;
     const batcher = new ReservationBatcher({ reserve: rule.reserve });
-    const first = batcher.reserve(box(1), 'wt.doc.WTDocument', req(1));
-    const waiting = [4, 6, 3].map((n) => batcher.reserve(box(1), 'wt.doc.WTDocument', req(n)));
+    const first = batcher.reserve(box(1), DOC, req(1));
+    const waiting = [4, 6, 3].map((n) => batcher.reserve(box(1), DOC, req(n)));
     await rule.release(); // the lone first request
     await rule.release(); // the batch of 13: does not fit below 10 000
     await rule.release(); // 4: fits
@@ -108,18 +110,18 @@ describe('ReservationBatcher', () => {
 
   it('answers null to every request of a batch when there is no rule', async () => {
     const batcher = new ReservationBatcher({ reserve: () => Promise.resolve(null) });
-    const all = await Promise.all([1, 2, 3].map((n) => batcher.reserve(box(1), 'wt.doc.WTDocument', req(n))));
+    const all = await Promise.all([1, 2, 3].map((n) => batcher.reserve(box(1), DOC, req(n))));
     expect(all).toEqual([null, null, null]);
   });
 
   it('fails every request of a failed batch, and goes on with the next', async () => {
     const rule = new FakeRule();
     const batcher = new ReservationBatcher({ reserve: rule.reserve });
-    const first = batcher.reserve(box(1), 'wt.doc.WTDocument', req(1));
-    const doomed = Promise.allSettled([1, 1].map((n) => batcher.reserve(box(1), 'wt.doc.WTDocument', req(n))));
+    const first = batcher.reserve(box(1), DOC, req(1));
+    const doomed = Promise.allSettled([1, 1].map((n) => batcher.reserve(box(1), DOC, req(n))));
     await rule.release();
     rule.failNext = true;
-    const later = batcher.reserve(box(1), 'wt.doc.WTDocument', req(2)); // arrives while the batch is in flight
+    const later = batcher.reserve(box(1), DOC, req(2)); // arrives while the batch is in flight
     await rule.release();
     await rule.release();
     expect(starts([await first])).toEqual([1n]);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   NumbersRepository,
   type ContainerRecord,
+  type NumberedClass,
   type Reservation,
   type ReservationRequest,
 } from './numbers.repository.js';
@@ -39,8 +40,8 @@ export class ReservationBatcher {
   constructor(@Inject(NumbersRepository) private readonly repository: Pick<NumbersRepository, 'reserve'>) {}
 
   /** Null when the container has no rule for the class. */
-  reserve(container: ContainerRecord, ruleClass: string, request: ReservationRequest): Promise<Reservation | null> {
-    const key = `${container.id}:${ruleClass}`;
+  reserve(container: ContainerRecord, rule: NumberedClass, request: ReservationRequest): Promise<Reservation | null> {
+    const key = `${container.id}:${rule.cls}`;
     return new Promise((resolve, reject) => {
       const waiter = { request, resolve, reject };
       const queue = this.waiting.get(key);
@@ -49,13 +50,13 @@ export class ReservationBatcher {
         return;
       }
       this.waiting.set(key, []);
-      void this.drain(key, container, ruleClass, [waiter]);
+      void this.drain(key, container, rule, [waiter]);
     });
   }
 
-  private async drain(key: string, container: ContainerRecord, ruleClass: string, batch: Waiter[]): Promise<void> {
+  private async drain(key: string, container: ContainerRecord, rule: NumberedClass, batch: Waiter[]): Promise<void> {
     for (;;) {
-      await this.serve(container, ruleClass, batch);
+      await this.serve(container, rule, batch);
       const next = this.waiting.get(key)!;
       if (next.length === 0) {
         this.waiting.delete(key);
@@ -67,13 +68,13 @@ export class ReservationBatcher {
   }
 
   /** Settles every waiter of the batch; never throws. */
-  private async serve(container: ContainerRecord, ruleClass: string, batch: Waiter[]): Promise<void> {
+  private async serve(container: ContainerRecord, rule: NumberedClass, batch: Waiter[]): Promise<void> {
     if (batch.length > 1) {
       let r: Reservation | null;
       try {
         r = await this.repository.reserve(
           container,
-          ruleClass,
+          rule,
           batch.map((w) => w.request),
         );
       } catch (e) {
@@ -91,7 +92,7 @@ export class ReservationBatcher {
     }
     for (const w of batch) {
       try {
-        w.resolve(await this.repository.reserve(container, ruleClass, [w.request]));
+        w.resolve(await this.repository.reserve(container, rule, [w.request]));
       } catch (e) {
         w.reject(e);
       }

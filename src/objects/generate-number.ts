@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
 import { formatNumber } from '../numbers/number-format.js';
-import type { NumberedTable } from '../numbers/numbers.repository.js';
+import type { NumberedClass, Reservation } from '../numbers/numbers.repository.js';
 import { GENERATE } from './dto/object-request.dto.js';
 import type { ObjectChangeTx } from './object-change.tx.js';
 
@@ -12,10 +12,16 @@ import type { ObjectChangeTx } from './object-change.tx.js';
 export async function generate(
   tx: ObjectChangeTx,
   container: { id: number; name: string },
-  cls: string,
-  table: NumberedTable,
+  rule: NumberedClass,
 ): Promise<string> {
-  const r = await tx.reserveNumber(container.id, cls, table);
+  return generatedNumber(container, rule.cls, await tx.reserveNumber(container.id, rule));
+}
+
+/**
+ * The number a reservation of one number from the container's rule for `cls` handed out: 400
+ * when the container has no rule for the class (no reservation), 409 when the rule had none left.
+ */
+export function generatedNumber(container: { name: string }, cls: string, r: Reservation | null): string {
   if (!r) {
     throw new BadRequestException(
       `number: container '${container.name}' has no numbering rule for ${cls}; give a number instead of ${GENERATE}`,

@@ -1,10 +1,23 @@
-import type { MemberRole, Prisma } from '../generated/prisma/client.js';
+import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { auditViaPrisma, type AuditSql } from '../audit/audit-events.js';
 import type { AttributeValue } from '../numbers/cad-params.js';
-import { reserveInTransaction, type NumberedTable, type Reservation } from '../numbers/numbers.repository.js';
+import {
+  RESERVATION_COLUMNS,
+  reservationCtes,
+  reserveInTransaction,
+  type NumberedClass,
+  type Reservation,
+} from '../numbers/numbers.repository.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from './object-ref.js';
-import { findByRef, findInMaster, type IterationPick, type ObjectRecord } from './object-records.js';
+import {
+  findByRef,
+  findInMaster,
+  recordSql,
+  type IterationPick,
+  type ObjectRecord,
+  type RecordSources,
+} from './object-records.js';
 import { CatalogRowsTx } from './catalog-rows.tx.js';
 import { ObjectReferencesTx } from './object-references.tx.js';
 import { UsageLinksTx } from './usage-links.tx.js';
@@ -56,6 +69,33 @@ export interface DeletedCounts {
   links: number;
 }
 
+/** The rows a creation statement inserts, read back as recordSql reads the tables. */
+const CREATED: RecordSources = { iterations: Prisma.sql`new_iteration`, masters: Prisma.sql`new_master` };
+
+/**
+ * `new_master` and `new_iteration`: the master with `number` (an expression over `source`, the
+ * FROM and WHERE its row is selected with) and its iteration A.1. A number the class has
+ * already inserts neither. Values are cast: in INSERT … SELECT they take no type from the columns.
+ */
+function creationCtes(o: Omit<NewObject, 'number'>, number: Prisma.Sql, source: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    new_master AS (
+      INSERT INTO masters (class, subtype, soft_type, number, name, container_id)
+      SELECT ${o.cls}::text, ${o.subtype}::text, ${o.softType}::text, ${number}, ${o.name}::text, ${o.containerId}::int
+      ${source}
+      ON CONFLICT (class, number) DO NOTHING
+      RETURNING *
+    ),
+    new_iteration AS (
+      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes, note,
+                              created_by, modified_by)
+      SELECT id, 'A', 1, true, ${o.state}::text, ${o.title}::text, ${o.description}::text,
+             ${JSON.stringify(o.attributes)}::jsonb, ${o.note}::text, ${o.userId}::int, ${o.userId}::int
+      FROM new_master
+      RETURNING *
+    )`;
+}
+
 /** The steps of a change of business objects, all inside the caller's transaction. */
 export class ObjectChangeTx {
   readonly links: UsageLinksTx;
@@ -103,32 +143,48 @@ export class ObjectChangeTx {
     return rows[0] ?? null;
   }
 
-  /**
-   * One number of the container's rule for the class, held until this transaction ends; `table`
-   * holds the numbers objects of the class carry already (skipped).
-   */
-  reserveNumber(containerId: number, cls: string, table: NumberedTable): Promise<Reservation | null> {
-    return reserveInTransaction(this.tx, containerId, cls, 1, table);
+  /** One number of the container's rule for the class, held until this transaction ends. */
+  reserveNumber(containerId: number, rule: NumberedClass): Promise<Reservation | null> {
+    return reserveInTransaction(this.tx, containerId, rule, 1);
   }
 
   /**
-   * The master and its first iteration; null when the class already has an object with that
-   * number (committed, or committed meanwhile by a create this one waited for on the unique key).
+   * The master and its first iteration, made and read back (as the caller sees them) in one
+   * statement; null when the class already has an object with that number (committed, or
+   * committed meanwhile by a create this one waited for on the unique key).
    */
-  async createObject(o: NewObject): Promise<{ masterId: number; iterationId: number } | null> {
-    const masters = await this.tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO masters (class, subtype, soft_type, number, name, container_id)
-      VALUES (${o.cls}, ${o.subtype}, ${o.softType}, ${o.number}, ${o.name}, ${o.containerId})
-      ON CONFLICT (class, number) DO NOTHING
-      RETURNING id`;
-    if (!masters.length) return null;
-    const [it] = await this.tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO iterations (master_id, version, iteration, latest, state, title, description, attributes, note,
-                              created_by, modified_by)
-      VALUES (${masters[0].id}, 'A', 1, true, ${o.state}, ${o.title}, ${o.description},
-              ${JSON.stringify(o.attributes)}::jsonb, ${o.note}, ${o.userId}, ${o.userId})
-      RETURNING id`;
-    return { masterId: masters[0].id, iterationId: it.id };
+  async createObject(o: NewObject): Promise<ObjectRecord | null> {
+    const rows = await this.tx.$queryRaw<ObjectRecord[]>`
+      WITH ${creationCtes(o, Prisma.sql`${o.number}::text`, Prisma.empty)}
+      ${recordSql(o.userId, Prisma.sql`true`, Prisma.empty, CREATED)}`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The same with the next number of the container's rule for `rule`, reserved by the number
+   * service's reservation (reservationCtes) in the same statement. The rule's row stays locked
+   * until this transaction ends (one statement, the audit event and the commit of a create), and
+   * a rollback gives the number back. `reservation` is null when the container has no rule for
+   * the class; `created` is null when the run did not fit (not `reserved`) or when the number
+   * was taken meanwhile, as for createObject.
+   */
+  async createNumberedObject(
+    o: Omit<NewObject, 'number'>,
+    rule: NumberedClass,
+  ): Promise<{ reservation: Reservation | null; created: ObjectRecord | null }> {
+    const number = Prisma.sql`p.prefix || lpad(p.start::text, p.width, '0') || p.suffix`;
+    const rows = await this.tx.$queryRaw<(Reservation & Partial<ObjectRecord>)[]>`
+      WITH ${reservationCtes(o.containerId, rule, 1)},
+      ${creationCtes(o, number, Prisma.sql`FROM placed p WHERE p.start + p.wanted <= p.bound`)}
+      SELECT ${RESERVATION_COLUMNS}, created.*
+      FROM placed p
+      LEFT JOIN (${recordSql(o.userId, Prisma.sql`true`, Prisma.empty, CREATED)}) created ON true`;
+    if (!rows[0]) return { reservation: null, created: null };
+    const { start, bound, prefix, suffix, width, reserved, ...record } = rows[0];
+    return {
+      reservation: { start, bound, prefix, suffix, width, reserved },
+      created: record.iterationId == null ? null : (record as ObjectRecord),
+    };
   }
 
   newIteration(fromId: number, start: IterationStart): Promise<NewIteration> {

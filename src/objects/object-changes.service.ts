@@ -29,8 +29,9 @@ import {
   removeReferences,
   stillNamed,
 } from './object-references.js';
+import type { ObjectRecord } from './object-records.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
-import { generate } from './generate-number.js';
+import { generatedNumber } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
 import { parseVersionedRef, type ObjectRef } from './object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
@@ -82,11 +83,9 @@ export class ObjectChangesService {
           `creating objects needs author or manager rights in container '${container.name}'; you may only read there`,
         );
       }
-      const number = givenNumber === GENERATE ? await generate(tx, container, type.cls, 'masters') : givenNumber;
-      const created = await tx.createObject({
+      const fields = {
         ...type,
         subtype,
-        number,
         name: body.name,
         containerId: container.id,
         state,
@@ -95,7 +94,19 @@ export class ObjectChangesService {
         note: body.note ?? null,
         attributes,
         userId: user.id,
-      });
+      };
+      let number: string;
+      let created: ObjectRecord | null;
+      if (givenNumber === GENERATE) {
+        // The number is reserved and the object inserted in one statement: the rule's row, which
+        // concurrent creates and reservations wait for, is held as briefly as the create allows.
+        const made = await tx.createNumberedObject(fields, { cls: type.cls, table: 'masters' });
+        number = generatedNumber(container, type.cls, made.reservation);
+        created = made.created;
+      } else {
+        number = givenNumber;
+        created = await tx.createObject({ ...fields, number });
+      }
       if (!created) {
         throw new ConflictException(`number: a ${type.cls} with number ${number} exists already; nothing was created`);
       }
@@ -108,7 +119,7 @@ export class ObjectChangesService {
         containerId: container.id,
         detail: { type: type.softType ?? type.cls, version: 'A.1', state, generated: body.number === GENERATE },
       });
-      return describeObject((await tx.findInMaster(created.masterId, 'latest', user.id))!);
+      return describeObject(created);
     });
   }
 

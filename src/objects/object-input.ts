@@ -29,7 +29,8 @@ export function resolveObjectType(catalog: Catalog, text: string): ObjectType {
   const versioned = catalog.concreteClasses('iteration');
   const parts = text.replace(/^WCTYPE\|/, '').split('|');
   const last = parts[parts.length - 1];
-  if (parts.length === 1 && versioned.includes(last)) return { cls: last, softType: null };
+  const alone = parts.length === 1 ? versionedType(catalog, last) : null;
+  if (alone) return alone;
   const st = catalog.findSoftType(last);
   const base = parts.length > 1 ? parts[0] : (st?.cls ?? null);
   if (st && base !== null && versioned.includes(base) && catalog.isA(st.cls, base) && versioned.includes(st.cls)) {
@@ -48,6 +49,17 @@ export function resolveObjectType(catalog: Catalog, text: string): ObjectType {
       `such as ${versioned.slice(0, 4).join(', ')} …, or a plain one such as wt.workflow.engine.WfProcess; see ` +
       `GET /reports/api/1.0/catalog) nor a soft type of one (${softTypes.join(', ') || 'none declared'})`,
   );
+}
+
+/**
+ * A versioned class named alone (wt.part.WTPart, wt.change2.WTChangeOrder2 …), or a soft type of
+ * one named alone (com.acme.SoftwarePart); null for anything else.
+ */
+export function versionedType(catalog: Catalog, name: string): ObjectType | null {
+  const versioned = catalog.concreteClasses('iteration');
+  if (versioned.includes(name)) return { cls: name, softType: null };
+  const st = catalog.findSoftType(name);
+  return st && versioned.includes(st.cls) ? { cls: st.cls, softType: st.name } : null;
 }
 
 /** `subtype`: required for CAD documents (CADASSEMBLY, CADCOMPONENT, CADDRAWING), refused for others. */

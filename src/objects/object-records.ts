@@ -44,17 +44,32 @@ export type IterationPick = { version: string; iteration: number | null } | 'lat
 
 export type Db = Prisma.TransactionClient | PrismaService;
 
-export function recordSql(userId: number, where: Prisma.Sql, order = Prisma.empty): Prisma.Sql {
+/** Where recordSql reads iterations and masters: the tables, or rows a statement has just inserted. */
+export interface RecordSources {
+  iterations: Prisma.Sql;
+  masters: Prisma.Sql;
+}
+
+const TABLES: RecordSources = { iterations: Prisma.sql`iterations`, masters: Prisma.sql`masters` };
+
+export function recordSql(
+  userId: number,
+  where: Prisma.Sql,
+  order = Prisma.empty,
+  from: RecordSources = TABLES,
+): Prisma.Sql {
   return Prisma.sql`
     SELECT i.id AS "iterationId", m.id AS "masterId",
-           (SELECT min(b.id) FROM iterations b WHERE b.master_id = i.master_id AND b.version = i.version) AS "branchId",
+           -- LEAST: a statement that has just inserted the version's first iteration does not see it in iterations.
+           LEAST(i.id, (SELECT min(b.id) FROM iterations b WHERE b.master_id = i.master_id AND b.version = i.version))
+             AS "branchId",
            m.class AS cls, m.soft_type AS "softType", m.subtype,
            m.number, m.name, m.container_id AS "containerId", c.name AS "containerName",
            c.class AS "containerClass", i.version, i.iteration, i.latest, i.state, i.title, i.description, i.note,
            i.attributes, cu.name AS "createdBy", mu.name AS "modifiedBy", i.created_at AS "createdAt",
            i.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
-    FROM iterations i
-    JOIN masters m ON m.id = i.master_id
+    FROM ${from.iterations} i
+    JOIN ${from.masters} m ON m.id = i.master_id
     JOIN containers c ON c.id = m.container_id
     JOIN users cu ON cu.id = i.created_by
     JOIN users mu ON mu.id = i.modified_by

@@ -111,7 +111,7 @@ export class PlainObjectsService {
       let number = body.number ?? null;
       if (number === GENERATE) {
         if (!container) throw new BadRequestException(`number: "${GENERATE}" needs a container (its numbering rule)`);
-        number = await generate(tx, container, cls, 'objects');
+        number = await generate(tx, container, { cls, table: 'objects' });
       }
       if (body.references) Object.assign(props, dropNulls(await refs(tx.rows, catalog, user, type, body.references)));
       const id = await tx.rows.createPlain({

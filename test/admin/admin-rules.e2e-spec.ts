@@ -196,7 +196,7 @@ describe('/admin/containers/<name>/rules', () => {
     await first.connect();
     try {
       await first.query('BEGIN');
-      const sql = reservationSql(box.id, PART, 50);
+      const sql = reservationSql(box.id, { cls: PART, table: 'masters' }, 50);
       const { rows } = await first.query<{ start: string }>(sql.text, sql.values);
       expect(rows[0].start).toBe('40');
       const pending = request(t.http)

@@ -133,8 +133,12 @@ describe('POST /numbers/generate/<class_name>: refused parameters', () => {
   });
 
   describe('class name', () => {
+    const numbered =
+      'numbers are generated for wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, the other versioned and ' +
+      'plain classes of the catalog (wt.change2.WTChangeOrder2, wt.workflow.engine.WfProcess …) and their soft ' +
+      'subtypes written <class>|<subtype>, e.g. wt.doc.WTDocument|com.acme.Spec';
+
     it.each([
-      'wt.doc.WTDocumentMaster',
       'wt.folder.Folder',
       'com.acme.Spec|wt.doc.WTDocument',
       'wt.doc.WTDocument|',
@@ -143,8 +147,15 @@ describe('POST /numbers/generate/<class_name>: refused parameters', () => {
     ])('refuses %s', async (cls) => {
       await expect400(
         `/numbers/generate/${encodeURIComponent(cls)}?container-name=${encodeURIComponent(box.name)}`,
-        `unknown class '${cls}': numbers are generated for wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart ` +
-          'and their soft subtypes written <class>|<subtype>, e.g. wt.doc.WTDocument|com.acme.Spec',
+        `unknown class '${cls}': ${numbered}`,
+      );
+    });
+
+    it('refuses a class the catalog knows that is not numbered, saying why', async () => {
+      await expect400(
+        `/numbers/generate/wt.doc.WTDocumentMaster?container-name=${encodeURIComponent(box.name)}`,
+        "class 'wt.doc.WTDocumentMaster' cannot be numbered: wt.doc.WTDocumentMaster is the master of versioned " +
+          `objects, numbered by their class; ${numbered}`,
       );
     });
   });

@@ -15,7 +15,7 @@ async function blocked(pool: pg.Pool, pid: number): Promise<void> {
 }
 
 async function reserve(client: pg.Client, containerId: number, count: number): Promise<Reservation> {
-  const sql = reservationSql(containerId, DOC, count);
+  const sql = reservationSql(containerId, { cls: DOC, table: 'masters' }, count);
   const { rows } = await client.query<Reservation>(sql.text, sql.values);
   return rows[0];
 }

@@ -308,4 +308,32 @@ describe('/objects for versioned classes a dataset declares', () => {
     expect((await f.as('bob').get(`/objects/${part.number}/links`)).body.total).toBe(0);
     expect((await auditOf(f.db, obj.masterOid)).map((e) => e.action)).toEqual(['objects.create', 'objects.delete']);
   });
+
+  it('numbers them through the number service from the rule /objects uses, soft types too', async () => {
+    const url = (cls: string) =>
+      `/numbers/generate/${encodeURIComponent(cls)}?container-name=${encodeURIComponent(f.main.name)}&count=2`;
+    const byClass = await f.as('alice').post(url(INSPECTION));
+    expect(byClass.status).toBe(200);
+    expect(byClass.body).toMatchObject({ count: 2, class_name: INSPECTION, container: { name: f.main.name } });
+    const bySoftType = await f.as('alice').post(url(FIRST_ARTICLE));
+    expect(bySoftType.status).toBe(200);
+    expect(bySoftType.body).toMatchObject({ count: 2, class_name: FIRST_ARTICLE });
+    const numbers = [...byClass.body.items, ...bySoftType.body.items] as string[];
+    const counters = numbers.map((n) => Number(n.slice(`${NAME}-IN`.length)));
+    expect(numbers.every((n) => /^DC\d+-IN\d{3}$/.test(n))).toBe(true);
+    expect(counters[1] - counters[0]).toBe(1);
+    expect(counters[2]).toBeGreaterThan(counters[1]);
+    expect(counters[3] - counters[2]).toBe(1);
+    // None of them is a number an object of the class carries.
+    const carried = await f.db.query('SELECT 1 FROM masters WHERE number = ANY($1)', [numbers]);
+    expect(carried.rowCount).toBe(0);
+    const made = await f.as('alice').post('/objects', {
+      type: INSPECTION,
+      container: f.main.name,
+      number: 'generate',
+      name: 'after the number service',
+    });
+    expect(made.status).toBe(201);
+    expect(Number(made.body.number.slice(`${NAME}-IN`.length))).toBe(counters[3] + 1);
+  });
 });

@@ -51,8 +51,11 @@ export class GenerateNumbersQueryDto extends ContainerSourceQueryDto {
 export class ClassNameParamDto {
   @ApiProperty({
     description:
-      'business class the numbers are for: wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, ' +
-      'or a soft subtype written <class>|<subtype> (URL-encode the | as %7C), which uses the rule of <class>',
+      'class the numbers are for: wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, another class ' +
+      'POST /objects makes objects of (a versioned class of the catalog such as wt.change2.WTChangeOrder2, a plain ' +
+      'class such as wt.workflow.engine.WfProcess, a plain class a dataset declared), a soft type of one named ' +
+      'alone (com.acme.SoftwarePart), or a soft subtype written <class>|<subtype> (URL-encode the | as %7C); ' +
+      "a soft type uses its class's rule",
     example: 'wt.doc.WTDocument',
   })
   @IsString()
