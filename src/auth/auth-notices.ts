@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import pg from 'pg';
+import { PeriodicTask } from '../common/periodic-task.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 export const AUTH_CHANNEL = 'pdm_auth';
@@ -42,7 +43,8 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   private stopped = false;
   private retryMs = RETRY_MIN_MS;
   private retryTimer?: NodeJS.Timeout;
-  private heartbeat?: NodeJS.Timeout;
+  /** The listening connection's heartbeat, one per connection. */
+  private heartbeat?: PeriodicTask;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -63,9 +65,11 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    clearInterval(this.heartbeat);
+    // A heartbeat under way ends with the connection, rather than waiting for its answer.
+    const heartbeat = this.heartbeat?.stop();
     this.listening = false;
     await this.client?.end().catch(() => undefined);
+    await heartbeat;
   }
 
   private async connect(): Promise<void> {
@@ -92,9 +96,13 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
     this.retryMs = RETRY_MIN_MS;
     this.handlers?.resumed();
     this.listening = true;
-    clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => void this.beat(client), HEARTBEAT_MS);
-    this.heartbeat.unref();
+    this.heartbeat = new PeriodicTask({
+      name: 'the heartbeat of the connection listening for sign-in notices',
+      intervalMs: HEARTBEAT_MS,
+      run: () => this.beat(client),
+      logger: this.logger,
+    });
+    this.heartbeat.start();
   }
 
   private async beat(client: pg.Client): Promise<void> {
@@ -117,7 +125,9 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn('lost the connection listening for sign-in notices: cached sign-ins are confirmed per request');
     this.client = undefined;
     this.listening = false;
-    clearInterval(this.heartbeat);
+    // Not waited for: lost() may be called by the heartbeat's own run.
+    void this.heartbeat?.stop();
+    this.heartbeat = undefined;
     void client.end().catch(() => undefined);
     if (this.stopped) return;
     this.retryTimer = setTimeout(() => void this.connect(), this.retryMs);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { PeriodicTask } from '../common/periodic-task.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { UserRecord } from './users.repository.js';
@@ -23,9 +24,10 @@ export const ADDRESS_LIMIT_FACTOR = 10;
 @Injectable()
 export class FailureThrottle implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('FailureThrottle');
-  private sweeper?: NodeJS.Timeout;
   private readonly limit: number;
   private readonly windowMs: number;
+  /** Deletes counts whose window has passed, every window (at least every minute). */
+  private readonly sweeper: PeriodicTask;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -33,16 +35,20 @@ export class FailureThrottle implements OnApplicationBootstrap, OnModuleDestroy 
   ) {
     this.limit = config.authFailureLimit;
     this.windowMs = config.authFailureWindowMs;
+    this.sweeper = new PeriodicTask({
+      name: 'sweeping sign-in failure counts',
+      intervalMs: Math.max(this.windowMs, 60_000),
+      run: () => this.sweep(),
+      logger: this.logger,
+    });
   }
 
-  /** Started once the whole application is up: a start that fails leaves no timer behind. */
   onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => void this.sweep(), Math.max(this.windowMs, 60_000));
-    this.sweeper.unref();
+    this.sweeper.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+  async onModuleDestroy(): Promise<void> {
+    await this.sweeper.stop();
   }
 
   /** Seconds to wait before trying again, or 0 when an attempt may go ahead. */
@@ -102,13 +108,8 @@ export class FailureThrottle implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Deletes counts whose window has passed (they count as nothing already). */
   async sweep(): Promise<number> {
-    try {
-      const res = await this.prisma.pgPool.query('DELETE FROM auth_failures WHERE reset_at <= clock_timestamp()');
-      return res.rowCount ?? 0;
-    } catch (e) {
-      this.logger.error('sweeping sign-in failure counts failed', e instanceof Error ? e.stack : String(e));
-      return 0;
-    }
+    const res = await this.prisma.pgPool.query('DELETE FROM auth_failures WHERE reset_at <= clock_timestamp()');
+    return res.rowCount ?? 0;
   }
 }
 

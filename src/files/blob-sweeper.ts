@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { isDatabaseUnavailable } from '../common/database-errors.js';
+import { PeriodicTask } from '../common/periodic-task.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blob-records.js';
 import type { BlobStore } from './blob-store.js';
@@ -21,36 +22,52 @@ const SWEEP_BATCH = 100;
  * store this instance is configured for), upload spool files that a killed process left in the
  * temporary folder, and what such a process left half-written in a store. Several instances
  * may sweep at once: each deletion re-checks its condition under a row lock, so they do no harm.
- * Then it walks the vault and the bucket for bytes no row names at all (store-walk.ts): one
- * instance at a time, at most FILES_STORE_SWEEP_RATE blobs a second.
+ * As often, it walks the vault and the bucket for bytes no row names at all (store-walk.ts): one
+ * instance at a time, at most FILES_STORE_SWEEP_RATE blobs a second. A walk may outlast the
+ * interval: the next one starts at the first interval after it ended, while the sweep of
+ * unused bytes goes on meanwhile.
  */
 @Injectable()
 export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BlobSweeper');
-  private timer?: NodeJS.Timeout;
-  /** A walk of the stores is under way (it may outlast the interval). */
-  private walking = false;
-  private stopping = false;
+  private readonly unused: PeriodicTask;
+  private readonly walk: PeriodicTask;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly content: FileContent,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.unused = new PeriodicTask({
+      name: 'sweep',
+      intervalMs: config.filesSweepIntervalMs,
+      run: () => this.sweepUnused(),
+      logger: this.logger,
+    });
+    this.walk = new PeriodicTask({
+      name: 'walk of the stores',
+      intervalMs: config.filesStoreSweepRate === 0 ? 0 : config.filesSweepIntervalMs,
+      run: (signal) => this.walkStores(signal),
+      logger: this.logger,
+    });
+  }
 
   onApplicationBootstrap(): void {
-    if (this.config.filesSweepIntervalMs === 0) return;
-    this.timer = setInterval(() => void this.sweep(), this.config.filesSweepIntervalMs);
-    this.timer.unref();
+    this.unused.start();
+    this.walk.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
-    this.stopping = true;
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([this.unused.stop(), this.walk.stop()]);
   }
 
-  /** Sweeps once; returns how many blobs went. */
+  /** Sweeps once, and walks the stores; returns how many blobs went. */
   async sweep(): Promise<number> {
+    return (await this.sweepUnused()) + (await this.walkStores());
+  }
+
+  /** Deletes the bytes no file uses any more, and what killed processes left; returns how many blobs went. */
+  async sweepUnused(): Promise<number> {
     const spools = await removeStaleSpools(STALE_SPOOL_MS).catch(() => 0);
     if (spools > 0) this.logger.log(`removed ${spools} upload spool files left by an earlier process`);
     let n = 0;
@@ -63,50 +80,45 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       if (!isDatabaseUnavailable(e)) this.logger.error(`sweep failed: ${(e as Error).message}`);
     }
     if (n > 0) this.logger.log(`deleted the bytes of ${n} files no longer used`);
-    return n + (await this.walkStores());
+    return n;
   }
 
   /**
    * Walks each external store for bytes that no row names (a claim lost in a database crash)
-   * and removes those older than FILES_STORE_SWEEP_GRACE_MS. Returns how many went. A walk still
-   * under way from an earlier sweep is not started again.
+   * and removes those older than FILES_STORE_SWEEP_GRACE_MS. Returns how many went. Another
+   * walk of a store, on this instance or another, holds its advisory lock: that store is skipped.
+   * `signal` (the service is stopping) ends the walk at its next page.
    */
-  async walkStores(): Promise<number> {
-    if (this.config.filesStoreSweepRate === 0 || this.walking) return 0;
-    const stores = this.content.stores.all().filter((s) => s.name !== 'postgres');
-    if (!stores.length) return 0;
-    this.walking = true;
+  async walkStores(signal?: AbortSignal): Promise<number> {
+    if (this.config.filesStoreSweepRate === 0) return 0;
     let n = 0;
-    try {
-      for (const store of stores) {
-        if (this.stopping) break;
-        const lock = new pg.Client({
-          connectionString: this.config.databaseUrl,
-          connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
+    for (const store of this.content.stores.all()) {
+      if (store.name === 'postgres') continue;
+      if (signal?.aborted) break;
+      const lock = new pg.Client({
+        connectionString: this.config.databaseUrl,
+        connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
+      });
+      lock.on('error', () => undefined); // the walk's next check of the lock reports it
+      try {
+        await lock.connect();
+        const result = await sweepUnrecordedBlobs(this.prisma.pgPool, lock, store, {
+          graceMs: this.config.filesStoreSweepGraceMs,
+          ratePerSecond: this.config.filesStoreSweepRate,
+          signal,
         });
-        lock.on('error', () => undefined); // the walk's next check of the lock reports it
-        try {
-          await lock.connect();
-          const result = await sweepUnrecordedBlobs(this.prisma.pgPool, lock, store, {
-            graceMs: this.config.filesStoreSweepGraceMs,
-            ratePerSecond: this.config.filesStoreSweepRate,
-            stopped: () => this.stopping,
-          });
-          if (result?.removed) {
-            this.logger.log(
-              `removed ${result.removed} blobs that no row named from the ${store.name} store (${result.listed} listed)`,
-            );
-          }
-          n += result?.removed ?? 0;
-        } catch (e) {
-          if (!isDatabaseUnavailable(e))
-            this.logger.warn(`walk of the ${store.name} store failed: ${(e as Error).message}`);
-        } finally {
-          await lock.end().catch(() => undefined);
+        if (result?.removed) {
+          this.logger.log(
+            `removed ${result.removed} blobs that no row named from the ${store.name} store (${result.listed} listed)`,
+          );
         }
+        n += result?.removed ?? 0;
+      } catch (e) {
+        if (!isDatabaseUnavailable(e))
+          this.logger.warn(`walk of the ${store.name} store failed: ${(e as Error).message}`);
+      } finally {
+        await lock.end().catch(() => undefined);
       }
-    } finally {
-      this.walking = false;
     }
     return n;
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline, Transform, type Readable, type Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { LRUCache } from 'lru-cache';
+import { PeriodicTask } from '../common/periodic-task.js';
 import {
   claimInstanceDir,
   HEARTBEAT_MS,
@@ -46,7 +47,8 @@ export class DiskCache {
   private warned = false;
   /** This instance's folder under root (set by start). */
   private dir = '';
-  private timer?: NodeJS.Timeout;
+  /** Every minute, from start: keeps this folder alive and removes those of instances gone. */
+  private readonly keepAlive: PeriodicTask;
 
   constructor(
     /** The configured directory, shared with other instances. */
@@ -64,6 +66,12 @@ export class DiskCache {
             dispose: (_size, sha256) => void rm(join(this.dir, sha256), { force: true }),
           })
         : null;
+    this.keepAlive = new PeriodicTask({
+      name: 'the file cache heartbeat',
+      intervalMs: HEARTBEAT_MS,
+      run: () => this.beat(),
+      onError: (e) => this.warnOnce(`the file cache directory ${this.root} could not be kept up: ${String(e)}`),
+    });
   }
 
   /** This instance's folder, or null when the disk cache is off. */
@@ -82,16 +90,15 @@ export class DiskCache {
       this.dir = await claimInstanceDir(this.root);
       await removeDeadInstances(this.root);
       this.enabled = true;
-      this.timer = setInterval(() => void this.beat(), HEARTBEAT_MS);
-      this.timer.unref();
+      this.keepAlive.start();
     } catch (e) {
       this.warn(`file cache directory ${this.root} is not usable, files are not cached on disk: ${String(e)}`);
     }
   }
 
-  /** Stops the heartbeat and removes this instance's copies. */
+  /** Stops the heartbeat (waiting for a beat under way) and removes this instance's copies. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    await this.keepAlive.stop();
     if (!this.enabled) return;
     this.enabled = false;
     release(this.dir);
@@ -100,15 +107,11 @@ export class DiskCache {
 
   /** Keeps this folder alive, and takes it up again if another instance removed it meanwhile. */
   private async beat(): Promise<void> {
-    try {
-      if (!(await heartbeat(this.dir))) {
-        this.entries?.clear();
-        await writeOwner(this.dir);
-      }
-      await removeDeadInstances(this.root);
-    } catch (e) {
-      this.warnOnce(`the file cache directory ${this.root} could not be kept up: ${String(e)}`);
+    if (!(await heartbeat(this.dir))) {
+      this.entries?.clear();
+      await writeOwner(this.dir);
     }
+    await removeDeadInstances(this.root);
   }
 
   /** Whether a file of this size is kept once downloaded whole. */

@@ -1,4 +1,12 @@
-import { HttpStatus, Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -28,7 +36,7 @@ export interface BlobRef {
  * decided before anything here is called.
  */
 @Injectable()
-export class FileContent implements OnModuleInit, OnModuleDestroy {
+export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   /** Small files read lately; every request still passes the permission check first. */
   private readonly cache: BlobCache;
   /** Small blobs being read from their store: simultaneous downloads share one read. */
@@ -60,6 +68,10 @@ export class FileContent implements OnModuleInit, OnModuleDestroy {
     for (const warning of await this.stores.open()) this.logger.warn(warning);
     if (this.stores.current !== 'postgres')
       this.logger.log(`new file content is written to the ${this.stores.current} store`);
+  }
+
+  /** The disk cache (its folder and heartbeat) starts once the whole application is up. */
+  async onApplicationBootstrap(): Promise<void> {
     await this.disk.start();
   }
 

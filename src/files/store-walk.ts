@@ -29,8 +29,8 @@ export interface WalkOptions {
   graceMs: number;
   /** Blobs listed per second at most (the walk waits between pages); 0: no limit. */
   ratePerSecond: number;
-  /** Asked before each page: true ends the walk (the service is stopping). */
-  stopped?: () => boolean;
+  /** Aborted when the service is stopping: the walk ends before its next page, or its pause. */
+  signal?: AbortSignal;
 }
 
 export interface WalkResult {
@@ -76,7 +76,7 @@ async function walk(
   const started = Date.now();
   let pages = 0;
   for await (const page of store.list()) {
-    if (options.stopped?.()) break;
+    if (options.signal?.aborted) break;
     await stillLocked();
     result.listed += page.length;
     pages++;
@@ -98,7 +98,7 @@ async function walk(
       // A page that listed nothing (S3 keys that are no blob's) counts as one, so it waits too.
       const due = started + (Math.max(result.listed, pages) * 1000) / options.ratePerSecond;
       const wait = due - Date.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
     }
   }
   return result;

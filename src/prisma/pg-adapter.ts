@@ -19,9 +19,11 @@ interface PgAdapter {
  * once the pool is used up, every later query waits forever. Here such a connection is
  * released as broken (pg then discards it), so the service recovers by itself.
  * Remove when moving to a Prisma release that releases the connection in a `finally`.
+ *
+ * A pool given is left open when Prisma disconnects: its owner (DatabasePools) closes it.
  */
 export function createPgAdapter(poolOrConfig: Pool | PoolConfig): PrismaPg {
-  const factory = new PrismaPg(poolOrConfig, { disposeExternalPool: true });
+  const factory = new PrismaPg(poolOrConfig);
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();

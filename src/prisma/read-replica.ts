@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { isDatabaseUnavailable, sqlState } from '../common/database-errors.js';
-import { createPgPool } from './pg-pool.js';
+import { DatabasePools } from './database-pools.js';
 
 /** After the replica was found unreachable, reads go to the primary this long before it is tried again. */
 const RETRY_AFTER_MS = 5000;
@@ -15,21 +15,14 @@ const RETRY_AFTER_MS = 5000;
  * recovery: a replica that is down or behind slows nothing down and answers nothing wrong.
  */
 @Injectable()
-export class ReadReplica implements OnModuleDestroy {
+export class ReadReplica {
   private readonly logger = new Logger('ReadReplica');
-  /** DB_POOL_MAX read-only connections to the replica; null without one. */
-  readonly pool: pg.Pool | null;
   private unavailableUntil = 0;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.pool = config.databaseReplicaUrl
-      ? createPgPool(config, {
-          url: config.databaseReplicaUrl,
-          statementTimeoutMs: config.dbStatementTimeoutMs,
-          readOnly: true,
-        })
-      : null;
-  }
+  constructor(
+    private readonly pools: DatabasePools,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** A replica is configured and was not found unreachable lately. */
   get usable(): boolean {
@@ -41,7 +34,7 @@ export class ReadReplica implements OnModuleDestroy {
    * replica is unreachable (then it is left alone for a few seconds) or it cancelled the read
    * because replaying the primary's changes needed what the read was using.
    */
-  fallsBack(error: unknown): boolean {
+  private fallsBack(error: unknown): boolean {
     if (isDatabaseUnavailable(error)) {
       if (Date.now() >= this.unavailableUntil) {
         this.logger.warn(`replica unreachable, reading from the primary for ${RETRY_AFTER_MS / 1000} s`);
@@ -55,20 +48,22 @@ export class ReadReplica implements OnModuleDestroy {
 
   /**
    * `read` on the replica, or `primary` when there is none or the replica cannot answer. `read`
-   * may return undefined to say that the replica does not have what is asked for yet.
+   * may return undefined to say that the replica does not have what is asked for yet. It gets
+   * the replica's pool for reads (DatabasePools.replica), or for reports with `reports`.
    */
-  async read<T>(read: (pool: pg.Pool) => Promise<T | undefined>, primary: () => Promise<T>): Promise<T> {
-    if (!this.pool || !this.usable) return primary();
+  async read<T>(
+    read: (pool: pg.Pool) => Promise<T | undefined>,
+    primary: () => Promise<T>,
+    pool: 'reads' | 'reports' = 'reads',
+  ): Promise<T> {
+    const replica = pool === 'reports' ? this.pools.replicaReports : this.pools.replica;
+    if (!replica || !this.usable) return primary();
     let answer: T | undefined;
     try {
-      answer = await read(this.pool);
+      answer = await read(replica);
     } catch (e) {
       if (!this.fallsBack(e)) throw e;
     }
     return answer === undefined ? primary() : answer;
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.pool?.end();
   }
 }

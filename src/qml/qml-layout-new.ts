@@ -1,5 +1,5 @@
 import type { OrderItem, QmlTemplate, SelectItem } from './qml-ast.js';
-import { QmlError } from './qml-error.js';
+import { bool, fail, one, only, optional } from './qml-element-rules.js';
 import type { ReportAttribute } from './qml-layout-new-types.js';
 import type { QmlLimits } from './qml-limits.js';
 import type { QmlElement } from './qml-parse.js';
@@ -24,37 +24,6 @@ export function compileQueryLayout(root: QmlElement, limits: Partial<QmlLimits>,
   const front = new QueryLayout(root);
   const tree = front.statementTree();
   return front.finish(validateQml(tree, limits, catalog));
-}
-
-const fail = (path: string, reason: string): never => {
-  throw new QmlError(path, reason);
-};
-
-function only(el: QmlElement, allowed: readonly string[]): void {
-  for (const c of el.children) {
-    if (!allowed.includes(c.name)) fail(c.path, `unexpected element "${c.name}" in ${el.name}`);
-  }
-}
-
-function one(el: QmlElement, name: string): QmlElement {
-  const found = el.children.filter((c) => c.name === name);
-  if (found.length !== 1) fail(el.path, `${el.name} needs exactly one ${name} element, found ${found.length}`);
-  return found[0];
-}
-
-function optional(el: QmlElement, name: string): QmlElement | null {
-  const found = el.children.filter((c) => c.name === name);
-  if (found.length > 1) fail(found[1].path, `${el.name} takes at most one ${name} element`);
-  return found[0] ?? null;
-}
-
-function bool(el: QmlElement, attr: string, absent: boolean): boolean {
-  const v = el.attrs[attr];
-  if (v === undefined || v.trim() === '') return absent;
-  const t = v.trim().toLowerCase();
-  if (t === 'true') return true;
-  if (t === 'false') return false;
-  return fail(`${el.path}/@${attr}`, `"${v}" is not true or false`);
 }
 
 /** A value written in an attribute; blank is none. */

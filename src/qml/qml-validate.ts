@@ -12,25 +12,14 @@ import type {
 import type { Catalog } from '../catalog/catalog.js';
 import { OBJECT_ITSELF } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
-import { keepsOid } from '../catalog/catalog-model.js';
 import { QmlError, QmlLimitError, QmlProblems, type QmlProblem } from './qml-error.js';
 import { findFunction, isComparisonOperator } from './qml-functions.js';
 import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 import type { QmlElement } from './qml-parse.js';
-import {
-  bool,
-  checkComparable,
-  defaultHeading,
-  fail,
-  functionType,
-  one,
-  only,
-  optional,
-  propertyChain,
-  propertyHint,
-  requiredAttr,
-} from './qml-validate-rules.js';
+import { bool, fail, one, only, optional, requiredAttr } from './qml-element-rules.js';
+import { checkComparable, defaultHeading, functionType, propertyChain, propertyHint } from './qml-validate-rules.js';
 import { typeFromHint } from './qml-types.js';
+import { resolveJoin } from './qml-validate-joins.js';
 
 /**
  * Checks a parsed document against the dialect and the catalog and resolves it into a
@@ -404,38 +393,6 @@ class Validator {
     if (j.children.length !== 2)
       fail(j.path, `a join names exactly two aliasTarget elements, found ${j.children.length}`);
     const [a, b] = j.children.map((t) => this.alias(t));
-    const [ca, cb] = [this.tables[a].cls, this.tables[b].cls];
-    const cat = this.catalog;
-    const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
-    if (kind === 'reference') {
-      const ref = cat.findReference(ca, name);
-      if (!ref) {
-        const known = [...ca.references.keys()].join(', ') || 'none';
-        return fail(`${j.path}/@name`, `unknown reference "${name}" of ${ca.name} (its references: ${known})`);
-      }
-      const target = cat.findClass(ref.target)!;
-      const byOid = keepsOid(ref);
-      if (!related(cb.name, target.name) || (!byOid && target.storage !== cb.storage)) {
-        fail(j.path, `reference "${name}" of ${ca.name} cannot point to ${cb.name} (it points to ${target.name})`);
-      }
-      return { k: 'reference', ref, from: a, to: b, path: j.path };
-    }
-    const link = cat.findLink(name);
-    if (!link) {
-      const known = cat.findClass(name);
-      return fail(
-        `${j.path}/@name`,
-        known ? `${name} is not a link class (it has no roles A and B)` : `unknown link class "${name}"`,
-      );
-    }
-    const [ra, rb] = [cat.findClass(link.roles!.a)!, cat.findClass(link.roles!.b)!];
-    const fits = (c: typeof ca, role: typeof ra) => c.storage === role.storage && related(c.name, role.name);
-    if (!fits(ca, ra) || !fits(cb, rb)) {
-      fail(
-        j.path,
-        `link ${name} cannot join ${ca.name} (role A) to ${cb.name} (role B): it links ${ra.name} to ${rb.name}`,
-      );
-    }
-    return { k: 'link', link, a, b, path: j.path };
+    return resolveJoin(this.catalog, kind, name, [a, b], this.tables, j.path);
   }
 }

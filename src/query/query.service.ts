@@ -13,6 +13,7 @@ import {
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { formatOid } from '../common/oid.js';
+import { PeriodicTask } from '../common/periodic-task.js';
 import { startRuntime } from '../common/runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-response.dto.js';
@@ -53,33 +54,34 @@ function numberOrder(parsed: ParsedQuery) {
 @Injectable()
 export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('QueryService');
-  private sweeper?: NodeJS.Timeout;
+  /** Deletes expired sessions, every QUERY_SESSION_TTL_MS (between a second and a minute). */
+  private readonly sweeper: PeriodicTask;
 
   constructor(
     private readonly repo: QueryRepository,
     private readonly permissions: PermissionsService,
     private readonly catalog: CatalogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sweeper = new PeriodicTask({
+      name: 'sweeping expired query sessions',
+      intervalMs: Math.min(Math.max(config.querySessionTtlMs, 1000), 60_000),
+      run: () => this.sweep(),
+      logger: this.logger,
+    });
+  }
 
-  /** Started once the whole application is up: a start that fails leaves no timer behind. */
   onApplicationBootstrap(): void {
-    const every = Math.min(Math.max(this.config.querySessionTtlMs, 1000), 60_000);
-    this.sweeper = setInterval(() => void this.sweep(), every);
-    this.sweeper.unref();
+    this.sweeper.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+  async onModuleDestroy(): Promise<void> {
+    await this.sweeper.stop();
   }
 
+  /** Deletes the sessions idle longer than QUERY_SESSION_TTL_MS; returns how many. */
   async sweep(): Promise<number> {
-    try {
-      return await this.repo.sweep(this.config.querySessionTtlMs);
-    } catch (e) {
-      this.logger.error('sweeping expired query sessions failed', e instanceof Error ? e.stack : String(e));
-      return 0;
-    }
+    return this.repo.sweep(this.config.querySessionTtlMs);
   }
 
   async open(user: AuthUser, q: unknown[], paging: Paging, base: string): Promise<QueryPageDto> {

@@ -1,10 +1,10 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { isUniqueViolation, sqlState } from '../common/database-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import pg from 'pg';
 import { auditViaPrisma, recordAudit } from '../audit/audit-events.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { createPgPool } from '../prisma/pg-pool.js';
+import { DatabasePools } from '../prisma/database-pools.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 import { PreparedStatements } from './prepared-statements.js';
@@ -112,23 +112,16 @@ async function giveBack(client: pg.PoolClient, held: number | null, slot: Report
 
 /** report_templates, and the execution of compiled report queries. */
 @Injectable()
-export class ReportsRepository implements OnModuleDestroy {
-  private readonly pool: pg.Pool | null;
-  /** The same on the replica (DATABASE_REPLICA_URL), where reports run while it answers. */
-  private readonly replicaPool: pg.Pool | null;
+export class ReportsRepository {
   /** Report queries prepared per connection (REPORT_PREPARED_STATEMENTS). */
   private readonly statements: PreparedStatements;
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly pools: DatabasePools,
     private readonly replica: ReadReplica,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const reportPool = { statementTimeoutMs: config.reportTimeoutMs, readOnly: true };
-    this.pool = config.dbPoolMax > 1 ? createPgPool(config, reportPool) : null;
-    this.replicaPool = config.databaseReplicaUrl
-      ? createPgPool(config, { ...reportPool, url: config.databaseReplicaUrl })
-      : null;
     this.statements = new PreparedStatements(config.reportPreparedStatements);
   }
 
@@ -226,15 +219,13 @@ export class ReportsRepository implements OnModuleDestroy {
    */
   async execute(sql: { text: string; values: readonly unknown[] }, slot: ReportSlot | null): Promise<unknown[][]> {
     const query = { text: sql.text, values: [...sql.values], rowMode: 'array' as const, types: REPORT_TYPES };
+    const onPrimary = this.pools.reports;
     try {
-      if (this.replicaPool && this.replica.usable) {
-        try {
-          return await this.onPool(this.replicaPool, query, slot);
-        } catch (e) {
-          if (!this.replica.fallsBack(e)) throw e;
-        }
-      }
-      return this.pool ? await this.onPool(this.pool, query, slot) : await this.inTransaction(query, slot);
+      return await this.replica.read(
+        (replica) => this.onPool(replica, query, slot),
+        () => (onPrimary ? this.onPool(onPrimary, query, slot) : this.inTransaction(query, slot)),
+        'reports',
+      );
     } catch (e) {
       const state = sqlState(e);
       if (state?.code === '57014') throw new ReportTimeoutError();
@@ -267,7 +258,7 @@ export class ReportsRepository implements OnModuleDestroy {
     query: pg.QueryConfig & { rowMode: 'array' },
     slot: ReportSlot | null,
   ): Promise<unknown[][]> {
-    const client = await this.prisma.pgPool.connect();
+    const client = await this.pools.primary.connect();
     let rows: unknown[][];
     try {
       await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${this.config.reportTimeoutMs}`);
@@ -288,10 +279,6 @@ export class ReportsRepository implements OnModuleDestroy {
       (e: Error) => client.release(e),
     );
     return rows;
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.pool?.end(), this.replicaPool?.end()]);
   }
 }
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { FailureThrottle, keys, reserveSql } from '../../src/auth/failure-throttle.js';
 import { loadConfig } from '../../src/config/app-config.js';
+import { DatabasePools } from '../../src/prisma/database-pools.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 
@@ -43,13 +44,15 @@ let n = 0;
 const freshAddress = () => `203.0.113.${++n}-${process.pid}-${Date.now()}`;
 
 describe('sign-in failure counts in PostgreSQL', () => {
+  let pools: DatabasePools;
   let prisma: PrismaService;
   let throttle: FailureThrottle;
   let db: pg.Pool;
 
   beforeAll(async () => {
     const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), AUTH_FAILURE_LIMIT: '3', LOG_LEVEL: 'silent' });
-    prisma = new PrismaService(config);
+    pools = new DatabasePools(config);
+    prisma = new PrismaService(pools);
     await prisma.onModuleInit();
     throttle = new FailureThrottle(prisma, config);
     db = testPool();
@@ -57,6 +60,7 @@ describe('sign-in failure counts in PostgreSQL', () => {
 
   afterAll(async () => {
     await prisma.onModuleDestroy();
+    await pools.onModuleDestroy();
     await db.end();
   });
 

@@ -1,0 +1,68 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import pg from 'pg';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+
+/**
+ * Every PostgreSQL connection pool of the service, made from the validated configuration and
+ * closed when the application stops. Each holds up to DB_POOL_MAX connections with the
+ * configured connect and idle limits; its statement timeout and read-only mode are set on each
+ * connection as it opens, so they cost no statement per query. Pools open their connections
+ * when first used: a pool nothing reads from costs nothing.
+ *
+ * Nest destroys a provider after those that depend on it, so the pools close once every user
+ * of them has stopped (PrismaService, ReadReplica, the repositories of the services).
+ */
+@Injectable()
+export class DatabasePools implements OnModuleDestroy {
+  /**
+   * The primary (DATABASE_URL), under Prisma (PrismaService), also used directly for bulk bytes
+   * and prepared statements. Sharing one pool keeps DB_POOL_MAX the limit for all of that (the
+   * embedded database allows one connection).
+   */
+  readonly primary: pg.Pool;
+  /**
+   * Reports on the primary: read-only, with REPORT_TIMEOUT_MS as statement timeout. Null with a
+   * pool of one connection (the embedded database): reports then run on `primary`, in a
+   * read-only transaction with the same limits.
+   */
+  readonly reports: pg.Pool | null;
+  /** The replica (DATABASE_REPLICA_URL), read-only: pages of query sessions, file listings. Null without one. */
+  readonly replica: pg.Pool | null;
+  /** Reports on the replica, as `reports` on the primary. Null without a replica. */
+  readonly replicaReports: pg.Pool | null;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const reports = { statementTimeoutMs: config.reportTimeoutMs, readOnly: true };
+    const replica = config.databaseReplicaUrl || null;
+    this.primary = createPgPool(config, { statementTimeoutMs: config.dbStatementTimeoutMs });
+    this.reports = config.dbPoolMax > 1 ? createPgPool(config, reports) : null;
+    this.replica = replica
+      ? createPgPool(config, { url: replica, statementTimeoutMs: config.dbStatementTimeoutMs, readOnly: true })
+      : null;
+    this.replicaReports = replica ? createPgPool(config, { ...reports, url: replica }) : null;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    // A read that fails on the replica is made again on the primary: the primary closes last.
+    await Promise.all([this.reports?.end(), this.replica?.end(), this.replicaReports?.end()]);
+    await this.primary.end();
+  }
+}
+
+/**
+ * A pool of DB_POOL_MAX connections to DATABASE_URL (or `url`, the replica's) with the service's
+ * connect and idle limits. `statementTimeoutMs` (0: none) and `readOnly` hold for each connection.
+ */
+function createPgPool(config: AppConfig, opts: { statementTimeoutMs: number; readOnly?: boolean; url?: string }) {
+  const pool = new pg.Pool({
+    connectionString: opts.url ?? config.databaseUrl,
+    max: config.dbPoolMax,
+    connectionTimeoutMillis: config.dbConnectTimeoutMs,
+    idleTimeoutMillis: config.dbPoolIdleTimeoutMs,
+    ...(opts.statementTimeoutMs > 0 && { statement_timeout: opts.statementTimeoutMs }),
+    ...(opts.readOnly && { options: '-c default_transaction_read_only=on' }),
+  });
+  // An idle connection the server dropped must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}

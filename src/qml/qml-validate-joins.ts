@@ -1,0 +1,50 @@
+import type { JoinDecl, TableDecl } from './qml-ast.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { keepsOid } from '../catalog/catalog-model.js';
+import { fail } from './qml-element-rules.js';
+
+/**
+ * The reference (of the first table's class) or the link class a join names, checked against the
+ * classes of the two tables it joins, `a` and `b` (indexes in `tables`); `path` is the join's.
+ */
+export function resolveJoin(
+  cat: Catalog,
+  kind: 'reference' | 'link',
+  name: string,
+  [a, b]: [number, number],
+  tables: readonly TableDecl[],
+  path: string,
+): JoinDecl {
+  const [ca, cb] = [tables[a].cls, tables[b].cls];
+  const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
+  if (kind === 'reference') {
+    const ref = cat.findReference(ca, name);
+    if (!ref) {
+      const known = [...ca.references.keys()].join(', ') || 'none';
+      return fail(`${path}/@name`, `unknown reference "${name}" of ${ca.name} (its references: ${known})`);
+    }
+    const target = cat.findClass(ref.target)!;
+    const byOid = keepsOid(ref);
+    if (!related(cb.name, target.name) || (!byOid && target.storage !== cb.storage)) {
+      fail(path, `reference "${name}" of ${ca.name} cannot point to ${cb.name} (it points to ${target.name})`);
+    }
+    return { k: 'reference', ref, from: a, to: b, path };
+  }
+  const link = cat.findLink(name);
+  if (!link) {
+    const known = cat.findClass(name);
+    return fail(
+      `${path}/@name`,
+      known ? `${name} is not a link class (it has no roles A and B)` : `unknown link class "${name}"`,
+    );
+  }
+  const [ra, rb] = [cat.findClass(link.roles!.a)!, cat.findClass(link.roles!.b)!];
+  const fits = (c: typeof ca, role: typeof ra) => c.storage === role.storage && related(c.name, role.name);
+  if (!fits(ca, ra) || !fits(cb, rb)) {
+    fail(
+      path,
+      `link ${name} cannot join ${ca.name} (role A) to ${cb.name} (role B): it links ${ra.name} to ${rb.name}`,
+    );
+  }
+  return { k: 'link', link, a, b, path };
+}
