@@ -1,17 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { CadService } from './cad.service.js';
 import {
   CadAttributesDto,
@@ -25,15 +16,9 @@ import {
   ReadAttributesQueryDto,
 } from './dto/cad.dto.js';
 
-const BAD = {
-  description: 'bad parameter or body (the message names it), or not a CAD document',
-  type: ErrorEnvelopeDto,
-};
-const NOT_FOUND = {
-  description: 'no such CAD document (or one the caller may not read), or no such link',
-  type: ErrorEnvelopeDto,
-};
-const FORBIDDEN = { description: 'the caller may only read the container', type: ErrorEnvelopeDto };
+const BAD = 'bad parameter or body (the message names it), or not a CAD document';
+const NOT_FOUND = 'no such CAD document (or one the caller may not read), or no such link';
+const FORBIDDEN = 'the caller may only read the container';
 
 @ApiTags('numbers')
 @ApiAuthenticated()
@@ -50,8 +35,7 @@ export class CadController {
       'number and attributes. Link ids are stable for the current iteration only. Needs read rights.',
   })
   @ApiOkResponse({ type: CadAttributesDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 400: BAD, 404: NOT_FOUND })
   read(
     @CurrentUser() user: AuthUser,
     @Param() params: CadRefParamDto,
@@ -70,10 +54,7 @@ export class CadController {
       'message is kept as the note of the changed iteration. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadAttributesDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'the OID names an iteration that is not the latest', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: 'the OID names an iteration that is not the latest' })
   merge(
     @CurrentUser() user: AuthUser,
     @Param() params: CadRefParamDto,
@@ -91,12 +72,11 @@ export class CadController {
       'the document (409); attributes are merged (null removes one). Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadLinkDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({
-    description: 'the line number is taken, or the link reference is ambiguous',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: 'the line number is taken, or the link reference is ambiguous',
   })
   changeLink(
     @CurrentUser() user: AuthUser,
@@ -112,9 +92,7 @@ export class CadController {
     description: 'Line number and reference number stay. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadLinkDto })
-  @ApiBadRequestResponse(BAD)
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND })
   clearLink(@CurrentUser() user: AuthUser, @Param() params: CadLinkParamsDto): Promise<CadLinkDto> {
     return this.cad.changeLink(user, params.oid_or_number, params.link, null);
   }
@@ -130,13 +108,12 @@ export class CadController {
       'give two links the same number. No request body. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: NumberUsedLinksDto })
-  @ApiBadRequestResponse({
-    description: 'bad parameter, or not a CADASSEMBLY (the message names its subtype)',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: 'bad parameter, or not a CADASSEMBLY (the message names its subtype)',
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: 'the OID names an iteration that is not the latest',
   })
-  @ApiForbiddenResponse(FORBIDDEN)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'the OID names an iteration that is not the latest', type: ErrorEnvelopeDto })
   numberUsed(
     @CurrentUser() user: AuthUser,
     @Param() params: CadRefParamDto,

@@ -1,17 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiVersion } from '../common/api-docs.decorators.js';
-import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
+import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { ClassNameParamDto, ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
@@ -40,18 +31,11 @@ export class NumbersController {
       'Needs author or manager rights in the container.',
   })
   @ApiOkResponse({ type: GeneratedNumbersDto })
-  @ApiBadRequestResponse({
-    description: 'bad or missing parameter, a class the catalog does not know or that is not numbered',
-    type: ErrorEnvelopeDto,
-  })
-  @ApiForbiddenResponse({ description: 'the caller may only read the container', type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({
-    description: 'unknown (or unreadable) container or workspace, or no rule for the class there',
-    type: ErrorEnvelopeDto,
-  })
-  @ApiConflictResponse({
-    description: 'numbering rule exhausted: the numbers would not fit its width',
-    type: ErrorEnvelopeDto,
+  @ApiErrors({
+    400: 'bad or missing parameter, a class the catalog does not know or that is not numbered',
+    403: 'the caller may only read the container',
+    404: 'unknown (or unreadable) container or workspace, or no rule for the class there',
+    409: 'numbering rule exhausted: the numbers would not fit its width',
   })
   generate(
     @CurrentUser() user: AuthUser,
@@ -67,8 +51,7 @@ export class NumbersController {
     description: 'Give exactly one of container-ref, container-name, workspace-name, workspace-ref. Needs read rights.',
   })
   @ApiOkResponse({ type: NumberingRulesDto })
-  @ApiBadRequestResponse({ description: 'bad or missing parameter', type: ErrorEnvelopeDto })
-  @ApiNotFoundResponse({ description: 'unknown (or unreadable) container or workspace', type: ErrorEnvelopeDto })
+  @ApiErrors({ 400: 'bad or missing parameter', 404: 'unknown (or unreadable) container or workspace' })
   rules(@CurrentUser() user: AuthUser, @Query() query: ContainerSourceQueryDto): Promise<NumberingRulesDto> {
     return this.numbers.rules(user, query);
   }
