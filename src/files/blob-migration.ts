@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import type { BlobSource, StoreName } from './blob-store.js';
+import type { StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
-import { withClient } from './copy-reader.js';
-import { writePostgresChunks } from './postgres-blob-store.js';
+import { BlobWriter } from './blob-writer.js';
 
 /** Only one move runs at a time, whichever instance or shell started it. */
 const MIGRATION_LOCK = 0x70646d62; // 'pdmb'
@@ -52,8 +51,8 @@ interface BlobRow {
  * Moves the bytes of every blob recorded in another store into `to`, while the service runs.
  * Each blob is copied to a temporary file and checked against its SHA-256 and size, written to
  * the target (which checks again, or is asked for the size), and then its row is switched to
- * the target in one statement that also deletes the PostgreSQL chunks; bytes in another external
- * store are deleted after that. Downloads follow the row, so they read the old copy until the
+ * the target in one statement that also deletes the PostgreSQL chunks (BlobWriter.move); bytes
+ * in another external store are deleted after that. Downloads follow the row, so they read the old copy until the
  * switch and the new one after. The row's stored_at is refreshed first, so the sweep leaves the
  * blob alone meanwhile. Interrupted, it is run again: it goes on with what is not moved yet.
  * A blob that fails (unreadable, damaged, store down) is reported and left where it is.
@@ -65,6 +64,8 @@ export async function migrateBlobs(
 ): Promise<MigrationResult> {
   const target = stores.get(options.to);
   if (options.from) stores.get(options.from);
+  // The migration needs DATABASE_URL (a server, not the embedded database): COPY is available.
+  const writer = new BlobWriter(pool, stores, true);
   const result: MigrationResult = { moved: 0, bytes: 0, skipped: 0, failed: 0 };
   const lock = await pool.connect();
   try {
@@ -81,7 +82,7 @@ export async function migrateBlobs(
       if (!rows.rowCount) break;
       for (const row of rows.rows) {
         after = row.sha256;
-        const event = await moveBlob(pool, stores, target.name, row);
+        const event = await moveBlob(pool, stores, writer, target.name, row);
         if (event.kind === 'moved') {
           result.moved++;
           result.bytes += event.size;
@@ -97,7 +98,13 @@ export async function migrateBlobs(
   return result;
 }
 
-async function moveBlob(pool: pg.Pool, stores: BlobStores, to: StoreName, row: BlobRow): Promise<MigrationEvent> {
+async function moveBlob(
+  pool: pg.Pool,
+  stores: BlobStores,
+  writer: BlobWriter,
+  to: StoreName,
+  row: BlobRow,
+): Promise<MigrationEvent> {
   const { sha256, store: from } = row;
   const size = Number(row.size);
   const path = join(tmpdir(), `pdm-migrate-${randomUUID()}`);
@@ -110,11 +117,7 @@ async function moveBlob(pool: pg.Pool, stores: BlobStores, to: StoreName, row: B
     const source = stores.get(from);
     const copy = await copyVerified(await source.read(sha256, size), path, sha256, size);
     if (copy) return { kind: 'failed', sha256, reason: copy };
-    const bytes: BlobSource = { sha256, size, path };
-    const switched =
-      to === 'postgres'
-        ? await switchIntoPostgres(pool, bytes, from)
-        : await switchToExternal(pool, stores, to, bytes, from);
+    const switched = await writer.move({ sha256, size, path }, from, to);
     if (!switched) return { kind: 'skipped', sha256, reason: 'deleted or moved meanwhile' };
     if (from !== 'postgres') await source.delete(sha256);
     return { kind: 'moved', sha256, size, from };
@@ -142,53 +145,4 @@ async function copyVerified(stream: NodeJS.ReadableStream, path: string, sha256:
     return `the stored bytes are damaged: ${length} bytes with sha-256 ${digest}, recorded ${size} bytes`;
   }
   return null;
-}
-
-async function switchToExternal(
-  pool: pg.Pool,
-  stores: BlobStores,
-  to: StoreName,
-  bytes: BlobSource,
-  from: StoreName,
-): Promise<boolean> {
-  const target = stores.get(to);
-  if (!(await target.has(bytes.sha256, bytes.size))) await target.write(bytes);
-  return inTransaction(pool, async (client) => {
-    const res = await client.query('UPDATE content_blobs SET store = $3 WHERE sha256 = $1 AND store = $2', [
-      bytes.sha256,
-      from,
-      to,
-    ]);
-    if (res.rowCount && from === 'postgres') {
-      await client.query('DELETE FROM blob_chunks WHERE sha256 = $1', [bytes.sha256]);
-    }
-    return Boolean(res.rowCount);
-  });
-}
-
-async function switchIntoPostgres(pool: pg.Pool, bytes: BlobSource, from: StoreName): Promise<boolean> {
-  return inTransaction(pool, async (client) => {
-    const locked = await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 AND store = $2 FOR UPDATE', [
-      bytes.sha256,
-      from,
-    ]);
-    if (!locked.rowCount) return false;
-    await writePostgresChunks(client, bytes);
-    await client.query(`UPDATE content_blobs SET store = 'postgres' WHERE sha256 = $1`, [bytes.sha256]);
-    return true;
-  });
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withClient(pool, async (client) => {
-    await client.query('BEGIN');
-    try {
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
-  });
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { StoreName } from './blob-store.js';
-import { withClient } from './copy-reader.js';
+import { inTransaction, withClient } from './copy-reader.js';
 
 /**
  * The content_blobs rows as the stores need them: which store holds a blob, claims of uploads,
@@ -97,23 +97,16 @@ export async function deleteOrphan(
   graceMs: number,
   removeBytes: () => Promise<void>,
 ): Promise<boolean> {
-  return withClient(pool, async (client) => {
-    await client.query('BEGIN');
-    try {
-      const locked = await client.query(
-        `SELECT 1 FROM content_blobs b WHERE b.sha256 = $2 AND b.store = $3 AND ${ORPHAN} FOR UPDATE SKIP LOCKED`,
-        [graceMs, sha256, store],
-      );
-      if (locked.rowCount) {
-        await removeBytes();
-        await client.query('DELETE FROM content_blobs WHERE sha256 = $1', [sha256]);
-      }
-      await client.query('COMMIT');
-      return Boolean(locked.rowCount);
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
+  return inTransaction(pool, async (client) => {
+    const locked = await client.query(
+      `SELECT 1 FROM content_blobs b WHERE b.sha256 = $2 AND b.store = $3 AND ${ORPHAN} FOR UPDATE SKIP LOCKED`,
+      [graceMs, sha256, store],
+    );
+    if (locked.rowCount) {
+      await removeBytes();
+      await client.query('DELETE FROM content_blobs WHERE sha256 = $1', [sha256]);
     }
+    return Boolean(locked.rowCount);
   });
 }
 

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
-import { claimBlob, releaseClaim } from './blob-records.js';
-import { StoreUnavailableError, type BlobSource, type BlobStore, type StoreName } from './blob-store.js';
+import { StoreUnavailableError, type BlobStore, type StoreName } from './blob-store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';
 import { VaultBlobStore } from './vault-blob-store.js';
@@ -24,6 +23,7 @@ export type BlobStoresConfig = Pick<
  * The stores this instance can reach: postgres always, the vault when FILES_VAULT_DIR is set,
  * S3 when FILES_S3_BUCKET is. New bytes go to FILES_STORE; each blob is read from the store
  * its row names, so content that is being moved between stores stays readable throughout.
+ * Bytes are written through BlobWriter (blob-writer.ts).
  */
 export class BlobStores {
   readonly postgres: PostgresBlobStore;
@@ -87,29 +87,4 @@ export class BlobStores {
   async close(): Promise<void> {
     await Promise.all(this.all().map((s) => s.close()));
   }
-}
-
-/**
- * Makes bytes durable in the external store new bytes go to (FILES_STORE filesystem or s3) and
- * recorded in content_blobs, before a content item that uses them is written: the blob is
- * claimed first (claimBlob: the sweep then leaves it alone, and waits for nothing), then its
- * bytes are written unless the store that the row names holds them whole already (bytes stored
- * before, in whichever store, are not written again). When the bytes cannot be written, a row
- * this claim made is removed again. What is left when the content item is then not written is
- * swept later. Uploads and dataset imports store their bytes this way.
- */
-export async function saveInStore(pool: pg.Pool, stores: BlobStores, source: BlobSource): Promise<void> {
-  const claim = await claimBlob(pool, source.sha256, source.size, stores.current);
-  if (claim.store === 'postgres') return; // written with its row, in one transaction
-  try {
-    await ensureInStore(stores.get(claim.store), source);
-  } catch (e) {
-    await releaseClaim(pool, source.sha256, claim).catch(() => undefined);
-    throw e;
-  }
-}
-
-/** Writes the bytes to the store unless it holds them whole already. */
-export async function ensureInStore(store: BlobStore, source: BlobSource): Promise<void> {
-  if (!(await store.has(source.sha256, source.size))) await store.write(source);
 }

@@ -54,6 +54,21 @@ export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient)
   }
 }
 
+/** Runs `work` in a transaction on a pooled connection: committed when it returns, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, async (client) => {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
 /** A chunk as read: its bytes are slices of the pieces the COPY stream arrived in, not a copy. */
 export interface ChunkRow {
   seq: number;

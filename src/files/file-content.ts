@@ -13,11 +13,11 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BlobCache } from './blob-cache.js';
 import { storeOf } from './blob-records.js';
 import { StoreUnavailableError, type BlobRange, type BlobSource, type BlobStore } from './blob-store.js';
-import { BlobStores, ensureInStore, saveInStore } from './blob-stores.js';
+import { BlobStores } from './blob-stores.js';
+import { BlobWriter } from './blob-writer.js';
 import { DiskCache, type KeptFile } from './disk-cache.js';
 import { FilesRepository } from './files.repository.js';
-import { storePostgresBlob } from './postgres-blob-store.js';
-import { StreamedBlob } from './streamed-blob.js';
+import type { StreamedBlob } from './streamed-blob.js';
 import { MEMORY_UPLOAD_MAX } from './upload-buffer.js';
 import type { StreamedContent, UploadContent } from './upload-receipt.js';
 
@@ -44,6 +44,8 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   /** Larger files read lately, kept on local disk. */
   private readonly disk: DiskCache;
   readonly stores: BlobStores;
+  /** Every write of bytes, whatever the upload path. */
+  private readonly writer: BlobWriter;
   /** COPY FROM, which the embedded database cannot take, writes the chunks of the postgres store. */
   private readonly copyChunks: boolean;
   /** Uploads being copied into PostgreSQL as they arrive, each holding a pooled connection. */
@@ -60,6 +62,7 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
     this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
     this.stores = new BlobStores(repository.blobPool, config);
     this.copyChunks = config.databaseUrl !== '';
+    this.writer = new BlobWriter(repository.blobPool, this.stores, this.copyChunks);
     this.maxStreams = Math.floor(config.dbPoolMax / STREAMS_PER_POOL);
     this.maxSize = config.filesMaxSize;
   }
@@ -100,25 +103,17 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   /**
-   * Makes the bytes durable in a store and recorded in content_blobs, before the content item
-   * that uses them is written; bytes stored before (in whichever store) are not written again.
-   * What is left when the content item is not written (its transaction failed) is swept later.
-   * Bytes that were copied into PostgreSQL as they arrived (`streamed`) are committed there.
+   * Makes the bytes durable in a store and recorded in content_blobs (BlobWriter), before the
+   * content item that uses them is written; bytes stored before (in whichever store) are not
+   * written again. What is left when the content item is not written (its transaction failed)
+   * is swept later. Bytes that were copied into PostgreSQL as they arrived (`streamed`) are
+   * committed there.
    */
   async save(source: BlobSource | StreamedContent, streamed?: StreamedBlob | null): Promise<void> {
     await unavailableAs503(async () => {
-      const pool = this.repository.blobPool;
-      if ('streamed' in source) {
-        if (!streamed) throw new Error('streamed content without its stream');
-        await streamed.finish(source.sha256, (store) => this.stores.get(store).has(source.sha256, source.size));
-        return;
-      }
-      if (this.stores.current === 'postgres') {
-        const { store } = await storePostgresBlob(pool, source, this.copyChunks);
-        if (store !== 'postgres') await ensureInStore(this.stores.get(store), source);
-        return;
-      }
-      await saveInStore(pool, this.stores, source);
+      if (!('streamed' in source)) return this.writer.save(source);
+      if (!streamed) throw new Error('streamed content without its stream');
+      await this.writer.finishStreamed(streamed, source.sha256, source.size);
     }, '; nothing was stored');
   }
 
@@ -135,7 +130,7 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
     if (this.stores.current !== 'postgres' || !this.copyChunks || this.streaming >= this.maxStreams) return null;
     this.streaming++;
     try {
-      return await StreamedBlob.start(this.repository.blobPool, content.length, () => this.streaming--);
+      return await this.writer.stream(content.length, () => this.streaming--);
     } catch {
       return null;
     }

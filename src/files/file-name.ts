@@ -3,39 +3,24 @@
  * importer so that both accept exactly the same names.
  */
 
-const MIME_BY_EXT: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  html: 'text/html',
-  htm: 'text/html',
-  xml: 'application/xml',
-  json: 'application/json',
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  zip: 'application/zip',
-  step: 'model/step',
-  stp: 'model/step',
-  stl: 'model/stl',
-  igs: 'model/iges',
-  iges: 'model/iges',
+import { lookup } from 'mime-types';
+
+/**
+ * Extensions whose usual meaning in a PDM vault differs from the common table: Creo parts,
+ * assemblies and drawings (.prt, .asm, .drw) are binary CAD files, not source code or anything
+ * a browser should interpret.
+ */
+const MIME_OVERRIDES: Record<string, string> = {
   prt: 'application/octet-stream',
   asm: 'application/octet-stream',
   drw: 'application/octet-stream',
-  dwg: 'image/vnd.dwg',
-  dxf: 'image/vnd.dxf',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
+/** The media type of a new file from its extension: our overrides, then the mime-types table. */
 export function guessMimeType(filename: string): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
-  return (ext && MIME_BY_EXT[ext]) || 'application/octet-stream';
+  if (!ext) return 'application/octet-stream';
+  return MIME_OVERRIDES[ext] ?? (lookup(ext) || 'application/octet-stream');
 }
 
 /**

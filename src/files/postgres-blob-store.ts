@@ -12,7 +12,7 @@ import {
 import { ASYNC_COMMIT } from './blob-records.js';
 import { copyChunks } from './chunk-copy.js';
 import { CHUNK_SIZE, writeChunks } from './chunk-writer.js';
-import { CHUNKS_PER_BATCH, fetchBatch, withClient, type ChunkRow } from './copy-reader.js';
+import { CHUNKS_PER_BATCH, fetchBatch, inTransaction, type ChunkRow } from './copy-reader.js';
 
 /**
  * The postgres store: file bytes in blob_chunks, beside their content_blobs row (which the
@@ -50,44 +50,13 @@ export async function putBlob(tx: Prisma.TransactionClient, bytes: Buffer): Prom
 }
 
 /**
- * Stores a blob in PostgreSQL in a transaction of its own (committed on return): the chunks with
- * one binary COPY (`copy`), or, on the embedded database, which cannot take COPY FROM, one INSERT
- * per chunk. A blob that exists is not written again, but its stored_at is refreshed (see
- * sweepOrphanBlobs); two uploads of the same new bytes serialise on the content_blobs key, and
- * the second skips. Returns the store that holds the blob: another one when the bytes were
- * stored there before.
- *
- * The commit does not wait for its WAL to reach the disk (ASYNC_COMMIT): the file row that uses
- * the blob is committed after it, synchronously, which flushes the WAL up to that later
- * position, this transaction included. Until then nothing uses the blob, and a crash in between
- * loses at most a blob no file row points at. One flush per upload instead of two.
- */
-export async function storePostgresBlob(
-  pool: pg.Pool,
-  source: BlobSource,
-  copy: boolean,
-): Promise<{ store: StoreName }> {
-  return withClient(pool, async (client) => {
-    await client.query('BEGIN');
-    try {
-      const { inserted, store } = await upsertPostgresBlob(client, source.sha256, source.size);
-      if (inserted) {
-        if (copy) await copyChunks(client, source);
-        else await writeChunks(source, insertChunk(client));
-      }
-      await client.query('COMMIT');
-      return { store };
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
-  });
-}
-
-/**
  * Records a blob in the postgres store in the caller's transaction, or refreshes the stored_at
  * of the one recorded (in whichever store); `inserted` when this made the row, whose chunks the
- * caller then writes. The transaction commits asynchronously (see storePostgresBlob).
+ * caller then writes. The transaction commits asynchronously: the commit does not wait for its WAL to
+ * reach the disk (ASYNC_COMMIT). The file row that uses the blob is committed after it,
+ * synchronously, which flushes the WAL up to that later position, this transaction included.
+ * Until then nothing uses the blob, and a crash in between loses at most a blob no file row
+ * points at. One flush per upload instead of two.
  */
 export async function upsertPostgresBlob(
   client: pg.ClientBase,
@@ -104,20 +73,20 @@ export async function upsertPostgresBlob(
   return res.rows[0];
 }
 
-const insertChunk = (client: pg.PoolClient) => (sha256: string, seq: number, data: Buffer) =>
+const insertChunk = (client: pg.ClientBase) => (sha256: string, seq: number, data: Buffer) =>
   client.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, $2, $3)', [sha256, seq, data]);
 
 /**
- * Writes the chunks of a blob whose content_blobs row exists (recorded in another store): what
- * moving content into PostgreSQL needs. `client` is in the caller's transaction, which holds
- * the row locked; chunks there already are replaced.
+ * Writes the chunks of a blob in the caller's transaction on `client`: with one binary COPY
+ * (`copy`), or, on the embedded database, which cannot take COPY FROM, one INSERT per chunk.
+ * BlobWriter's way for every write into the postgres store.
  */
-export async function writePostgresChunks(client: pg.PoolClient, source: BlobSource): Promise<void> {
-  await client.query('DELETE FROM blob_chunks WHERE sha256 = $1', [source.sha256]);
-  await writeChunks(source, insertChunk(client));
+export async function writeBlobChunks(client: pg.ClientBase, source: BlobSource, copy: boolean): Promise<void> {
+  if (copy) await copyChunks(client, source);
+  else await writeChunks(source, insertChunk(client));
 }
 
-/** The blob_chunks store, as a BlobStore for reads; writes go through storePostgresBlob. */
+/** The blob_chunks store, as a BlobStore for reads; writes go through BlobWriter. */
 export class PostgresBlobStore implements BlobStore {
   readonly name = 'postgres';
 
@@ -133,17 +102,10 @@ export class PostgresBlobStore implements BlobStore {
 
   /** Writes the chunks of a blob whose row exists, unless they are there. */
   async write(source: BlobSource): Promise<void> {
-    await withClient(this.pool, async (client) => {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 FOR UPDATE', [source.sha256]);
-        const there = await client.query('SELECT 1 FROM blob_chunks WHERE sha256 = $1 LIMIT 1', [source.sha256]);
-        if (!there.rowCount) await writeChunks(source, insertChunk(client));
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
+    await inTransaction(this.pool, async (client) => {
+      await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 FOR UPDATE', [source.sha256]);
+      const there = await client.query('SELECT 1 FROM blob_chunks WHERE sha256 = $1 LIMIT 1', [source.sha256]);
+      if (!there.rowCount) await writeBlobChunks(client, source, false);
     });
   }
 

@@ -99,7 +99,8 @@ export class StreamedBlob implements UploadTee {
   }
 
   /**
-   * Ends the COPY and gives the chunks the blob's key, then commits as storePostgresBlob does.
+   * Ends the COPY and gives the chunks the blob's key, then commits as BlobWriter.save
+   * does (asynchronously, see upsertPostgresBlob).
    * When the blob is recorded already, the chunks are dropped; but when it is recorded in
    * another store that does not hold it (`holds`), the blob moves to this one, with them. Fails
    * (rolled back) with what made the stream fail, when it did.

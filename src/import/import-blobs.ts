@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { sha256Hex } from '../files/blob-store.js';
-import { BlobStores, saveInStore, type BlobStoresConfig } from '../files/blob-stores.js';
+import { BlobStores, type BlobStoresConfig } from '../files/blob-stores.js';
+import { BlobWriter } from '../files/blob-writer.js';
 import type { ImportBlobs } from './importer.js';
 
 /**
  * File bytes of an import written to the vault or S3 (FILES_STORE filesystem or s3) the way an
- * upload writes them (saveInStore): each blob is claimed in content_blobs and its bytes made
+ * upload writes them (BlobWriter.save): each blob is claimed in content_blobs and its bytes made
  * durable in the store before the import's transaction writes the content item that uses it, so
  * no committed row ever names bytes that are not there. Bytes stored before, in whichever store,
  * are not written again, and each blob is written once per import however many files use it.
@@ -20,10 +21,15 @@ export class StoreImportBlobs implements ImportBlobs {
   /** Blobs this import has stored already. */
   private readonly stored = new Set<string>();
 
+  private readonly writer: BlobWriter;
+
   private constructor(
     private readonly pool: pg.Pool,
     private readonly stores: BlobStores,
-  ) {}
+  ) {
+    // Only ever external stores here (the postgres store's bytes go in the import's transaction): no COPY.
+    this.writer = new BlobWriter(pool, stores, false);
+  }
 
   /**
    * Opens the stores configured in `config` on the database at `databaseUrl` (a vault that
@@ -47,7 +53,7 @@ export class StoreImportBlobs implements ImportBlobs {
   async put(_tx: unknown, bytes: Buffer): Promise<{ sha256: string; size: number }> {
     const sha256 = sha256Hex(bytes);
     if (!this.stored.has(sha256)) {
-      await saveInStore(this.pool, this.stores, { sha256, size: bytes.length, bytes });
+      await this.writer.save({ sha256, size: bytes.length, bytes });
       this.stored.add(sha256);
     }
     return { sha256, size: bytes.length };
