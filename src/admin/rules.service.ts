@@ -31,7 +31,7 @@ export class RulesService {
   async create(caller: AuthUser, containerName: string, body: CreateRuleDto): Promise<NumberingRuleDto> {
     requireAdmin(caller);
     const catalog = await this.catalog.current();
-    const numbered = [...catalog.concreteClasses('iteration'), ...catalog.concreteClasses('object')];
+    const numbered = catalog.numberedClasses();
     if (!numbered.includes(body.class_name)) {
       throw new BadRequestException(
         `class_name must be one of ${numbered.join(', ')} (the versioned and plain classes of the catalog), ` +

@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { PermissionsService } from '../auth/permissions.service.js';
-import { BUSINESS_CLASSES, formatOid, masterClassOf, parseOid } from '../common/oid.js';
+import { BUSINESS_CLASSES, formatOid, masterClassOf, OidClass, parseOid } from '../common/oid.js';
 import { parseObjectRef } from '../objects/object-ref.js';
 import {
   AuditRepository,
@@ -16,7 +16,7 @@ import {
 import type { AuditEventDto, AuditEventListDto, EventsQueryDto, HistoryDto, HistoryQueryDto } from './dto/audit.dto.js';
 
 /** The OID class of audit events (wt.audit.AuditRecord in the type catalog). */
-export const AUDIT_RECORD_CLASS = 'wt.audit.AuditRecord';
+export const AUDIT_RECORD_CLASS = OidClass.auditRecord;
 
 /**
  * The audit events services record with every write (audit-events.ts): the history of one

@@ -14,6 +14,7 @@ import {
   type SoftTypeSpec,
 } from './catalog-model.js';
 import { columnType, jsonColumn, STORAGES, type Aux, type StorageKind } from './storage.js';
+import { masterClassOf } from './standard-classes.js';
 
 /** Catalog files with where each came from (a file name, `dataset types`, …). */
 export interface CatalogSource {
@@ -151,7 +152,8 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
       }
     }
     if (storage === 'iteration' && !spec.abstract) {
-      if (spec.master !== `${name}Master`) problem(where, `a versioned class names its master class ${name}Master`);
+      if (spec.master !== masterClassOf(name))
+        problem(where, `a versioned class names its master class ${masterClassOf(name)}`);
       else if (!specs.has(spec.master)) problem(where, `master class ${spec.master} is not declared`);
       else if (storageOf(spec.master) !== 'master') problem(where, `master class ${spec.master} needs storage master`);
     } else if (spec.master) problem(where, 'only versioned classes (storage iteration) have a master class');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Catalog } from './catalog.js';
 import { loadCatalogDir, standardCatalog } from './catalog-load.js';
 import { CatalogError, type CatalogFile } from './catalog-model.js';
+import { masterClassOf, OidClass, RootClass } from './standard-classes.js';
 
 const std = standardCatalog();
 
@@ -64,6 +65,27 @@ describe('the standard catalog', () => {
     ]) {
       expect(std.findClass(name)?.name).toBe(name);
     }
+  });
+
+  it('declares every class name the code spells, and the master class of each versioned class', () => {
+    const names = [...Object.values(OidClass), ...Object.values(RootClass)];
+    // Workspaces are kept apart from the catalog: no query reads them.
+    expect(names.filter((name) => !std.findClass(name))).toEqual([OidClass.workspace]);
+    for (const name of std.concreteClasses('iteration')) {
+      expect(std.findClass(name)!.master).toBe(masterClassOf(name));
+    }
+    expect(Object.values(RootClass).map((name) => std.findClass(name)!.abstract)).toEqual([true, true, true, true]);
+  });
+
+  it('lists the concrete classes below a class, and the numbered classes', () => {
+    expect(std.concreteBelow(RootClass.revisionControlled)).toEqual([
+      'wt.doc.WTDocument',
+      'wt.epm.EPMDocument',
+      'wt.part.WTPart',
+    ]);
+    expect(std.concreteBelow(RootClass.iterated, 'iteration')).toEqual(std.concreteClasses('iteration'));
+    expect(std.concreteBelow('com.acme.Unknown')).toEqual([]);
+    expect(std.numberedClasses()).toEqual([...std.concreteClasses('iteration'), ...std.concreteClasses('object')]);
   });
 
   it('matches subclasses: a class covers the class values of every class below it', () => {

@@ -1,6 +1,6 @@
 import { buildCatalog, type CatalogSource } from './catalog-build.js';
 import type { CatalogClass, CatalogSoftType, PropertyDef, PropertyType, ReferenceDef } from './catalog-model.js';
-import { STORAGES, type Storage } from './storage.js';
+import { STORAGES, type Storage, type StorageKind } from './storage.js';
 
 /** A table of a template: a class, and the soft types it is narrowed to (null: all). */
 export interface TableType {
@@ -72,6 +72,22 @@ export class Catalog {
       this.concrete.set(storage, found);
     }
     return found;
+  }
+
+  /**
+   * The classes below `root` (itself included) that objects can have (not abstract), of one
+   * storage kind when given, in the order of the root's descendants; none when `root` is unknown.
+   */
+  concreteBelow(root: string, storage?: StorageKind): readonly string[] {
+    return (this.classes.get(root)?.descendants ?? []).filter((name) => {
+      const cls = this.classes.get(name)!;
+      return !cls.abstract && (storage === undefined || cls.storage === storage);
+    });
+  }
+
+  /** The classes a container's numbering rule may number: the versioned ones, then the plain ones. */
+  numberedClasses(): readonly string[] {
+    return [...this.concreteClasses('iteration'), ...this.concreteClasses('object')];
   }
 
   /** Whether `sub` is `sup` or below it. */

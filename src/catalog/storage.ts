@@ -1,3 +1,5 @@
+import { MASTER_SUFFIX } from './standard-classes.js';
+
 /**
  * The storage kinds of the catalog: which table holds the objects of a class, its columns, the
  * helper joins reachable from it, where its class, soft type, custom attributes and container
@@ -231,7 +233,7 @@ export const STORAGES: Readonly<Record<StorageKind, Storage>> = {
     iba: self('attributes'),
     mba: self('attributes'),
     access: { k: 'container', at: self('container_id'), nullReadable: false },
-    oid: { classAt: self('class'), suffix: 'Master:' },
+    oid: { classAt: self('class'), suffix: `${MASTER_SUFFIX}:` },
     roles: null,
   },
   usageLink: {

@@ -1,6 +1,9 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import { CatalogError } from '../catalog/catalog-model.js';
+import { RootClass } from '../catalog/standard-classes.js';
+
+export { masterClassOf, OidClass } from '../catalog/standard-classes.js';
 
 /**
  * Object identifiers: `OR:<class>:<id>`, e.g. `OR:wt.doc.WTDocument:1001`.
@@ -31,50 +34,25 @@ export function formatOid(cls: string, id: number | bigint): string {
   return `OR:${cls}:${id}`;
 }
 
-/** Class names used in OIDs. */
-export const OidClass = {
-  document: 'wt.doc.WTDocument',
-  cadDocument: 'wt.epm.EPMDocument',
-  part: 'wt.part.WTPart',
-  content: 'wt.content.ApplicationData',
-  user: 'wt.org.WTUser',
-  workspace: 'wt.epm.workspaces.EPMWorkspace',
-  report: 'wt.query.template.ReportTemplate',
-  partUsageLink: 'wt.part.WTPartUsageLink',
-  memberLink: 'wt.epm.structure.EPMMemberLink',
-} as const;
-
-/** The master class of an iteration class: wt.doc.WTDocument → wt.doc.WTDocumentMaster. */
-export function masterClassOf(cls: string): string {
-  return `${cls}Master`;
-}
-
-/** The classes of the type catalog below `root` that objects can have (not abstract). */
-function concreteBelow(root: string, storage?: string): readonly string[] {
-  let catalog: Catalog;
+/** The standard catalog; none when it is bad (main.ts then refuses the start, with the list of its problems). */
+function standard(): Catalog | null {
   try {
-    catalog = standardCatalog();
+    return standardCatalog();
   } catch (e) {
-    // A bad catalog refuses the start in main.ts, with the list of its problems.
-    if (e instanceof CatalogError) return [];
+    if (e instanceof CatalogError) return null;
     throw e;
   }
-  return (catalog.findClass(root)?.descendants ?? []).filter((c) => {
-    const cls = catalog.findClass(c)!;
-    return !cls.abstract && (storage === undefined || cls.storage === storage);
-  });
 }
 
+const std = standard();
+
 /** Classes of business objects holding files and numbered by rules: documents, CAD documents, parts. */
-export const BUSINESS_CLASSES = concreteBelow('wt.enterprise.RevisionControlled');
+export const BUSINESS_CLASSES = std?.concreteBelow(RootClass.revisionControlled) ?? [];
 /**
- * Versioned classes of the standard catalog (masters and iterations): the business classes, and
- * change objects, product instances, manufacturing data … that /objects creates and changes too.
+ * Classes a container's numbering rule may number in the standard catalog: the versioned ones
+ * (the business classes, change objects, product instances, manufacturing data …) and the plain
+ * ones (views, workflow, organisations …).
  */
-export const VERSIONED_CLASSES = concreteBelow('wt.vc.Iterated', 'iteration');
-/** Classes of plain objects of the standard catalog (table objects: views, workflow, organisations …). */
-export const PLAIN_CLASSES = concreteBelow('wt.fc.Persistable', 'object');
-/** Classes a container's numbering rule may number: the versioned ones and the plain ones. */
-export const NUMBERED_CLASSES = [...VERSIONED_CLASSES, ...PLAIN_CLASSES];
+export const NUMBERED_CLASSES = std?.numberedClasses() ?? [];
 /** Container classes: products, libraries, projects. */
-export const CONTAINER_CLASSES = concreteBelow('wt.inf.container.WTContainer');
+export const CONTAINER_CLASSES = std?.concreteBelow(RootClass.container) ?? [];

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { fill, MESSAGE, pathText, schemaAjv, schemaProblem } from '../common/schema-problem.js';
-import { BUSINESS_CLASSES, CONTAINER_CLASSES } from '../common/oid.js';
+import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass } from '../common/oid.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
 export const CAD_SUBTYPES = ['CADASSEMBLY', 'CADCOMPONENT', 'CADDRAWING'] as const;
@@ -134,7 +134,7 @@ const versionedObject = record(
   {
     allOf: [
       {
-        if: { properties: { class: { const: 'wt.epm.EPMDocument' } } },
+        if: { properties: { class: { const: OidClass.cadDocument } } },
         then: {
           required: ['subtype'],
           properties: {
@@ -142,18 +142,18 @@ const versionedObject = record(
               ...oneOf('subtype', CAD_SUBTYPES, true),
               not: { type: 'null' },
               [MESSAGE]: {
-                not: 'is required for wt.epm.EPMDocument',
+                not: `is required for ${OidClass.cadDocument}`,
                 enum: `unknown subtype "{value}" (expected ${CAD_SUBTYPES.join(', ')})`,
               },
             },
           },
-          [MESSAGE]: { required: 'is required for wt.epm.EPMDocument' },
+          [MESSAGE]: { required: `is required for ${OidClass.cadDocument}` },
         },
-        else: { properties: { subtype: { type: 'null', [MESSAGE]: 'is only for wt.epm.EPMDocument' } } },
+        else: { properties: { subtype: { type: 'null', [MESSAGE]: `is only for ${OidClass.cadDocument}` } } },
       },
       {
-        if: { properties: { class: { not: { const: 'wt.doc.WTDocument' } } } },
-        then: { properties: { title: { type: 'null', [MESSAGE]: 'is only for wt.doc.WTDocument' } } },
+        if: { properties: { class: { not: { const: OidClass.document } } } },
+        then: { properties: { title: { type: 'null', [MESSAGE]: `is only for ${OidClass.document}` } } },
       },
     ],
   },

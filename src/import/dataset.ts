@@ -7,7 +7,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import type { CatalogFile } from '../catalog/catalog-model.js';
-import { BUSINESS_CLASSES } from '../common/oid.js';
+import { BUSINESS_CLASSES, OidClass } from '../common/oid.js';
 import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../objects/lifecycle.js';
 import { Base64Error, decodeBase64Strict } from '../files/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
@@ -166,7 +166,7 @@ function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog, 
     unit: orNull(u.unit) ?? 'ea',
     lineNumber: (u.lineNumber ?? null) as number | null,
   }));
-  if (uses.length && !(cls === 'wt.part.WTPart' || subtype === 'CADASSEMBLY')) {
+  if (uses.length && !(cls === OidClass.part || subtype === 'CADASSEMBLY')) {
     fail(`${path}.uses`, 'only parts and CAD assemblies use other objects');
   }
   // Documents, CAD documents and parts follow the lifecycle; other classes name their own states.

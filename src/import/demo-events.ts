@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../prisma/migrate.js';
+import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 
 /** The audit trail of the demo data: what the services would have recorded as it was made. */
 export const DEMO_EVENTS = join(projectRoot(), 'prisma', 'demo-events.json');
@@ -19,9 +20,9 @@ interface DemoEvent {
  * container), a container, a user. $1 class or name, $2 number.
  */
 const OBJECT_SQL = {
-  master: `SELECT m.class || 'Master' AS cls, m.id, m.number, m.container_id FROM masters m WHERE m.class = $1 AND m.number = $2`,
+  master: `SELECT m.class || '${MASTER_SUFFIX}' AS cls, m.id, m.number, m.container_id FROM masters m WHERE m.class = $1 AND m.number = $2`,
   container: `SELECT c.class AS cls, c.id, c.name AS number, c.id AS container_id FROM containers c WHERE c.name = $1 AND $2::text IS NULL`,
-  user: `SELECT 'wt.org.WTUser' AS cls, u.id, u.name AS number, NULL::int AS container_id FROM users u WHERE u.name = $1 AND $2::text IS NULL`,
+  user: `SELECT '${OidClass.user}' AS cls, u.id, u.name AS number, NULL::int AS container_id FROM users u WHERE u.name = $1 AND $2::text IS NULL`,
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogFile } from '../catalog/catalog-model.js';
 import { DatasetError, type DatasetRef } from './dataset.js';
+import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -57,10 +58,10 @@ export async function resolveRef(
       break;
     case 'master':
       rows = await tx.$queryRaw`
-        SELECT id, class || 'Master' AS cls FROM masters WHERE class = ANY(${classes}::text[]) AND number = ${key}`;
+        SELECT id, class || ${MASTER_SUFFIX}::text AS cls FROM masters WHERE class = ANY(${classes}::text[]) AND number = ${key}`;
       break;
     case 'user':
-      rows = await tx.$queryRaw`SELECT id, 'wt.org.WTUser' AS cls FROM users WHERE name = ${key}`;
+      rows = await tx.$queryRaw`SELECT id, ${OidClass.user}::text AS cls FROM users WHERE name = ${key}`;
       break;
     case 'container':
       rows = await tx.$queryRaw`SELECT id, class AS cls FROM containers WHERE name = ${key}`;

@@ -364,7 +364,7 @@ class Importer {
   }
 
   private async uses(o: DatasetObject, parentId: number, path: string) {
-    const cls = o.class === 'wt.part.WTPart' ? OidClass.partUsageLink : OidClass.memberLink;
+    const cls = o.class === OidClass.part ? OidClass.partUsageLink : OidClass.memberLink;
     for (const [j, u] of o.uses.entries()) {
       const child = await this.tx.master.findUnique({
         where: { cls_number: { cls: o.class, number: u.number } },

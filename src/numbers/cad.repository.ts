@@ -5,9 +5,10 @@ import { Prisma } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue, CadRef } from './cad-params.js';
+import { OidClass } from '../common/oid.js';
 
 /** The link class of the CAD `used` relation. */
-export const MEMBER_LINK = 'wt.epm.structure.EPMMemberLink';
+export const MEMBER_LINK = OidClass.memberLink;
 
 /** Most links one answer carries; an assembly with more is answered with `truncated: true`. */
 export const MAX_LINKS = 10_000;
@@ -43,7 +44,7 @@ async function findIteration(db: Db, ref: CadRef): Promise<CadIteration | null> 
   const where =
     ref.kind === 'iteration'
       ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id}`
-      : Prisma.sql`m.class = 'wt.epm.EPMDocument' AND m.number = ${ref.text} AND i.latest`;
+      : Prisma.sql`m.class = ${OidClass.cadDocument} AND m.number = ${ref.text} AND i.latest`;
   const rows = await db.$queryRaw<CadIteration[]>`
     SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.subtype, m.number,
            m.container_id AS "containerId", i.version, i.iteration, i.latest, i.attributes

@@ -1,6 +1,7 @@
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import type { StorageKind } from '../catalog/storage.js';
 import type { Db } from './object-records.js';
+import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 
 /**
  * The rows of the catalog's generic storages as /objects reads and changes them: plain objects
@@ -165,10 +166,10 @@ export class CatalogRowsTx {
       case 'master': {
         const where =
           'id' in key
-            ? Prisma.sql`m.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class || 'Master' = ${key.cls})`
+            ? Prisma.sql`m.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class || ${MASTER_SUFFIX}::text = ${key.cls})`
             : Prisma.sql`m.number = ${key.key} AND m.class = ANY(${[...key.classes]}::text[])`;
         return this.db.$queryRaw<EndRecord[]>`
-          SELECT m.class || 'Master' AS cls, m.id, m.number, m.name, m.container_id AS "containerId",
+          SELECT m.class || ${MASTER_SUFFIX}::text AS cls, m.id, m.number, m.name, m.container_id AS "containerId",
                  ${role(Prisma.sql`m.container_id`)} AS "memberRole"
           FROM masters m WHERE ${where} LIMIT 10`;
       }
@@ -186,7 +187,7 @@ export class CatalogRowsTx {
       case 'user': {
         const where = 'id' in key ? Prisma.sql`u.id = ${key.id}` : Prisma.sql`u.name = ${key.key}`;
         return this.db.$queryRaw<EndRecord[]>`
-          SELECT 'wt.org.WTUser' AS cls, u.id, NULL::text AS number, u.name, NULL::int AS "containerId",
+          SELECT ${OidClass.user}::text AS cls, u.id, NULL::text AS number, u.name, NULL::int AS "containerId",
                  NULL::text AS "memberRole"
           FROM users u WHERE ${where} LIMIT 10`;
       }
@@ -355,13 +356,13 @@ function endOf(idColumn: Prisma.Sql, storages: Partial<Record<StorageKind, strin
     FROM iterations i JOIN masters m ON m.id = i.master_id
     WHERE l.class = ANY(${of('iteration')}::text[]) AND i.id = ${idColumn}
     UNION ALL
-    SELECT m.class || 'Master', m.id, m.number, m.name, m.container_id FROM masters m
+    SELECT m.class || ${MASTER_SUFFIX}::text, m.id, m.number, m.name, m.container_id FROM masters m
     WHERE l.class = ANY(${of('master')}::text[]) AND m.id = ${idColumn}
     UNION ALL
     SELECT o.class, o.id, o.number, o.name, o.container_id FROM objects o
     WHERE l.class = ANY(${of('object')}::text[]) AND o.id = ${idColumn}
     UNION ALL
-    SELECT 'wt.org.WTUser', u.id, NULL::text, u.name, NULL::int FROM users u
+    SELECT ${OidClass.user}::text, u.id, NULL::text, u.name, NULL::int FROM users u
     WHERE l.class = ANY(${of('user')}::text[]) AND u.id = ${idColumn}
     UNION ALL
     SELECT c.class, c.id, NULL::text, c.name, c.id FROM containers c

@@ -24,6 +24,7 @@ import { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.
 import { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
 import { ObjectRefParamDto } from './dto/structure-query.dto.js';
 import { ObjectChangesService } from './object-changes.service.js';
+import { OidClass } from '../common/oid.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';
@@ -53,7 +54,7 @@ export class ObjectChangesController {
       document: {
         summary: 'a document in Drive Unit with a generated number',
         value: {
-          type: 'wt.doc.WTDocument',
+          type: OidClass.document,
           container: 'Drive Unit',
           number: 'generate',
           name: 'Gearbox specification',
@@ -65,7 +66,7 @@ export class ObjectChangesController {
       'CAD document': {
         summary: 'a CAD part with a number of its own',
         value: {
-          type: 'wt.epm.EPMDocument',
+          type: OidClass.cadDocument,
           subtype: 'CADCOMPONENT',
           container: 'Drive Unit',
           number: 'CAD-0001',

@@ -1,5 +1,6 @@
 import type { ColumnRef } from '../catalog/storage.js';
 import type { SqlExpr } from './qml-plan-types.js';
+import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
 
 /** A column of a planned table (its helper join marked as used). */
 export type ColumnOf = (ref: ColumnRef) => SqlExpr;
@@ -19,5 +20,5 @@ export function oidFromColumns(col: ColumnOf, at: { cls: ColumnRef; id: ColumnRe
 export function masterOid(col: ColumnOf): SqlExpr {
   const cls = col({ aux: 'master', column: 'class' });
   const id = asText(col({ aux: 'self', column: 'master_id' }));
-  return { k: 'call', fn: 'CONCAT', args: [text('OR:'), cls, text('Master:'), id] };
+  return { k: 'call', fn: 'CONCAT', args: [text('OR:'), cls, text(`${MASTER_SUFFIX}:`), id] };
 }

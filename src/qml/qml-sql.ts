@@ -2,6 +2,7 @@ import { ident, join, raw, sql, type Sql } from '../catalog/sql.js';
 import type { Aux, ColumnRef, Storage } from '../catalog/storage.js';
 import type { AccessScope, ComputedTable, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
+import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
 
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
@@ -238,7 +239,7 @@ function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: Computed
       return sql`('OR:' || ${at(a, t.storage, oid.classAt)} || ${oid.suffix} || ${idText})`;
     }
     case 'classname':
-      return t.storage.kind === 'master' ? sql`(${className(t)} || 'Master')` : className(t);
+      return t.storage.kind === 'master' ? sql`(${className(t)} || ${raw(`'${MASTER_SUFFIX}'`)})` : className(t);
     case 'typeName': {
       const soft = t.storage.softTypeColumn;
       return soft ? sql`(${className(t)} || coalesce('|' || ${at(a, t.storage, soft)}, ''))` : className(t);

@@ -1,5 +1,6 @@
 import { QmlError } from './qml-error.js';
 import type { ValueType } from './qml-types.js';
+import { formatOid, OidClass } from '../common/oid.js';
 
 /** A value bound into the SQL, already of its target type. */
 export type BoundValue = string | number | boolean | Date;
@@ -19,7 +20,7 @@ export function expandMacro(name: string, ctx: MacroContext, path: string): stri
     case 'CURRENT_USER_NAME':
       return ctx.userName;
     case 'CURRENT_USER':
-      return `OR:wt.org.WTUser:${ctx.userId}`;
+      return formatOid(OidClass.user, ctx.userId);
     case 'CURRENT_TIME':
       return ctx.now.toISOString();
     case 'CURRENT_DATE': {

@@ -12,6 +12,7 @@ import { CloseResponseDto, QueryPageDto } from './dto/query-response.dto.js';
 import { mergeOpenParams } from './query-params.js';
 import { queryApiDocument } from './query-api.document.js';
 import { QueryService, type Paging } from './query.service.js';
+import { OidClass } from '../common/oid.js';
 
 function paging(p: PagingParamsDto): Paging {
   return { page: p.page ?? 0, start: p.start ?? 0, limit: p.limit ?? 25 };
@@ -58,7 +59,7 @@ export class QueryController {
     examples: {
       'parts, or-ed with the URL': {
         summary: 'q in the body; the example q of the URL is OR-ed with it, paging stays in the URL',
-        value: { q: { type: 'wt.part.WTPart' } },
+        value: { q: { type: OidClass.part } },
       },
     },
   })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { NUMBERED_CLASSES } from '../../common/oid.js';
+import { NUMBERED_CLASSES, OidClass } from '../../common/oid.js';
 import { NumberingRuleDto } from '../../numbers/dto/numbers-response.dto.js';
 import { AFFIX, AFFIX_RULE, MAX_WIDTH } from '../admin-names.js';
 
@@ -14,7 +14,7 @@ export class RulesParamDto {
 }
 
 export class RuleParamsDto extends RulesParamDto {
-  @ApiProperty({ description: 'the class the rule numbers', example: 'wt.doc.WTDocument' })
+  @ApiProperty({ description: 'the class the rule numbers', example: OidClass.document })
   @IsString()
   class_name!: string;
 }
@@ -25,7 +25,7 @@ export class CreateRuleDto {
       'the class to number (and its soft subtypes): a versioned or plain class of the catalog in force, i.e. ' +
       `one of the standard catalog's (${NUMBERED_CLASSES.join(', ')}) or a class of storage iteration or object ` +
       'a dataset declared',
-    example: 'wt.doc.WTDocument',
+    example: OidClass.document,
   })
   @IsString({ message: 'class_name must be a string' })
   class_name!: string;

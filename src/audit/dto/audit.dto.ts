@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageDto, PageQueryDto } from '../../admin/dto/paging.dto.js';
+import { OidClass } from '../../common/oid.js';
 
 const ONCE = { message: '$property must be given at most once' };
 
@@ -52,7 +53,7 @@ export class HistoryObjectDto {
   })
   oid!: string;
 
-  @ApiProperty({ example: 'wt.part.WTPart' })
+  @ApiProperty({ example: OidClass.part })
   class!: string;
 
   @ApiProperty({ example: 'P-00000001' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { BUSINESS_CLASSES } from '../../common/oid.js';
+import { BUSINESS_CLASSES, OidClass } from '../../common/oid.js';
 
 // A repeated URL parameter arrives as an array: that is the only way IsString fails on the query.
 const ONCE = { message: '$property must be given at most once' };
@@ -29,7 +29,7 @@ export class HolderTypeQueryDto {
   @ApiPropertyOptional({
     description: 'class of the object when <oid_or_number> is a number; with an OID it must match the OID',
     enum: BUSINESS_CLASSES,
-    default: 'wt.doc.WTDocument',
+    default: OidClass.document,
   })
   @IsOptional()
   @IsString(ONCE)

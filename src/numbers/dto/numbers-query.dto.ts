@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
+import { OidClass } from '../../common/oid.js';
 
 // A repeated URL parameter arrives as an array: that is the only way these checks fail.
 const ONCE = { message: '$property must be given at most once' };
@@ -56,7 +57,7 @@ export class ClassNameParamDto {
       'class such as wt.workflow.engine.WfProcess, a plain class a dataset declared), a soft type of one named ' +
       'alone (com.acme.SoftwarePart), or a soft subtype written <class>|<subtype> (URL-encode the | as %7C); ' +
       "a soft type uses its class's rule",
-    example: 'wt.doc.WTDocument',
+    example: OidClass.document,
   })
   @IsString()
   className!: string;

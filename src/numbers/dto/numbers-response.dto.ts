@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { OidClass } from '../../common/oid.js';
 
 export class ContainerRefDto {
   @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
@@ -12,7 +13,7 @@ export class GeneratedNumbersDto {
   @ApiProperty({ description: 'how many numbers were generated', example: 3 })
   count!: number;
 
-  @ApiProperty({ description: 'the class name from the path', example: 'wt.doc.WTDocument' })
+  @ApiProperty({ description: 'the class name from the path', example: OidClass.document })
   class_name!: string;
 
   @ApiProperty({ description: 'the container whose rule was used', type: ContainerRefDto })
@@ -29,7 +30,7 @@ export class GeneratedNumbersDto {
 }
 
 export class NumberingRuleDto {
-  @ApiProperty({ description: 'the class the rule numbers (and its soft subtypes)', example: 'wt.part.WTPart' })
+  @ApiProperty({ description: 'the class the rule numbers (and its soft subtypes)', example: OidClass.part })
   class_name!: string;
 
   @ApiProperty({ example: 'P-' })

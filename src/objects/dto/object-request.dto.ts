@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { BUSINESS_CLASSES } from '../../common/oid.js';
+import { BUSINESS_CLASSES, OidClass } from '../../common/oid.js';
 import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
 import { STATE_NAME } from '../lifecycle.js';
 
@@ -89,7 +89,7 @@ export class CreateObjectDto {
       'one of storage iteration a dataset declared), a plain class (wt.workflow.engine.WfProcess …), or a soft ' +
       'type of one of them the catalog knows or users declared (com.acme.SoftwarePart, also written ' +
       'WCTYPE|wt.part.WTPart|com.acme.SoftwarePart)',
-    example: 'wt.doc.WTDocument',
+    example: OidClass.document,
   })
   @IsString({ message: 'type must be a string' })
   type!: string;

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ContainerRefDto } from '../../numbers/dto/numbers-response.dto.js';
+import { OidClass } from '../../common/oid.js';
 
 /** One iteration of a versioned object: a document, part, CAD document, change object … */
 export class ObjectDto {
@@ -32,11 +33,11 @@ export class ObjectDto {
 
   @ApiProperty({
     description: 'the soft type when the object has one, else its class: what `type` of a create takes',
-    example: 'wt.doc.WTDocument',
+    example: OidClass.document,
   })
   type!: string;
 
-  @ApiProperty({ example: 'wt.doc.WTDocument' })
+  @ApiProperty({ example: OidClass.document })
   class!: string;
 
   @ApiProperty({ nullable: true, type: String, example: null })
@@ -109,7 +110,7 @@ export class IterationListDto {
   @ApiProperty({ example: '0000000001' })
   number!: string;
 
-  @ApiProperty({ example: 'wt.doc.WTDocument' })
+  @ApiProperty({ example: OidClass.document })
   class!: string;
 
   @ApiProperty({ example: 2 })
@@ -126,7 +127,7 @@ export class DeletedObjectDto {
   @ApiProperty({ example: '0000000005' })
   number!: string;
 
-  @ApiProperty({ example: 'wt.doc.WTDocument' })
+  @ApiProperty({ example: OidClass.document })
   class!: string;
 
   @ApiProperty({ description: 'iterations deleted', example: 1 })

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { OidClass } from '../../common/oid.js';
 
 export class UsageLinkDto {
   @ApiProperty({ example: 'OR:wt.part.WTPartUsageLink:12' })
@@ -38,7 +39,7 @@ export class StructureNodeDto {
   @ApiProperty({ nullable: true, example: 'Gear housing' })
   name!: string | null;
 
-  @ApiProperty({ nullable: true, example: 'wt.part.WTPart' })
+  @ApiProperty({ nullable: true, example: OidClass.part })
   class!: string | null;
 
   @ApiProperty({ nullable: true, description: 'CAD document subtype', example: null })

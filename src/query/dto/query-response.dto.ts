@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { OidClass } from '../../common/oid.js';
 
 export class ContainerRefDto {
   @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
@@ -13,7 +14,7 @@ export class QueryItemDto {
   @ApiProperty({ example: 'OR:wt.doc.WTDocument:1001' })
   oid!: string;
 
-  @ApiProperty({ example: 'wt.doc.WTDocument' })
+  @ApiProperty({ example: OidClass.document })
   type!: string;
 
   @ApiProperty({ type: String, nullable: true, description: 'EPMDocument subtype', example: null })
@@ -65,7 +66,7 @@ export class QueryPageDto {
     description: 'the q objects used, normalized (defaults explicit, timestamps in UTC)',
     type: 'array',
     items: { type: 'object' },
-    example: [{ type: 'wt.doc.WTDocument', number: '00000000*', latest: true }],
+    example: [{ type: OidClass.document, number: '00000000*', latest: true }],
   })
   query!: object[];
 

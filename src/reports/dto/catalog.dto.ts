@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { OidClass } from '../../common/oid.js';
+import { RootClass } from '../../catalog/standard-classes.js';
 
 export class CatalogPropertyDto {
   @ApiProperty({ example: 'thePriority' })
@@ -29,7 +31,7 @@ export class CatalogRolesDto {
   @ApiProperty({ example: 'wt.change2.WTChangeActivity2' })
   a!: string;
 
-  @ApiProperty({ example: 'wt.enterprise.RevisionControlled' })
+  @ApiProperty({ example: RootClass.revisionControlled })
   b!: string;
 }
 
@@ -97,10 +99,10 @@ export class CatalogSoftTypeDto {
   @ApiProperty({ example: 'com.acme.SoftwarePart' })
   name!: string;
 
-  @ApiProperty({ example: 'wt.part.WTPart' })
+  @ApiProperty({ example: OidClass.part })
   parent!: string;
 
-  @ApiProperty({ example: 'wt.part.WTPart' })
+  @ApiProperty({ example: OidClass.part })
   class!: string;
 
   @ApiProperty({ example: 'Software Part' })
