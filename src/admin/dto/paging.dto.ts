@@ -27,10 +27,12 @@ export class PageQueryDto {
 
 /** Fields of every paged list; the items are added by each list's DTO. */
 export class PageDto {
-  @ApiProperty({ description: 'rows on this page', example: 4 })
+  /** rows on this page */
+  @ApiProperty({ example: 4 })
   count!: number;
 
-  @ApiProperty({ description: 'rows on all pages', example: 4 })
+  /** rows on all pages */
+  @ApiProperty({ example: 4 })
   total!: number;
 
   @ApiProperty({ example: 1 })

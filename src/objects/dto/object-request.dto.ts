@@ -61,21 +61,15 @@ export class ObjectTypeQueryDto {
 }
 
 export class ReadObjectQueryDto extends ObjectTypeQueryDto {
-  @ApiPropertyOptional({
-    description: 'a version (its latest iteration, e.g. A) or version.iteration (A.1); default: the latest iteration',
-  })
+  /** a version (its latest iteration, e.g. A) or version.iteration (A.1); default: the latest iteration */
   @IsOptional()
   @IsString(ONCE)
   version?: string;
 }
 
 export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
-  @ApiPropertyOptional({
-    description:
-      'true: also remove the usage links of other objects that use it, the catalog links naming it and the ' +
-      "references other objects' JSON keeps to it (refused with 409 otherwise)",
-    enum: ['true', 'false'],
-  })
+  /** true: also remove the usage links of other objects that use it, the catalog links naming it and the references other objects' JSON keeps to it (refused with 409 otherwise) */
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @IsString(ONCE)
   @IsIn(['true', 'false'], { message: 'force must be true or false' })
@@ -94,17 +88,14 @@ export class CreateObjectDto {
   @IsString({ message: 'type must be a string' })
   type!: string;
 
-  @ApiPropertyOptional({ description: 'CAD documents only, and required there', enum: [...CAD_SUBTYPES] })
+  /** CAD documents only, and required there */
+  @ApiPropertyOptional({ enum: [...CAD_SUBTYPES] })
   @ValidateIf(given)
   @IsString({ message: 'subtype must be a string' })
   subtype?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'name of the container the object is created in; required for versioned objects (documents, parts, change ' +
-      'objects …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only',
-    example: 'Drive Unit',
-  })
+  /** name of the container the object is created in; required for versioned objects (documents, parts, change objects …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only */
+  @ApiPropertyOptional({ example: 'Drive Unit' })
   @ValidateIf(given)
   @IsString({ message: 'container must be a string' })
   container?: string;
@@ -143,17 +134,15 @@ export class CreateObjectDto {
   @IsObject({ message: 'attributes must be an object of name → value' })
   attributes?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'check-in comment of the first iteration', example: 'first issue' })
+  /** check-in comment of the first iteration */
+  @ApiPropertyOptional({ example: 'first issue' })
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
   @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
 
-  @ApiPropertyOptional({
-    description:
-      "plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first state",
-  })
+  /** plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first state */
   @ValidateIf(given)
   @IsString({ message: 'state must be a string' })
   @Matches(STATE_NAME, { message: 'state must be a state name (A-Z, 0-9, _, starting with a letter)' })
@@ -178,13 +167,13 @@ export class NewIterationDto {
   @Matches(NAME, { message: `name must be ${NAME_RULE}` })
   name?: string;
 
-  @ApiPropertyOptional({ description: 'documents only; null removes it', nullable: true, type: String })
+  /** documents only; null removes it */
   @ValidateIf(notNull)
   @IsString({ message: 'title must be a string or null' })
   @Matches(NAME, { message: `title must be ${NAME_RULE}` })
   title?: string | null;
 
-  @ApiPropertyOptional({ description: 'null removes it', nullable: true, type: String })
+  /** null removes it */
   @ValidateIf(notNull)
   @IsString({ message: 'description must be a string or null' })
   @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
@@ -200,7 +189,8 @@ export class NewIterationDto {
   @IsObject({ message: 'attributes must be an object of name → value' })
   attributes?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'check-in comment of the new iteration', example: 'pages counted again' })
+  /** check-in comment of the new iteration */
+  @ApiPropertyOptional({ example: 'pages counted again' })
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
@@ -209,7 +199,8 @@ export class NewIterationDto {
 }
 
 export class NewRevisionDto {
-  @ApiPropertyOptional({ description: 'check-in comment of the new version', example: 'revised for the new housing' })
+  /** check-in comment of the new version */
+  @ApiPropertyOptional({ example: 'revised for the new housing' })
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
@@ -218,10 +209,8 @@ export class NewRevisionDto {
 }
 
 export class StateChangeDto {
-  @ApiProperty({
-    description: 'the state to go to (OBJECTS_LIFECYCLE says which may follow which)',
-    example: 'UNDERREVIEW',
-  })
+  /** the state to go to (OBJECTS_LIFECYCLE says which may follow which) */
+  @ApiProperty({ example: 'UNDERREVIEW' })
   @IsDefined({ message: 'state must be given' })
   @IsString({ message: 'state must be a string' })
   @Matches(STATE_NAME, { message: 'state must be a state name such as RELEASED' })
@@ -229,15 +218,11 @@ export class StateChangeDto {
 }
 
 export class UseParamsDto {
-  @ApiProperty({ description: 'OID of an iteration or number of a business object (its latest iteration)' })
+  /** OID of an iteration or number of a business object (its latest iteration) */
   @IsString()
   ref!: string;
 
-  @ApiProperty({
-    description:
-      "the link: its id, its OID, or the used object's number when the object uses it once (ids are those " +
-      'of the latest iteration: a new iteration copies links under new ids)',
-  })
+  /** the link: its id, its OID, or the used object's number when the object uses it once (ids are those of the latest iteration: a new iteration copies links under new ids) */
   @IsString()
   link!: string;
 }

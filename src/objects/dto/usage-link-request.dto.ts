@@ -25,15 +25,13 @@ const ITERATE =
   'by default the latest iteration is changed in place, as file changes are';
 
 export class AddUseDto {
-  @ApiProperty({
-    description:
-      'the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents',
-    example: 'P-00000003',
-  })
+  /** the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents */
+  @ApiProperty({ example: 'P-00000003' })
   @IsString({ message: 'member must be a string' })
   member!: string;
 
-  @ApiPropertyOptional({ description: 'how many (a positive number)', default: 1, example: 1 })
+  /** how many (a positive number) */
+  @ApiPropertyOptional({ default: 1, example: 1 })
   @ValidateIf(given)
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'quantity must be a number' })
   @IsPositive({ message: 'quantity must be more than 0' })
@@ -46,12 +44,8 @@ export class AddUseDto {
   @Matches(UNIT, { message: `unit must be ${UNIT_RULE}` })
   unit?: string;
 
-  @ApiPropertyOptional({
-    description: 'line number, unique among the links of the iteration; null or absent: none',
-    nullable: true,
-    type: 'integer',
-    example: 40,
-  })
+  /** line number, unique among the links of the iteration; null or absent: none */
+  @ApiPropertyOptional({ type: 'integer', example: 40 })
   @IsOptional()
   @IsInt({ message: 'lineNumber must be a whole number or null' })
   @Min(0, { message: 'lineNumber must be at least 0' })
@@ -66,7 +60,8 @@ export class AddUseDto {
 
 /** What to change of a link; a field not given is kept. */
 export class ChangeUseDto {
-  @ApiPropertyOptional({ description: 'how many (a positive number)', example: 2 })
+  /** how many (a positive number) */
+  @ApiPropertyOptional({ example: 2 })
   @ValidateIf(given)
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'quantity must be a number' })
   @IsPositive({ message: 'quantity must be more than 0' })
@@ -79,12 +74,8 @@ export class ChangeUseDto {
   @Matches(UNIT, { message: `unit must be ${UNIT_RULE}` })
   unit?: string;
 
-  @ApiPropertyOptional({
-    description: 'line number, unique among the links of the iteration, or null to clear it',
-    nullable: true,
-    type: 'integer',
-    example: 45,
-  })
+  /** line number, unique among the links of the iteration, or null to clear it */
+  @ApiPropertyOptional({ type: 'integer', example: 45 })
   @IsOptional()
   @IsInt({ message: 'lineNumber must be a whole number or null' })
   @Min(0, { message: 'lineNumber must be at least 0' })
