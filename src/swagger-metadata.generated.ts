@@ -723,9 +723,6 @@ export async function swaggerMetadata() {
               props: { required: false, type: 'object', additionalProperties: true },
             },
             DeletedPlainObjectDto: {
-              oid: { required: true, type: () => String },
-              class: { required: true, type: () => String },
-              number: { required: true, type: () => String, nullable: true },
               links: {
                 required: true,
                 type: () => Number,
@@ -1116,27 +1113,14 @@ export async function swaggerMetadata() {
           import('./objects/dto/usage-link-request.dto.js'),
           {
             AddUseDto: {
-              member: {
-                required: true,
-                type: () => String,
-                description:
-                  'the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents',
-              },
-              quantity: {
-                required: false,
-                type: () => Number,
-                description: 'how many (a positive number)',
-                minimum: 1,
-              },
+              quantity: { required: false, type: () => Number },
               unit: { required: false, type: () => String },
               lineNumber: {
                 required: false,
                 type: () => Number,
                 nullable: true,
                 description: 'line number, unique among the links of the iteration; null or absent: none',
-                minimum: 0,
               },
-              iterate: { required: false, type: () => Boolean },
             },
             ChangeUseDto: {
               quantity: {
@@ -1156,6 +1140,14 @@ export async function swaggerMetadata() {
               iterate: { required: false, type: () => Boolean },
             },
             RemoveUseQueryDto: { iterate: { required: false, type: () => String } },
+            UseMemberDto: {
+              member: {
+                required: true,
+                type: () => String,
+                description:
+                  'the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents',
+              },
+            },
           },
         ],
         [

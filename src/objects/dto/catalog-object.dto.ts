@@ -1,12 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { PageDto, PageQueryDto } from '../../admin/dto/paging.dto.js';
 import { STATE_NAME } from '../lifecycle.js';
-import { NAME, PROPS, REFERENCES } from './object-request.dto.js';
-
-const given = (_: object, v: unknown) => v !== undefined;
-const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
-const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
+import { given, NAME, NAME_RULE, notNull, ONCE, PROPS, REFERENCES } from './object-request.dto.js';
 
 export class ContainerOrNoneDto {
   @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
@@ -97,16 +93,7 @@ export class UpdatePlainObjectDto {
   references?: Record<string, unknown>;
 }
 
-export class DeletedPlainObjectDto {
-  @ApiProperty({ example: 'OR:wt.workflow.engine.WfProcess:3' })
-  oid!: string;
-
-  @ApiProperty({ example: 'wt.workflow.engine.WfProcess' })
-  class!: string;
-
-  @ApiProperty({ type: String, example: 'WF-0001' })
-  number!: string | null;
-
+export class DeletedPlainObjectDto extends PickType(PlainObjectDto, ['oid', 'class', 'number'] as const) {
   /** catalog links naming it, removed with it (force=true) */
   @ApiProperty({ example: 0 })
   links!: number;
@@ -173,7 +160,7 @@ export class CatalogLinkListDto extends PageDto {
 export class LinkListQueryDto extends PageQueryDto {
   /** the class of the object a number names: needed for plain classes, and when several classes carry it */
   @IsOptional()
-  @IsString({ message: '$property must be given at most once' })
+  @IsString(ONCE)
   type?: string;
 }
 

@@ -1,12 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { BUSINESS_CLASSES, OidClass } from '../../common/oid.js';
 import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
 import { STATE_NAME } from '../lifecycle.js';
 
-const ONCE = { message: '$property must be given at most once' };
-const given = (_: object, v: unknown) => v !== undefined;
-const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
+/** A query parameter given twice arrives as an array: refused with this message. */
+export const ONCE = { message: '$property must be given at most once' };
+/** For `@ValidateIf`: a field that is given is checked, null included (only absent is skipped). */
+export const given = (_: object, v: unknown) => v !== undefined;
+/** For `@ValidateIf`: a field that may be null (to clear it) is checked unless absent or null. */
+export const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
 
 /** `number: "generate"` takes the next number of the container's numbering rule. */
 export const GENERATE = 'generate';
@@ -16,7 +19,7 @@ export const NUMBER = /^(?!OR:)(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,200}(?<=\S)$/u;
 const NUMBER_RULE = '1 to 200 printable characters without leading or trailing space, not starting with OR:';
 /** Names and titles: printable, trimmed, 1 to 1000 characters. */
 export const NAME = /^(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,1000}(?<=\S)$/u;
-const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
+export const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
 export const DESCRIPTION_MAX = 10_000;
 /** Free text: anything but NUL, which PostgreSQL does not store in text. */
 const NO_NUL = /^[^\u0000]*$/;
@@ -198,14 +201,10 @@ export class NewIterationDto {
   note?: string;
 }
 
-export class NewRevisionDto {
+export class NewRevisionDto extends PickType(NewIterationDto, ['note'] as const) {
   /** check-in comment of the new version */
   @ApiPropertyOptional({ example: 'revised for the new housing' })
-  @ValidateIf(given)
-  @IsString({ message: 'note must be a string' })
-  @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
-  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
-  note?: string;
+  declare note?: string;
 }
 
 export class StateChangeDto {
