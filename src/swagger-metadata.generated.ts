@@ -72,7 +72,14 @@ export async function swaggerMetadata() {
               limit: { required: true, type: () => Number },
             },
             PageQueryDto: {
-              page: { required: true, type: () => Number, default: 1, minimum: 1, maximum: 1000000 },
+              page: {
+                required: true,
+                type: () => Number,
+                description: 'page number, from 1',
+                default: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
               limit: { required: true, type: () => Number, minimum: 1 },
             },
           },
@@ -739,7 +746,11 @@ export async function swaggerMetadata() {
               oid: { required: true, type: () => String, nullable: true },
               number: { required: true, type: () => String, nullable: true },
               name: { required: true, type: () => String, nullable: true },
-              restricted: { required: false, type: () => Boolean },
+              restricted: {
+                required: false,
+                type: () => Boolean,
+                description: 'in a container the caller may not read',
+              },
             },
             LinkListQueryDto: {
               type: {
@@ -1002,7 +1013,11 @@ export async function swaggerMetadata() {
               },
               number: { required: true, type: () => String, nullable: true },
               name: { required: true, type: () => String, nullable: true },
-              restricted: { required: false, type: () => Boolean },
+              restricted: {
+                required: false,
+                type: () => Boolean,
+                description: 'the used object is in a container the caller may not read: shown without details',
+              },
             },
           },
         ],
@@ -1122,6 +1137,14 @@ export async function swaggerMetadata() {
                 description: 'line number, unique among the links of the iteration; null or absent: none',
               },
             },
+            AddUseMemberDto: {
+              member: {
+                required: true,
+                type: () => String,
+                description:
+                  'the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents',
+              },
+            },
             ChangeUseDto: {
               quantity: {
                 required: false,
@@ -1140,14 +1163,6 @@ export async function swaggerMetadata() {
               iterate: { required: false, type: () => Boolean },
             },
             RemoveUseQueryDto: { iterate: { required: false, type: () => String } },
-            UseMemberDto: {
-              member: {
-                required: true,
-                type: () => String,
-                description:
-                  'the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents',
-              },
-            },
           },
         ],
         [

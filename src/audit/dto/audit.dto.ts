@@ -75,14 +75,20 @@ export class AuditEventListDto extends PageDto {
 }
 
 export class HistoryRefParamDto {
-  /** OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object */
+  /**
+   * OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a
+   * business object
+   */
   @ApiProperty({ example: '0000000001' })
   @IsString()
   ref!: string;
 }
 
 export class HistoryQueryDto extends PageQueryDto {
-  /** class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 …: a versioned class of the catalog); needed only when several classes carry the number */
+  /**
+   * class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 …: a versioned
+   * class of the catalog); needed only when several classes carry the number
+   */
   @IsOptional()
   @IsString(ONCE)
   type?: string;
@@ -96,7 +102,10 @@ export class EventsQueryDto extends PageQueryDto {
   @MaxLength(64, { message: 'user must be at most 64 characters' })
   user?: string;
 
-  /** only events of this object: an OID (an iteration or master of a business object, a user, a container, a report template, a workspace) or a number (or the name of a user, container, template): e.g. `0000000001` */
+  /**
+   * only events of this object: an OID (an iteration or master of a business object, a user, a container, a report
+   * template, a workspace) or a number (or the name of a user, container, template): e.g. `0000000001`
+   */
   @IsOptional()
   @IsString(ONCE)
   @MaxLength(200, { message: 'object must be at most 200 characters' })

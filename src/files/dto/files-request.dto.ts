@@ -9,7 +9,10 @@ const ONCE = { message: '$property must be given at most once' };
 export const MESSAGE_MAX = 4000;
 
 export class FileHolderParamsDto {
-  /** OID of an iteration (OR:wt.doc.WTDocument:<id>, OR:wt.epm.EPMDocument:<id>, OR:wt.part.WTPart:<id>), or a number: the latest iteration of the object of class `type` (default wt.doc.WTDocument) with that number */
+  /**
+   * OID of an iteration (OR:wt.doc.WTDocument:<id>, OR:wt.epm.EPMDocument:<id>, OR:wt.part.WTPart:<id>), or a number:
+   * the latest iteration of the object of class `type` (default wt.doc.WTDocument) with that number
+   */
   @ApiProperty({ example: '0000000001' })
   @IsString()
   oid_or_number!: string;
@@ -57,7 +60,10 @@ export class DeleteFileQueryDto extends HolderTypeQueryDto {
 }
 
 export class WriteFileQueryDto extends DeleteFileQueryDto {
-  /** content role; default SECONDARY for a new file, the current role for an existing one. A value in the JSON body wins over this parameter. */
+  /**
+   * content role; default SECONDARY for a new file, the current role for an existing one. A value in the JSON body wins
+   * over this parameter.
+   */
   @ApiPropertyOptional({ example: 'PRIMARY' })
   @IsOptional()
   @IsString(ONCE)

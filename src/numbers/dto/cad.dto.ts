@@ -23,14 +23,20 @@ export const MESSAGE_MAX = 4000;
 const ATTRIBUTES_SCHEMA = { type: 'object', additionalProperties: true } as const;
 
 export class CadRefParamDto {
-  /** OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document with that number */
+  /**
+   * OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document
+   * with that number
+   */
   @ApiProperty({ example: '0000500001' })
   @IsString()
   oid_or_number!: string;
 }
 
 export class CadLinkParamsDto extends CadRefParamDto {
-  /** a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the links under new ids), or the member's number when the document uses that member once */
+  /**
+   * a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the
+   * links under new ids), or the member's number when the document uses that member once
+   */
   @ApiProperty({ example: '0000500002' })
   @IsString()
   link!: string;

@@ -42,7 +42,13 @@ export class GenerateNumbersQueryDto extends ContainerSourceQueryDto {
 }
 
 export class ClassNameParamDto {
-  /** class the numbers are for: wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, another class POST /objects makes objects of (a versioned class of the catalog such as wt.change2.WTChangeOrder2, a plain class such as wt.workflow.engine.WfProcess, a plain class a dataset declared), a soft type of one named alone (com.acme.SoftwarePart), or a soft subtype written <class>|<subtype> (URL-encode the | as %7C); a soft type uses its class's rule */
+  /**
+   * class the numbers are for: wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, another class POST /objects makes
+   * objects of (a versioned class of the catalog such as wt.change2.WTChangeOrder2, a plain class such as
+   * wt.workflow.engine.WfProcess, a plain class a dataset declared), a soft type of one named alone
+   * (com.acme.SoftwarePart), or a soft subtype written <class>|<subtype> (URL-encode the | as %7C); a soft type uses
+   * its class's rule
+   */
   @ApiProperty({ example: OidClass.document })
   @IsString()
   className!: string;

@@ -98,7 +98,10 @@ export class DeletedPlainObjectDto extends PickType(PlainObjectDto, ['oid', 'cla
   @ApiProperty({ example: 0 })
   links!: number;
 
-  /** other plain objects whose JSON references named it (an activity’s parentProcessRef …), the references removed (force=true) */
+  /**
+   * other plain objects whose JSON references named it (an activity’s parentProcessRef …), the references removed
+   * (force=true)
+   */
   @ApiProperty({ example: 0 })
   references!: number;
 }
@@ -114,7 +117,8 @@ export class LinkEndDto {
   @ApiProperty({ type: String, example: 'Thicken the housing wall' })
   name!: string | null;
 
-  @ApiProperty({ required: false, description: 'in a container the caller may not read', example: true })
+  /** in a container the caller may not read */
+  @ApiProperty({ example: true })
   restricted?: true;
 }
 

@@ -71,7 +71,10 @@ export class ReadObjectQueryDto extends ObjectTypeQueryDto {
 }
 
 export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
-  /** true: also remove the usage links of other objects that use it, the catalog links naming it and the references other objects' JSON keeps to it (refused with 409 otherwise) */
+  /**
+   * true: also remove the usage links of other objects that use it, the catalog links naming it and the references
+   * other objects' JSON keeps to it (refused with 409 otherwise)
+   */
   @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @IsString(ONCE)
@@ -97,7 +100,10 @@ export class CreateObjectDto {
   @IsString({ message: 'subtype must be a string' })
   subtype?: string;
 
-  /** name of the container the object is created in; required for versioned objects (documents, parts, change objects …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only */
+  /**
+   * name of the container the object is created in; required for versioned objects (documents, parts, change objects
+   * …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only
+   */
   @ApiPropertyOptional({ example: 'Drive Unit' })
   @ValidateIf(given)
   @IsString({ message: 'container must be a string' })
@@ -145,7 +151,10 @@ export class CreateObjectDto {
   @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
 
-  /** plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first state */
+  /**
+   * plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first
+   * state
+   */
   @ValidateIf(given)
   @IsString({ message: 'state must be a string' })
   @Matches(STATE_NAME, { message: 'state must be a state name (A-Z, 0-9, _, starting with a letter)' })
@@ -221,7 +230,10 @@ export class UseParamsDto {
   @IsString()
   ref!: string;
 
-  /** the link: its id, its OID, or the used object's number when the object uses it once (ids are those of the latest iteration: a new iteration copies links under new ids) */
+  /**
+   * the link: its id, its OID, or the used object's number when the object uses it once (ids are those of the latest
+   * iteration: a new iteration copies links under new ids)
+   */
   @IsString()
   link!: string;
 }

@@ -12,7 +12,11 @@ export class ObjectDto {
   @ApiProperty({ example: 'OR:wt.doc.WTDocumentMaster:17' })
   masterOid!: string;
 
-  /** the version's reference, VR:<class>:<branch id> (the id of the version's first iteration): shared by the version's iterations, taken wherever an OID is (it names the version's latest iteration); what report templates produce as `versionReference` */
+  /**
+   * the version's reference, VR:<class>:<branch id> (the id of the version's first iteration): shared by the version's
+   * iterations, taken wherever an OID is (it names the version's latest iteration); what report templates produce as
+   * `versionReference`
+   */
   @ApiProperty({ example: 'VR:wt.doc.WTDocument:42' })
   versionReference!: string;
 
@@ -123,7 +127,10 @@ export class DeletedObjectDto {
   @ApiProperty({ example: 0 })
   links!: number;
 
-  /** plain objects whose JSON references named it (a work item’s primaryBusinessObject …), the references removed (force=true) */
+  /**
+   * plain objects whose JSON references named it (a work item’s primaryBusinessObject …), the references removed
+   * (force=true)
+   */
   @ApiProperty({ example: 0 })
   references!: number;
 }
@@ -139,11 +146,8 @@ export class UseMemberDto {
   @ApiProperty({ type: String, example: 'Motor controller firmware' })
   name!: string | null;
 
-  @ApiProperty({
-    required: false,
-    description: 'the used object is in a container the caller may not read: shown without details',
-    example: true,
-  })
+  /** the used object is in a container the caller may not read: shown without details */
+  @ApiProperty({ example: true })
   restricted?: true;
 }
 

@@ -17,7 +17,10 @@ export class StructureQueryDto {
   @IsString(ONCE)
   levels?: string;
 
-  /** class of the object a number names (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart); needed only when several classes carry the number */
+  /**
+   * class of the object a number names (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart); needed only when
+   * several classes carry the number
+   */
   @IsOptional()
   @IsString(ONCE)
   type?: string;

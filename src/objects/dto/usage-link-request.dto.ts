@@ -54,15 +54,17 @@ export class ChangeUseDto {
 }
 
 /** The object a new link uses. */
-export class UseMemberDto {
-  /** the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents */
+export class AddUseMemberDto {
+  /**
+   * the object to use: its number or the OID of one of its iterations; a part uses parts, a CAD assembly CAD documents
+   */
   @ApiProperty({ example: 'P-00000003' })
   @IsString({ message: 'member must be a string' })
   member!: string;
 }
 
 /** A new link: the object it uses and the fields of ChangeUseDto, checked alike, with their defaults. */
-export class AddUseDto extends IntersectionType(UseMemberDto, ChangeUseDto) {
+export class AddUseDto extends IntersectionType(AddUseMemberDto, ChangeUseDto) {
   @ApiPropertyOptional({ default: 1, example: 1 })
   declare quantity?: number;
 

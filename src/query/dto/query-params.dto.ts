@@ -12,7 +12,7 @@ const Q_EXAMPLE = '{"type":"wt.doc.WTDocument","number":"00000000*","state":["IN
 /** Page position: the page starts at start + page × limit. */
 export class PagingParamsDto {
   /** zero-based page number */
-  @ApiPropertyOptional({ default: 0, minimum: 0, example: 0 })
+  @ApiPropertyOptional({ default: 0, example: 0 })
   @IsOptional()
   @Transform(integerText)
   @IsInt()
@@ -21,7 +21,7 @@ export class PagingParamsDto {
   page?: number;
 
   /** start offset, added to page × limit */
-  @ApiPropertyOptional({ default: 0, minimum: 0, example: 0 })
+  @ApiPropertyOptional({ default: 0, example: 0 })
   @IsOptional()
   @Transform(integerText)
   @IsInt()
@@ -30,7 +30,7 @@ export class PagingParamsDto {
   start?: number;
 
   /** page size, 1 to QUERY_MAX_LIMIT (default 1000) */
-  @ApiPropertyOptional({ default: 25, minimum: 1, example: 2 })
+  @ApiPropertyOptional({ default: 25, example: 2 })
   @IsOptional()
   @Transform(integerText)
   @IsInt()
