@@ -558,7 +558,7 @@ export async function swaggerMetadata() {
               },
             },
             NumberUsedLinksDto: {
-              mode: { required: true, type: () => String },
+              mode: { required: true, enum: ['missing', 'all'] },
               start: { required: true, type: () => Number },
               step: { required: true, type: () => Number },
               numbered: { required: true, type: () => Number, description: 'how many links got a line number' },

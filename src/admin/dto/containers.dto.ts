@@ -84,7 +84,7 @@ export class ContainerListDto extends PageDto {
 }
 
 export class SetMemberDto {
-  @ApiProperty({ enum: MEMBER_ROLES, example: 'reader' })
+  @ApiProperty({ example: 'reader' })
   @IsString({ message: 'role must be a string' })
   @IsIn(MEMBER_ROLES, { message: `role must be one of ${MEMBER_ROLES.join(', ')}` })
   role!: (typeof MEMBER_ROLES)[number];

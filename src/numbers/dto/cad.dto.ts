@@ -182,8 +182,8 @@ export class CadAttributesDto {
 }
 
 export class NumberUsedLinksDto extends CadAttributesDto {
-  @ApiProperty({ enum: ['missing', 'all'], example: 'missing' })
-  mode!: string;
+  @ApiProperty({ example: 'missing' })
+  mode!: 'missing' | 'all';
 
   @ApiProperty({ example: 10 })
   start!: number;

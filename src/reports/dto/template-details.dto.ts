@@ -84,7 +84,7 @@ export class TemplateDetailsDto {
   modified!: string;
 
   /** The QML layout: `statement` (qml/statement/query) or `query` (qml/query, written by Windchill 10 and later) */
-  @ApiProperty({ enum: ['statement', 'query'], example: 'statement' })
+  @ApiProperty({ example: 'statement' })
   layout!: 'statement' | 'query';
 
   parameters!: TemplateParameterDto[];
