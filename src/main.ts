@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });
-  configureApp(app, config, logger);
+  await configureApp(app, config, logger);
   await app.listen(config.port, config.host);
   handleShutdown(
     async () => {

@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 
 export class ErrorProblemDto {
-  @ApiProperty({ description: 'Where (the element of a QML template)', example: '/qml/statement/query/from/table[2]' })
+  /** Where (the element of a QML template) */
+  @ApiProperty({ example: '/qml/statement/query/from/table[2]' })
   path!: string;
 
   @ApiProperty({ example: 'unknown class com.acme.Gadget: neither it nor its package com.acme is in the catalog' })
@@ -22,9 +23,6 @@ export class ErrorEnvelopeDto {
   @ApiProperty({ example: '4f9c2a1e-8d1b-4f57-9a44-3c1f0c6f7e21' })
   requestId!: string;
 
-  @ApiPropertyOptional({
-    description: 'Every problem found, each with its place: a report template naming unknown things has them all here',
-    type: [ErrorProblemDto],
-  })
+  /** Every problem found, each with its place: a report template naming unknown things has them all here */
   problems?: ErrorProblemDto[];
 }

@@ -38,7 +38,7 @@ describe('log lines of failing requests', () => {
       bodyParser: false,
       logger: new PinoNestLogger(logger),
     });
-    configureApp(app, config, logger);
+    await configureApp(app, config, logger);
     await app.init();
     http = app.getHttpServer() as App;
   });

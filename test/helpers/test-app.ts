@@ -26,7 +26,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['error'] });
-  configureApp(app, config);
+  await configureApp(app, config);
   await app.init();
   return { app, http: app.getHttpServer() as App, config, close: () => app.close() };
 }

@@ -8,25 +8,29 @@ const given = (_: object, v: unknown) => v !== undefined;
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
 
 export class ContainerNameParamDto {
-  @ApiProperty({ description: 'container name (URL-encoded)', example: 'Example Project' })
+  /** container name (URL-encoded) */
+  @ApiProperty({ example: 'Example Project' })
   @IsString()
   container!: string;
 }
 
 export class MembersParamDto {
-  @ApiProperty({ description: 'container name (URL-encoded)', example: 'Drive Unit' })
+  /** container name (URL-encoded) */
+  @ApiProperty({ example: 'Drive Unit' })
   @IsString()
   container!: string;
 }
 
 export class MemberParamsDto extends MembersParamDto {
-  @ApiProperty({ description: 'user name', example: 'carol' })
+  /** user name */
+  @ApiProperty({ example: 'carol' })
   @IsString()
   user!: string;
 }
 
 export class CreateContainerDto {
-  @ApiProperty({ description: 'container class', enum: CONTAINER_CLASSES, example: 'wt.projmgmt.admin.Project2' })
+  /** container class */
+  @ApiProperty({ enum: CONTAINER_CLASSES, example: 'wt.projmgmt.admin.Project2' })
   @IsString({ message: 'class must be a string' })
   @IsIn(CONTAINER_CLASSES, { message: `class must be one of ${CONTAINER_CLASSES.join(', ')}` })
   class!: string;
@@ -36,7 +40,7 @@ export class CreateContainerDto {
   @Matches(DISPLAY_NAME, { message: `name must be ${DISPLAY_NAME_RULE}` })
   name!: string;
 
-  @ApiPropertyOptional({ example: 'A container made from Swagger UI', nullable: true })
+  @ApiPropertyOptional({ example: 'A container made from Swagger UI' })
   @IsOptional()
   @IsString({ message: 'description must be a string' })
   @MaxLength(TEXT_MAX, { message: `description must be at most ${TEXT_MAX} characters` })
@@ -51,7 +55,7 @@ export class UpdateContainerDto {
   @Matches(DISPLAY_NAME, { message: `name must be ${DISPLAY_NAME_RULE}` })
   name?: string;
 
-  @ApiPropertyOptional({ example: 'Renamed from Swagger UI', nullable: true })
+  @ApiPropertyOptional({ example: 'Renamed from Swagger UI' })
   @IsOptional()
   @IsString({ message: 'description must be a string' })
   @MaxLength(TEXT_MAX, { message: `description must be at most ${TEXT_MAX} characters` })
@@ -68,7 +72,7 @@ export class ContainerDto {
   @ApiProperty({ example: 'Example Project' })
   name!: string;
 
-  @ApiProperty({ example: 'A container made from Swagger UI', nullable: true, type: String })
+  @ApiProperty({ example: 'A container made from Swagger UI', type: String })
   description!: string | null;
 
   @ApiProperty({ example: '2026-11-23T12:00:00.000Z' })
@@ -76,12 +80,11 @@ export class ContainerDto {
 }
 
 export class ContainerListDto extends PageDto {
-  @ApiProperty({ type: [ContainerDto] })
   items!: ContainerDto[];
 }
 
 export class SetMemberDto {
-  @ApiProperty({ enum: MEMBER_ROLES, example: 'reader' })
+  @ApiProperty({ example: 'reader' })
   @IsString({ message: 'role must be a string' })
   @IsIn(MEMBER_ROLES, { message: `role must be one of ${MEMBER_ROLES.join(', ')}` })
   role!: (typeof MEMBER_ROLES)[number];
@@ -91,7 +94,7 @@ export class MemberDto {
   @ApiProperty({ example: 'carol' })
   user!: string;
 
-  @ApiProperty({ example: 'Carol Manager', nullable: true, type: String })
+  @ApiProperty({ example: 'Carol Manager', type: String })
   fullName!: string | null;
 
   @ApiProperty({ enum: MEMBER_ROLES, example: 'reader' })
@@ -102,6 +105,5 @@ export class MemberListDto extends PageDto {
   @ApiProperty({ example: 'Drive Unit' })
   container!: string;
 
-  @ApiProperty({ type: [MemberDto] })
   items!: MemberDto[];
 }

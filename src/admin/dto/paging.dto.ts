@@ -4,7 +4,8 @@ import { IsInt, Max, Min } from 'class-validator';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin-names.js';
 
 export class PageQueryDto {
-  @ApiPropertyOptional({ description: 'page number, from 1', default: 1, minimum: 1, example: 1 })
+  /** page number, from 1 */
+  @ApiPropertyOptional({ default: 1, example: 1 })
   @Type(() => Number)
   @IsInt({ message: 'page must be a whole number' })
   @Min(1, { message: 'page must be at least 1' })
@@ -14,7 +15,6 @@ export class PageQueryDto {
   @ApiPropertyOptional({
     description: `rows per page, 1 to ${PAGE_LIMIT_MAX}`,
     default: PAGE_LIMIT_DEFAULT,
-    minimum: 1,
     maximum: PAGE_LIMIT_MAX,
     example: PAGE_LIMIT_DEFAULT,
   })
@@ -27,10 +27,12 @@ export class PageQueryDto {
 
 /** Fields of every paged list; the items are added by each list's DTO. */
 export class PageDto {
-  @ApiProperty({ description: 'rows on this page', example: 4 })
+  /** rows on this page */
+  @ApiProperty({ example: 4 })
   count!: number;
 
-  @ApiProperty({ description: 'rows on all pages', example: 4 })
+  /** rows on all pages */
+  @ApiProperty({ example: 4 })
   total!: number;
 
   @ApiProperty({ example: 1 })

@@ -8,13 +8,15 @@ const given = (_: object, v: unknown) => v !== undefined;
 const MAX_NEXT = Number.MAX_SAFE_INTEGER;
 
 export class RulesParamDto {
-  @ApiProperty({ description: 'container name (URL-encoded)', example: 'Standard Parts' })
+  /** container name (URL-encoded) */
+  @ApiProperty({ example: 'Standard Parts' })
   @IsString()
   container!: string;
 }
 
 export class RuleParamsDto extends RulesParamDto {
-  @ApiProperty({ description: 'the class the rule numbers', example: OidClass.document })
+  /** the class the rule numbers */
+  @ApiProperty({ example: OidClass.document })
   @IsString()
   class_name!: string;
 }
@@ -48,7 +50,8 @@ export class CreateRuleDto {
   @Max(MAX_WIDTH, { message: `width must be at most ${MAX_WIDTH}` })
   width!: number;
 
-  @ApiPropertyOptional({ description: 'the first counter to hand out; below 10^width', default: 1, example: 1 })
+  /** the first counter to hand out; below 10^width */
+  @ApiPropertyOptional({ default: 1, example: 1 })
   @ValidateIf(given)
   @IsInt({ message: 'next must be a whole number' })
   @Min(1, { message: 'next must be at least 1' })
@@ -77,10 +80,8 @@ export class UpdateRuleDto {
   @Max(MAX_WIDTH, { message: `width must be at most ${MAX_WIDTH}` })
   width?: number;
 
-  @ApiPropertyOptional({
-    description: 'the counter to go on from: never below the current one (numbers below it may be handed out)',
-    example: 10,
-  })
+  /** the counter to go on from: never below the current one (numbers below it may be handed out) */
+  @ApiPropertyOptional({ example: 10 })
   @ValidateIf(given)
   @IsInt({ message: 'next must be a whole number' })
   @Min(1, { message: 'next must be at least 1' })
@@ -95,6 +96,5 @@ export class RuleListDto {
   @ApiProperty({ example: 'Standard Parts' })
   container!: string;
 
-  @ApiProperty({ type: [NumberingRuleDto] })
   items!: NumberingRuleDto[];
 }

@@ -8,7 +8,8 @@ const given = (_: object, v: unknown) => v !== undefined;
 const NO_NUL = /^[^\u0000]*$/;
 
 export class UserNameParamDto {
-  @ApiProperty({ description: 'user name', example: 'example-user' })
+  /** user name */
+  @ApiProperty({ example: 'example-user' })
   @IsString()
   name!: string;
 }
@@ -26,24 +27,26 @@ export class CreateUserDto {
   @Matches(NO_NUL, { message: 'password must not contain NUL characters' })
   password!: string;
 
-  @ApiPropertyOptional({ example: 'Example User', nullable: true })
+  @ApiPropertyOptional({ example: 'Example User' })
   @IsOptional()
   @IsString({ message: 'fullName must be a string' })
   @MaxLength(FULL_NAME_MAX, { message: `fullName must be at most ${FULL_NAME_MAX} characters` })
   fullName?: string | null;
 
-  @ApiPropertyOptional({ example: 'example.user@example.com', nullable: true })
+  @ApiPropertyOptional({ example: 'example.user@example.com' })
   @IsOptional()
   @MaxLength(EMAIL_MAX, { message: `email must be at most ${EMAIL_MAX} characters` })
   @IsEmail({}, { message: 'email must be an e-mail address' })
   email?: string | null;
 
-  @ApiPropertyOptional({ description: 'administrator: sees and manages everything', default: false, example: false })
+  /** administrator: sees and manages everything */
+  @ApiPropertyOptional({ default: false, example: false })
   @ValidateIf(given)
   @IsBoolean({ message: 'admin must be true or false' })
   admin?: boolean;
 
-  @ApiPropertyOptional({ description: 'a disabled user cannot sign in', default: false, example: false })
+  /** a disabled user cannot sign in */
+  @ApiPropertyOptional({ default: false, example: false })
   @ValidateIf(given)
   @IsBoolean({ message: 'disabled must be true or false' })
   disabled?: boolean;
@@ -51,10 +54,8 @@ export class CreateUserDto {
 
 /** Every field optional; a missing one is left as it is, fullName or email null clears it. */
 export class UpdateUserDto {
-  @ApiPropertyOptional({
-    description: 'a new password; takes effect at once in every instance',
-    example: 'example-pw-2',
-  })
+  /** a new password; takes effect at once in every instance */
+  @ApiPropertyOptional({ example: 'example-pw-2' })
   @ValidateIf(given)
   @IsString({ message: 'password must be a string' })
   @MinLength(PASSWORD_MIN, { message: `password must be at least ${PASSWORD_MIN} characters` })
@@ -62,13 +63,13 @@ export class UpdateUserDto {
   @Matches(NO_NUL, { message: 'password must not contain NUL characters' })
   password?: string;
 
-  @ApiPropertyOptional({ example: 'Example User (renamed)', nullable: true })
+  @ApiPropertyOptional({ example: 'Example User (renamed)' })
   @IsOptional()
   @IsString({ message: 'fullName must be a string' })
   @MaxLength(FULL_NAME_MAX, { message: `fullName must be at most ${FULL_NAME_MAX} characters` })
   fullName?: string | null;
 
-  @ApiPropertyOptional({ example: 'example.user@example.org', nullable: true })
+  @ApiPropertyOptional({ example: 'example.user@example.org' })
   @IsOptional()
   @MaxLength(EMAIL_MAX, { message: `email must be at most ${EMAIL_MAX} characters` })
   @IsEmail({}, { message: 'email must be an e-mail address' })
@@ -79,10 +80,8 @@ export class UpdateUserDto {
   @IsBoolean({ message: 'admin must be true or false' })
   admin?: boolean;
 
-  @ApiPropertyOptional({
-    description: 'true: the user can no longer sign in (at once, in every instance)',
-    example: false,
-  })
+  /** true: the user can no longer sign in (at once, in every instance) */
+  @ApiPropertyOptional({ example: false })
   @ValidateIf(given)
   @IsBoolean({ message: 'disabled must be true or false' })
   disabled?: boolean;
@@ -95,10 +94,10 @@ export class UserDto {
   @ApiProperty({ example: 'example-user' })
   name!: string;
 
-  @ApiProperty({ example: 'Example User', nullable: true, type: String })
+  @ApiProperty({ example: 'Example User', type: String })
   fullName!: string | null;
 
-  @ApiProperty({ example: 'example.user@example.com', nullable: true, type: String })
+  @ApiProperty({ example: 'example.user@example.com', type: String })
   email!: string | null;
 
   @ApiProperty({ example: false })
@@ -112,6 +111,5 @@ export class UserDto {
 }
 
 export class UserListDto extends PageDto {
-  @ApiProperty({ type: [UserDto] })
   items!: UserDto[];
 }

@@ -11,7 +11,8 @@ import {
 import { PageDto } from './paging.dto.js';
 
 export class WorkspaceNameParamDto {
-  @ApiProperty({ description: 'workspace name (URL-encoded)', example: 'example-ws' })
+  /** workspace name (URL-encoded) */
+  @ApiProperty({ example: 'example-ws' })
   @IsString()
   name!: string;
 }
@@ -22,12 +23,14 @@ export class CreateWorkspaceDto {
   @Matches(DISPLAY_NAME, { message: `name must be ${DISPLAY_NAME_RULE}` })
   name!: string;
 
-  @ApiProperty({ description: 'name of the container the workspace works in', example: 'Drive Unit' })
+  /** name of the container the workspace works in */
+  @ApiProperty({ example: 'Drive Unit' })
   @IsString({ message: 'container must be a string' })
   @Matches(DISPLAY_NAME, { message: `container must be ${DISPLAY_NAME_RULE}` })
   container!: string;
 
-  @ApiProperty({ description: 'name of the user who owns it', example: 'alice' })
+  /** name of the user who owns it */
+  @ApiProperty({ example: 'alice' })
   @IsString({ message: 'owner must be a string' })
   @Matches(USER_NAME, { message: `owner must be ${USER_NAME_RULE}` })
   owner!: string;
@@ -48,7 +51,6 @@ export class WorkspaceDto {
 }
 
 export class WorkspaceListDto extends PageDto {
-  @ApiProperty({ type: [WorkspaceDto] })
   items!: WorkspaceDto[];
 }
 
@@ -68,6 +70,5 @@ export class ContentRoleListDto {
   @ApiProperty({ example: 4 })
   count!: number;
 
-  @ApiProperty({ type: [ContentRoleDto] })
   items!: ContentRoleDto[];
 }

@@ -9,28 +9,25 @@ const ONCE = { message: '$property must be given at most once' };
 export const MESSAGE_MAX = 4000;
 
 export class FileHolderParamsDto {
-  @ApiProperty({
-    description:
-      'OID of an iteration (OR:wt.doc.WTDocument:<id>, OR:wt.epm.EPMDocument:<id>, OR:wt.part.WTPart:<id>), ' +
-      'or a number: the latest iteration of the object of class `type` (default wt.doc.WTDocument) with that number',
-    example: '0000000001',
-  })
+  /**
+   * OID of an iteration (OR:wt.doc.WTDocument:<id>, OR:wt.epm.EPMDocument:<id>, OR:wt.part.WTPart:<id>), or a number:
+   * the latest iteration of the object of class `type` (default wt.doc.WTDocument) with that number
+   */
+  @ApiProperty({ example: '0000000001' })
   @IsString()
   oid_or_number!: string;
 }
 
 export class FileParamsDto extends FileHolderParamsDto {
-  @ApiProperty({ description: 'file name, URL-encoded (compared in Unicode NFC)', example: 'spec.txt' })
+  /** file name, URL-encoded (compared in Unicode NFC) */
+  @ApiProperty({ example: 'spec.txt' })
   @IsString()
   filename!: string;
 }
 
 export class HolderTypeQueryDto {
-  @ApiPropertyOptional({
-    description: 'class of the object when <oid_or_number> is a number; with an OID it must match the OID',
-    enum: BUSINESS_CLASSES,
-    default: OidClass.document,
-  })
+  /** class of the object when <oid_or_number> is a number; with an OID it must match the OID */
+  @ApiPropertyOptional({ enum: BUSINESS_CLASSES, default: OidClass.document })
   @IsOptional()
   @IsString(ONCE)
   @IsIn(BUSINESS_CLASSES, { message: `type must be one of ${BUSINESS_CLASSES.join(', ')}` })
@@ -38,11 +35,8 @@ export class HolderTypeQueryDto {
 }
 
 export class ListFilesQueryDto extends HolderTypeQueryDto {
-  @ApiPropertyOptional({
-    description: 'content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all`',
-    default: 'SECONDARY',
-    example: 'all',
-  })
+  /** content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all` */
+  @ApiPropertyOptional({ default: 'SECONDARY', example: 'all' })
   @IsOptional()
   @IsString(ONCE)
   role?: string;
@@ -51,11 +45,8 @@ export class ListFilesQueryDto extends HolderTypeQueryDto {
 const BOOLEAN_TEXT = ['true', 'false'];
 
 export class DeleteFileQueryDto extends HolderTypeQueryDto {
-  @ApiPropertyOptional({
-    description: 'true: make a new iteration of the object first and change that one',
-    enum: BOOLEAN_TEXT,
-    default: 'false',
-  })
+  /** true: make a new iteration of the object first and change that one */
+  @ApiPropertyOptional({ enum: BOOLEAN_TEXT, default: 'false' })
   @IsOptional()
   @IsString(ONCE)
   @IsIn(BOOLEAN_TEXT, { message: 'iterate must be true or false' })
@@ -69,20 +60,17 @@ export class DeleteFileQueryDto extends HolderTypeQueryDto {
 }
 
 export class WriteFileQueryDto extends DeleteFileQueryDto {
-  @ApiPropertyOptional({
-    description:
-      'content role; default SECONDARY for a new file, the current role for an existing one. ' +
-      'A value in the JSON body wins over this parameter.',
-    example: 'PRIMARY',
-  })
+  /**
+   * content role; default SECONDARY for a new file, the current role for an existing one. A value in the JSON body wins
+   * over this parameter.
+   */
+  @ApiPropertyOptional({ example: 'PRIMARY' })
   @IsOptional()
   @IsString(ONCE)
   role?: string;
 
-  @ApiPropertyOptional({
-    description: 'media type to store; default the current one, or a guess from the file name for a new file',
-    example: 'text/plain',
-  })
+  /** media type to store; default the current one, or a guess from the file name for a new file */
+  @ApiPropertyOptional({ example: 'text/plain' })
   @IsOptional()
   @IsString(ONCE)
   mimetype?: string;
@@ -90,10 +78,8 @@ export class WriteFileQueryDto extends DeleteFileQueryDto {
 
 /** The JSON body of POST /files/<oid_or_number>/<filename>. Its fields win over URL parameters. */
 export class UploadFileBodyDto {
-  @ApiProperty({
-    description: 'the file content, standard base64 with padding, no line breaks (an empty string is an empty file)',
-    example: 'SGVsbG8sIHdvcmxkIQo=',
-  })
+  /** the file content, standard base64 with padding, no line breaks (an empty string is an empty file) */
+  @ApiProperty({ example: 'SGVsbG8sIHdvcmxkIQo=' })
   @IsString()
   data!: string;
 
@@ -106,23 +92,20 @@ export class UploadFileBodyDto {
   @MaxLength(MESSAGE_MAX)
   message?: string;
 
-  @ApiPropertyOptional({
-    description: 'content role; default SECONDARY for a new file, the current role for an existing one',
-    example: 'SECONDARY',
-  })
+  /** content role; default SECONDARY for a new file, the current role for an existing one */
+  @ApiPropertyOptional({ example: 'SECONDARY' })
   @IsOptional()
   @IsString()
   role?: string;
 
-  @ApiPropertyOptional({ description: 'true: make a new iteration first and store the file there', default: false })
+  /** true: make a new iteration first and store the file there */
+  @ApiPropertyOptional({ default: false })
   @IsOptional()
   @IsBoolean()
   iterate?: boolean;
 
-  @ApiPropertyOptional({
-    description: 'media type to store; default the current one, or a guess from the file name for a new file',
-    example: 'text/plain',
-  })
+  /** media type to store; default the current one, or a guess from the file name for a new file */
+  @ApiPropertyOptional({ example: 'text/plain' })
   @IsOptional()
   @IsString()
   mimetype?: string;

@@ -23,29 +23,28 @@ export const MESSAGE_MAX = 4000;
 const ATTRIBUTES_SCHEMA = { type: 'object', additionalProperties: true } as const;
 
 export class CadRefParamDto {
-  @ApiProperty({
-    description:
-      'OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the ' +
-      'CAD document with that number',
-    example: '0000500001',
-  })
+  /**
+   * OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document
+   * with that number
+   */
+  @ApiProperty({ example: '0000500001' })
   @IsString()
   oid_or_number!: string;
 }
 
 export class CadLinkParamsDto extends CadRefParamDto {
-  @ApiProperty({
-    description:
-      "a link of the document's used relation: its id (stable for the current iteration only: a new iteration " +
-      "copies the links under new ids), or the member's number when the document uses that member once",
-    example: '0000500002',
-  })
+  /**
+   * a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the
+   * links under new ids), or the member's number when the document uses that member once
+   */
+  @ApiProperty({ example: '0000500002' })
   @IsString()
   link!: string;
 }
 
 export class ReadAttributesQueryDto {
-  @ApiPropertyOptional({ description: 'yes: also the links of the used relation', enum: ['yes', 'no'], example: 'yes' })
+  /** yes: also the links of the used relation */
+  @ApiPropertyOptional({ enum: ['yes', 'no'], example: 'yes' })
   @IsOptional()
   @IsString(ONCE)
   @IsIn(['yes', 'no'], { message: 'links must be yes or no' })
@@ -62,19 +61,14 @@ export class MergeAttributesBodyDto {
   @IsObject({ message: 'attributes must be an object of name → value' })
   attributes!: Record<string, unknown>;
 
-  @ApiPropertyOptional({
-    description: 'true: make a new iteration and change that one',
-    default: false,
-    example: false,
-  })
+  /** true: make a new iteration and change that one */
+  @ApiPropertyOptional({ default: false, example: false })
   @ValidateIf(given)
   @IsBoolean({ message: 'iterate must be true or false' })
   iterate?: boolean;
 
-  @ApiPropertyOptional({
-    description: 'check-in comment, kept as the note of the changed iteration',
-    example: 'material set',
-  })
+  /** check-in comment, kept as the note of the changed iteration */
+  @ApiPropertyOptional({ example: 'material set' })
   @ValidateIf(given)
   @IsString({ message: 'message must be a string' })
   @MaxLength(MESSAGE_MAX, { message: `message must be at most ${MESSAGE_MAX} characters` })
@@ -82,18 +76,16 @@ export class MergeAttributesBodyDto {
 }
 
 export class LinkChangeBodyDto {
-  @ApiPropertyOptional({
-    description: 'line number of the link (unique within the assembly), or null to clear it',
-    example: 10,
-    nullable: true,
-  })
+  /** line number of the link (unique within the assembly), or null to clear it */
+  @ApiPropertyOptional({ example: 10 })
   @IsOptional()
   @IsInt({ message: 'lineNumber must be a whole number or null' })
   @Min(0, { message: 'lineNumber must be at least 0' })
   @Max(MAX_LINE, { message: `lineNumber must be at most ${MAX_LINE}` })
   lineNumber?: number | null;
 
-  @ApiPropertyOptional({ description: 'reference designator, or null to clear it', example: 'M1', nullable: true })
+  /** reference designator, or null to clear it */
+  @ApiPropertyOptional({ example: 'M1' })
   @IsOptional()
   @IsString({ message: 'referenceNumber must be a string or null' })
   @Matches(/^[^\p{Cc}]{1,100}$/u, { message: 'referenceNumber must be 1 to 100 characters without control characters' })
@@ -110,23 +102,22 @@ export class LinkChangeBodyDto {
 }
 
 export class NumberUsedQueryDto {
-  @ApiPropertyOptional({
-    description: 'missing: only links without a line number; all: renumber every link',
-    enum: ['missing', 'all'],
-    default: 'missing',
-  })
+  /** missing: only links without a line number; all: renumber every link */
+  @ApiPropertyOptional({ default: 'missing' })
   @IsOptional()
   @IsString(ONCE)
   @IsIn(['missing', 'all'], { message: 'mode must be missing or all' })
   mode?: 'missing' | 'all';
 
-  @ApiPropertyOptional({ type: 'integer', description: 'the first line number', default: 10, minimum: 0 })
+  /** the first line number */
+  @ApiPropertyOptional({ type: 'integer', default: 10, minimum: 0 })
   @IsOptional()
   @IsString(ONCE)
   @Matches(/^(0|[1-9][0-9]{0,8})$/, { message: 'start must be a whole number from 0 to 999999999' })
   start?: string;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'the distance between line numbers', default: 10, minimum: 1 })
+  /** the distance between line numbers */
+  @ApiPropertyOptional({ type: 'integer', default: 10, minimum: 1 })
   @IsOptional()
   @IsString(ONCE)
   @Matches(/^[1-9][0-9]{0,5}$/, { message: 'step must be a whole number from 1 to 999999' })
@@ -134,7 +125,7 @@ export class NumberUsedQueryDto {
 }
 
 export class CadMemberDto {
-  @ApiProperty({ example: 'OR:wt.epm.EPMDocument:14', nullable: true, type: String })
+  @ApiProperty({ example: 'OR:wt.epm.EPMDocument:14', type: String })
   oid!: string | null;
 
   @ApiProperty({ example: '0000500002' })
@@ -142,10 +133,11 @@ export class CadMemberDto {
 }
 
 export class CadLinkDto {
-  @ApiProperty({ description: 'link id, stable for the current iteration only', example: 3 })
+  /** link id, stable for the current iteration only */
+  @ApiProperty({ example: 3 })
   id!: number;
 
-  @ApiProperty({ description: "the member's latest iteration", type: CadMemberDto })
+  /** the member's latest iteration */
   member!: CadMemberDto;
 
   @ApiProperty({ example: 1 })
@@ -154,10 +146,10 @@ export class CadLinkDto {
   @ApiProperty({ example: 'ea' })
   unit!: string;
 
-  @ApiProperty({ example: 10, nullable: true, type: Number })
+  @ApiProperty({ example: 10, type: Number })
   lineNumber!: number | null;
 
-  @ApiProperty({ example: 'M1', nullable: true, type: String })
+  @ApiProperty({ example: 'M1', type: String })
   referenceNumber!: string | null;
 
   @ApiProperty({ example: { torque_Nm: 40 }, type: 'object', additionalProperties: true })
@@ -165,33 +157,33 @@ export class CadLinkDto {
 }
 
 export class CadAttributesDto {
-  @ApiProperty({ description: 'the iteration the attributes belong to', example: 'OR:wt.epm.EPMDocument:13' })
+  /** the iteration the attributes belong to */
+  @ApiProperty({ example: 'OR:wt.epm.EPMDocument:13' })
   oid!: string;
 
   @ApiProperty({ example: '0000500001' })
   number!: string;
 
-  @ApiProperty({ example: 'CADASSEMBLY', nullable: true, type: String })
+  @ApiProperty({ example: 'CADASSEMBLY', type: String })
   subtype!: string | null;
 
-  @ApiProperty({ description: 'version.iteration', example: 'A.1' })
+  /** version.iteration */
+  @ApiProperty({ example: 'A.1' })
   version!: string;
 
   @ApiProperty({ example: { material: 'steel' }, type: 'object', additionalProperties: true })
   attributes!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'with links=yes: the links of the used relation', type: [CadLinkDto] })
+  /** with links=yes: the links of the used relation */
   links?: CadLinkDto[];
 
-  @ApiPropertyOptional({
-    description: 'with links=yes: true when more than 10000 links exist and only those are listed',
-  })
+  /** with links=yes: true when more than 10000 links exist and only those are listed */
   truncated?: boolean;
 }
 
 export class NumberUsedLinksDto extends CadAttributesDto {
-  @ApiProperty({ enum: ['missing', 'all'], example: 'missing' })
-  mode!: string;
+  @ApiProperty({ example: 'missing' })
+  mode!: 'missing' | 'all';
 
   @ApiProperty({ example: 10 })
   start!: number;
@@ -199,6 +191,7 @@ export class NumberUsedLinksDto extends CadAttributesDto {
   @ApiProperty({ example: 10 })
   step!: number;
 
-  @ApiProperty({ description: 'how many links got a line number', example: 2 })
+  /** how many links got a line number */
+  @ApiProperty({ example: 2 })
   numbered!: number;
 }

@@ -1,12 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { PageDto, PageQueryDto } from '../../admin/dto/paging.dto.js';
 import { STATE_NAME } from '../lifecycle.js';
-import { NAME, PROPS, REFERENCES } from './object-request.dto.js';
-
-const given = (_: object, v: unknown) => v !== undefined;
-const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
-const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
+import { given, NAME, NAME_RULE, notNull, ONCE, PROPS, REFERENCES } from './object-request.dto.js';
 
 export class ContainerOrNoneDto {
   @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
@@ -21,57 +17,51 @@ export class PlainObjectDto {
   @ApiProperty({ example: 'OR:wt.workflow.engine.WfProcess:3' })
   oid!: string;
 
-  @ApiProperty({
-    description: 'the soft type when it has one, else the class',
-    example: 'wt.workflow.engine.WfProcess',
-  })
+  /** the soft type when it has one, else the class */
+  @ApiProperty({ example: 'wt.workflow.engine.WfProcess' })
   type!: string;
 
   @ApiProperty({ example: 'wt.workflow.engine.WfProcess' })
   class!: string;
 
-  @ApiProperty({ nullable: true, type: String, example: null })
+  @ApiProperty({ type: String, example: null })
   softType!: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'WF-0001' })
+  @ApiProperty({ type: String, example: 'WF-0001' })
   number!: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'Release review' })
+  @ApiProperty({ type: String, example: 'Release review' })
   name!: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'OPEN_RUNNING' })
+  @ApiProperty({ type: String, example: 'OPEN_RUNNING' })
   state!: string | null;
 
-  @ApiProperty({
-    type: ContainerOrNoneDto,
-    nullable: true,
-    description: 'null: kept outside containers, read by every signed-in user',
-  })
+  /** null: kept outside containers, read by every signed-in user */
   container!: ContainerOrNoneDto | null;
 
+  /** declared properties kept in JSON (by property name) and soft-type attributes */
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'declared properties kept in JSON (by property name) and soft-type attributes',
     example: { priority: 2, description: 'review before release' },
   })
   props!: Record<string, unknown>;
 
+  /** references kept in JSON, as OIDs */
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'references kept in JSON, as OIDs',
     example: { primaryBusinessObject: 'OR:wt.change2.WTChangeOrder2:7' },
   })
   references!: Record<string, unknown>;
 
-  @ApiProperty({ nullable: true, type: String, example: 'alice' })
+  @ApiProperty({ type: String, example: 'alice' })
   createdBy!: string | null;
 
   @ApiProperty({ example: '2026-11-25T09:30:00.000Z' })
   createdAt!: Date;
 
-  @ApiProperty({ nullable: true, type: String, example: 'alice' })
+  @ApiProperty({ type: String, example: 'alice' })
   modifiedBy!: string | null;
 
   @ApiProperty({ example: '2026-11-25T09:30:00.000Z' })
@@ -86,7 +76,7 @@ export class UpdatePlainObjectDto {
   @Matches(NAME, { message: `name must be ${NAME_RULE}` })
   name?: string;
 
-  @ApiPropertyOptional({ description: 'a state name (null clears it)', nullable: true, type: String })
+  /** a state name (null clears it) */
   @ValidateIf(notNull)
   @IsString({ message: 'state must be a string or null' })
   @Matches(STATE_NAME, { message: 'state must be a state name (A-Z, 0-9, _, starting with a letter)' })
@@ -103,39 +93,32 @@ export class UpdatePlainObjectDto {
   references?: Record<string, unknown>;
 }
 
-export class DeletedPlainObjectDto {
-  @ApiProperty({ example: 'OR:wt.workflow.engine.WfProcess:3' })
-  oid!: string;
-
-  @ApiProperty({ example: 'wt.workflow.engine.WfProcess' })
-  class!: string;
-
-  @ApiProperty({ nullable: true, type: String, example: 'WF-0001' })
-  number!: string | null;
-
-  @ApiProperty({ description: 'catalog links naming it, removed with it (force=true)', example: 0 })
+export class DeletedPlainObjectDto extends PickType(PlainObjectDto, ['oid', 'class', 'number'] as const) {
+  /** catalog links naming it, removed with it (force=true) */
+  @ApiProperty({ example: 0 })
   links!: number;
 
-  @ApiProperty({
-    description:
-      'other plain objects whose JSON references named it (an activity’s parentProcessRef …), the references removed (force=true)',
-    example: 0,
-  })
+  /**
+   * other plain objects whose JSON references named it (an activity’s parentProcessRef …), the references removed
+   * (force=true)
+   */
+  @ApiProperty({ example: 0 })
   references!: number;
 }
 
 /** One end of a catalog link. */
 export class LinkEndDto {
-  @ApiProperty({ nullable: true, type: String, example: 'OR:wt.change2.WTChangeActivity2:12' })
+  @ApiProperty({ type: String, example: 'OR:wt.change2.WTChangeActivity2:12' })
   oid!: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'CA-0001' })
+  @ApiProperty({ type: String, example: 'CA-0001' })
   number!: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'Thicken the housing wall' })
+  @ApiProperty({ type: String, example: 'Thicken the housing wall' })
   name!: string | null;
 
-  @ApiProperty({ required: false, description: 'in a container the caller may not read', example: true })
+  /** in a container the caller may not read */
+  @ApiProperty({ example: true })
   restricted?: true;
 }
 
@@ -150,16 +133,15 @@ export class CatalogLinkDto {
   @ApiProperty({ example: 'wt.change2.IncludedIn2' })
   class!: string;
 
-  @ApiProperty({ nullable: true, type: String, example: null })
+  @ApiProperty({ type: String, example: null })
   softType!: string | null;
 
-  @ApiProperty({ type: LinkEndDto, description: 'role A' })
+  /** role A */
   a!: LinkEndDto;
 
-  @ApiProperty({ type: LinkEndDto, description: 'role B' })
+  /** role B */
   b!: LinkEndDto;
 
-  @ApiProperty({ type: ContainerOrNoneDto, nullable: true })
   container!: ContainerOrNoneDto | null;
 
   @ApiProperty({ type: 'object', additionalProperties: true, example: {} })
@@ -171,48 +153,38 @@ export class CatalogLinkDto {
 
 /** A page of an object's catalog links, paged as the administration lists are. */
 export class CatalogLinkListDto extends PageDto {
-  @ApiProperty({
-    description: 'the object (the iteration a versioned one was named by, or its latest)',
-    example: 'OR:wt.change2.WTChangeActivity2:12',
-  })
+  /** the object (the iteration a versioned one was named by, or its latest) */
+  @ApiProperty({ example: 'OR:wt.change2.WTChangeActivity2:12' })
   object!: string;
 
-  @ApiProperty({
-    type: [CatalogLinkDto],
-    description: 'links naming the object in role A or B that the caller may read, oldest first',
-  })
+  /** links naming the object in role A or B that the caller may read, oldest first */
   items!: CatalogLinkDto[];
 }
 
 export class LinkListQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({
-    description: 'the class of the object a number names: needed for plain classes, and when several classes carry it',
-  })
+  /** the class of the object a number names: needed for plain classes, and when several classes carry it */
   @IsOptional()
-  @IsString({ message: '$property must be given at most once' })
+  @IsString(ONCE)
   type?: string;
 }
 
 export class CreateLinkDto {
-  @ApiProperty({
-    description: 'a link class of the catalog (roles A and B, storage link)',
-    example: 'wt.part.WTPartDescribeLink',
-  })
+  /** a link class of the catalog (roles A and B, storage link) */
+  @ApiProperty({ example: 'wt.part.WTPartDescribeLink' })
   @IsString({ message: 'class must be a string' })
   class!: string;
 
-  @ApiProperty({
-    description: 'role A: an OID, or a number (a name for users and unnumbered objects)',
-    example: 'P-00000001',
-  })
+  /** role A: an OID, or a number (a name for users and unnumbered objects) */
+  @ApiProperty({ example: 'P-00000001' })
   @IsString({ message: 'a must be a string' })
   a!: string;
 
-  @ApiProperty({ description: 'role B, named as role A', example: '0000000003' })
+  /** role B, named as role A */
+  @ApiProperty({ example: '0000000003' })
   @IsString({ message: 'b must be a string' })
   b!: string;
 
-  @ApiPropertyOptional({ description: 'a soft type of the link class' })
+  /** a soft type of the link class */
   @ValidateIf(given)
   @IsString({ message: 'softType must be a string' })
   softType?: string;
@@ -224,7 +196,8 @@ export class CreateLinkDto {
 }
 
 export class LinkParamDto {
-  @ApiProperty({ description: 'the link: its id or its OID', example: '1' })
+  /** the link: its id or its OID */
+  @ApiProperty({ example: '1' })
   @IsString()
   link!: string;
 }

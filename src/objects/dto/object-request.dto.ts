@@ -1,12 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { BUSINESS_CLASSES, OidClass } from '../../common/oid.js';
 import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
 import { STATE_NAME } from '../lifecycle.js';
 
-const ONCE = { message: '$property must be given at most once' };
-const given = (_: object, v: unknown) => v !== undefined;
-const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
+/** A query parameter given twice arrives as an array: refused with this message. */
+export const ONCE = { message: '$property must be given at most once' };
+/** For `@ValidateIf`: a field that is given is checked, null included (only absent is skipped). */
+export const given = (_: object, v: unknown) => v !== undefined;
+/** For `@ValidateIf`: a field that may be null (to clear it) is checked unless absent or null. */
+export const notNull = (_: object, v: unknown) => v !== undefined && v !== null;
 
 /** `number: "generate"` takes the next number of the container's numbering rule. */
 export const GENERATE = 'generate';
@@ -16,7 +19,7 @@ export const NUMBER = /^(?!OR:)(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,200}(?<=\S)$/u;
 const NUMBER_RULE = '1 to 200 printable characters without leading or trailing space, not starting with OR:';
 /** Names and titles: printable, trimmed, 1 to 1000 characters. */
 export const NAME = /^(?=\S)[^\p{Cc}\p{Zl}\p{Zp}]{1,1000}(?<=\S)$/u;
-const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
+export const NAME_RULE = '1 to 1000 printable characters without leading or trailing space';
 export const DESCRIPTION_MAX = 10_000;
 /** Free text: anything but NUL, which PostgreSQL does not store in text. */
 const NO_NUL = /^[^\u0000]*$/;
@@ -61,21 +64,18 @@ export class ObjectTypeQueryDto {
 }
 
 export class ReadObjectQueryDto extends ObjectTypeQueryDto {
-  @ApiPropertyOptional({
-    description: 'a version (its latest iteration, e.g. A) or version.iteration (A.1); default: the latest iteration',
-  })
+  /** a version (its latest iteration, e.g. A) or version.iteration (A.1); default: the latest iteration */
   @IsOptional()
   @IsString(ONCE)
   version?: string;
 }
 
 export class DeleteObjectQueryDto extends ObjectTypeQueryDto {
-  @ApiPropertyOptional({
-    description:
-      'true: also remove the usage links of other objects that use it, the catalog links naming it and the ' +
-      "references other objects' JSON keeps to it (refused with 409 otherwise)",
-    enum: ['true', 'false'],
-  })
+  /**
+   * true: also remove the usage links of other objects that use it, the catalog links naming it and the references
+   * other objects' JSON keeps to it (refused with 409 otherwise)
+   */
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @IsString(ONCE)
   @IsIn(['true', 'false'], { message: 'force must be true or false' })
@@ -94,17 +94,17 @@ export class CreateObjectDto {
   @IsString({ message: 'type must be a string' })
   type!: string;
 
-  @ApiPropertyOptional({ description: 'CAD documents only, and required there', enum: [...CAD_SUBTYPES] })
+  /** CAD documents only, and required there */
+  @ApiPropertyOptional({ enum: [...CAD_SUBTYPES] })
   @ValidateIf(given)
   @IsString({ message: 'subtype must be a string' })
   subtype?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'name of the container the object is created in; required for versioned objects (documents, parts, change ' +
-      'objects …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only',
-    example: 'Drive Unit',
-  })
+  /**
+   * name of the container the object is created in; required for versioned objects (documents, parts, change objects
+   * …); a plain object without one (an organisation, a view …) is read by everyone and made by administrators only
+   */
+  @ApiPropertyOptional({ example: 'Drive Unit' })
   @ValidateIf(given)
   @IsString({ message: 'container must be a string' })
   container?: string;
@@ -143,17 +143,18 @@ export class CreateObjectDto {
   @IsObject({ message: 'attributes must be an object of name → value' })
   attributes?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'check-in comment of the first iteration', example: 'first issue' })
+  /** check-in comment of the first iteration */
+  @ApiPropertyOptional({ example: 'first issue' })
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
   @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
   note?: string;
 
-  @ApiPropertyOptional({
-    description:
-      "plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first state",
-  })
+  /**
+   * plain objects only: the state (a state name such as OPEN_RUNNING); versioned objects start in the lifecycle's first
+   * state
+   */
   @ValidateIf(given)
   @IsString({ message: 'state must be a string' })
   @Matches(STATE_NAME, { message: 'state must be a state name (A-Z, 0-9, _, starting with a letter)' })
@@ -178,13 +179,13 @@ export class NewIterationDto {
   @Matches(NAME, { message: `name must be ${NAME_RULE}` })
   name?: string;
 
-  @ApiPropertyOptional({ description: 'documents only; null removes it', nullable: true, type: String })
+  /** documents only; null removes it */
   @ValidateIf(notNull)
   @IsString({ message: 'title must be a string or null' })
   @Matches(NAME, { message: `title must be ${NAME_RULE}` })
   title?: string | null;
 
-  @ApiPropertyOptional({ description: 'null removes it', nullable: true, type: String })
+  /** null removes it */
   @ValidateIf(notNull)
   @IsString({ message: 'description must be a string or null' })
   @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
@@ -200,7 +201,8 @@ export class NewIterationDto {
   @IsObject({ message: 'attributes must be an object of name → value' })
   attributes?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'check-in comment of the new iteration', example: 'pages counted again' })
+  /** check-in comment of the new iteration */
+  @ApiPropertyOptional({ example: 'pages counted again' })
   @ValidateIf(given)
   @IsString({ message: 'note must be a string' })
   @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
@@ -208,20 +210,15 @@ export class NewIterationDto {
   note?: string;
 }
 
-export class NewRevisionDto {
-  @ApiPropertyOptional({ description: 'check-in comment of the new version', example: 'revised for the new housing' })
-  @ValidateIf(given)
-  @IsString({ message: 'note must be a string' })
-  @MaxLength(NOTE_MAX, { message: `note must be at most ${NOTE_MAX} characters` })
-  @Matches(NO_NUL, { message: 'note must not contain NUL characters' })
-  note?: string;
+export class NewRevisionDto extends PickType(NewIterationDto, ['note'] as const) {
+  /** check-in comment of the new version */
+  @ApiPropertyOptional({ example: 'revised for the new housing' })
+  declare note?: string;
 }
 
 export class StateChangeDto {
-  @ApiProperty({
-    description: 'the state to go to (OBJECTS_LIFECYCLE says which may follow which)',
-    example: 'UNDERREVIEW',
-  })
+  /** the state to go to (OBJECTS_LIFECYCLE says which may follow which) */
+  @ApiProperty({ example: 'UNDERREVIEW' })
   @IsDefined({ message: 'state must be given' })
   @IsString({ message: 'state must be a string' })
   @Matches(STATE_NAME, { message: 'state must be a state name such as RELEASED' })
@@ -229,15 +226,14 @@ export class StateChangeDto {
 }
 
 export class UseParamsDto {
-  @ApiProperty({ description: 'OID of an iteration or number of a business object (its latest iteration)' })
+  /** OID of an iteration or number of a business object (its latest iteration) */
   @IsString()
   ref!: string;
 
-  @ApiProperty({
-    description:
-      "the link: its id, its OID, or the used object's number when the object uses it once (ids are those " +
-      'of the latest iteration: a new iteration copies links under new ids)',
-  })
+  /**
+   * the link: its id, its OID, or the used object's number when the object uses it once (ids are those of the latest
+   * iteration: a new iteration copies links under new ids)
+   */
   @IsString()
   link!: string;
 }

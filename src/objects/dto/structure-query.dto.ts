@@ -4,28 +4,23 @@ import { IsOptional, IsString } from 'class-validator';
 const ONCE = { message: '$property must be given at most once' };
 
 export class ObjectRefParamDto {
-  @ApiProperty({
-    description:
-      'OID of an iteration (OR:wt.part.WTPart:<id>) or the number of a business object (its latest iteration)',
-    example: 'P-00000001',
-  })
+  /** OID of an iteration (OR:wt.part.WTPart:<id>) or the number of a business object (its latest iteration) */
+  @ApiProperty({ example: 'P-00000001' })
   @IsString()
   ref!: string;
 }
 
 export class StructureQueryDto {
-  @ApiPropertyOptional({
-    description: 'levels to follow: 1 (the default), a number of levels, or max (every level, up to 100)',
-    example: 'max',
-  })
+  /** levels to follow: 1 (the default), a number of levels, or max (every level, up to 100) */
+  @ApiPropertyOptional({ example: 'max' })
   @IsOptional()
   @IsString(ONCE)
   levels?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'class of the object a number names (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart); needed only when several classes carry the number',
-  })
+  /**
+   * class of the object a number names (wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart); needed only when
+   * several classes carry the number
+   */
   @IsOptional()
   @IsString(ONCE)
   type?: string;

@@ -11,87 +11,73 @@ export class UsageLinkDto {
   @ApiProperty({ example: 'ea' })
   unit!: string;
 
-  @ApiProperty({ type: 'integer', nullable: true, example: 10 })
+  @ApiProperty({ type: 'integer', example: 10 })
   lineNumber!: number | null;
 }
 
 export class StructureNodeDto {
-  @ApiProperty({ description: 'depth below (structure) or above (where-used) the object; 0 for itself', example: 1 })
+  /** depth below (structure) or above (where-used) the object; 0 for itself */
+  @ApiProperty({ example: 1 })
   level!: number;
 
-  @ApiPropertyOptional({
-    type: UsageLinkDto,
-    description:
-      'the usage link: in a structure, from the node above to this one; in where-used, from this node to the one below',
-  })
+  /** the usage link: in a structure, from the node above to this one; in where-used, from this node to the one below */
   link?: UsageLinkDto;
 
-  @ApiProperty({
-    nullable: true,
-    description: 'the latest iteration (null when restricted, or for a used object without any iteration)',
-    example: 'OR:wt.part.WTPart:3',
-  })
+  /** the latest iteration (null when restricted, or for a used object without any iteration) */
+  @ApiProperty({ example: 'OR:wt.part.WTPart:3' })
   oid!: string | null;
 
-  @ApiProperty({ nullable: true, example: 'P-00000002' })
+  @ApiProperty({ example: 'P-00000002' })
   number!: string | null;
 
-  @ApiProperty({ nullable: true, example: 'Gear housing' })
+  @ApiProperty({ example: 'Gear housing' })
   name!: string | null;
 
-  @ApiProperty({ nullable: true, example: OidClass.part })
+  @ApiProperty({ example: OidClass.part })
   class!: string | null;
 
-  @ApiProperty({ nullable: true, description: 'CAD document subtype', example: null })
+  /** CAD document subtype */
+  @ApiProperty({ example: null })
   subtype!: string | null;
 
-  @ApiProperty({ nullable: true, example: 'A' })
+  @ApiProperty({ example: 'A' })
   version!: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, example: 1 })
+  @ApiProperty({ type: 'integer', example: 1 })
   iteration!: number | null;
 
-  @ApiProperty({ nullable: true, example: 'INWORK' })
+  @ApiProperty({ example: 'INWORK' })
   state!: string | null;
 
-  @ApiPropertyOptional({
-    description: 'the object is in a container the caller may not read: only the link is shown, nothing below it',
-    example: true,
-  })
+  /** the object is in a container the caller may not read: only the link is shown, nothing below it */
+  @ApiPropertyOptional({ example: true })
   restricted?: true;
 
-  @ApiPropertyOptional({
-    description: 'the object already appears on the path to this node: not followed again',
-    example: true,
-  })
+  /** the object already appears on the path to this node: not followed again */
+  @ApiPropertyOptional({ example: true })
   cycle?: true;
 
-  @ApiProperty({
-    type: () => [StructureNodeDto],
-    description: 'the nodes one level further, ordered by line number, then number (empty at the last level)',
-  })
+  /** the nodes one level further, ordered by line number, then number (empty at the last level) */
   children!: StructureNodeDto[];
 }
 
 export class StructureDto {
-  @ApiProperty({ description: 'levels followed', example: 100 })
+  /** levels followed */
+  @ApiProperty({ example: 100 })
   levels!: number;
 
-  @ApiProperty({ description: 'nodes in the answer, the object itself included', example: 3 })
+  /** nodes in the answer, the object itself included */
+  @ApiProperty({ example: 3 })
   nodes!: number;
 
-  @ApiProperty({ description: 'most nodes an answer holds (OBJECTS_STRUCTURE_MAX_NODES)', example: 10000 })
+  /** most nodes an answer holds (OBJECTS_STRUCTURE_MAX_NODES) */
+  @ApiProperty({ example: 10000 })
   nodeLimit!: number;
 
-  @ApiProperty({
-    description: 'true when nodes were left out past nodeLimit (levels are filled from the top)',
-    example: false,
-  })
+  /** true when nodes were left out past nodeLimit (levels are filled from the top) */
+  @ApiProperty({ example: false })
   truncated!: boolean;
 
-  @ApiProperty({
-    type: StructureNodeDto,
-    description: 'the object itself, its structure below it (or its users above)',
-  })
+  /** the object itself, its structure below it (or its users above) */
   root!: StructureNodeDto;
 }

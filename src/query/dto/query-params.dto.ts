@@ -11,7 +11,8 @@ const Q_EXAMPLE = '{"type":"wt.doc.WTDocument","number":"00000000*","state":["IN
 
 /** Page position: the page starts at start + page × limit. */
 export class PagingParamsDto {
-  @ApiPropertyOptional({ description: 'zero-based page number', default: 0, minimum: 0, example: 0 })
+  /** zero-based page number */
+  @ApiPropertyOptional({ default: 0, example: 0 })
   @IsOptional()
   @Transform(integerText)
   @IsInt()
@@ -19,7 +20,8 @@ export class PagingParamsDto {
   @Max(Number.MAX_SAFE_INTEGER)
   page?: number;
 
-  @ApiPropertyOptional({ description: 'start offset, added to page × limit', default: 0, minimum: 0, example: 0 })
+  /** start offset, added to page × limit */
+  @ApiPropertyOptional({ default: 0, example: 0 })
   @IsOptional()
   @Transform(integerText)
   @IsInt()
@@ -27,13 +29,8 @@ export class PagingParamsDto {
   @Max(Number.MAX_SAFE_INTEGER)
   start?: number;
 
-  @ApiPropertyOptional({
-    description: 'page size, 1 to QUERY_MAX_LIMIT (default 1000)',
-    default: 25,
-    minimum: 1,
-    // Small, so that the example query of the demo data opens a session to page through.
-    example: 2,
-  })
+  /** page size, 1 to QUERY_MAX_LIMIT (default 1000) */
+  @ApiPropertyOptional({ default: 25, example: 2 })
   @IsOptional()
   @Transform(integerText)
   @IsInt()
@@ -59,7 +56,8 @@ export class OpenQueryParamsDto extends PagingParamsDto {
 
 /** Parameters of a page fetch. */
 export class FetchPageParamsDto extends PagingParamsDto {
-  @ApiPropertyOptional({ description: '1 closes the session after this page', enum: [0, 1], default: 0 })
+  /** 1 closes the session after this page */
+  @ApiPropertyOptional({ enum: [0, 1], default: 0 })
   @IsOptional()
   @Transform(integerText)
   @IsIn([0, 1], { message: 'close must be 0 or 1' })

@@ -17,7 +17,8 @@ export class QueryItemDto {
   @ApiProperty({ example: OidClass.document })
   type!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'EPMDocument subtype', example: null })
+  /** EPMDocument subtype */
+  @ApiProperty({ type: String, example: null })
   subtype!: string | null;
 
   @ApiProperty({ example: '0000000001' })
@@ -35,10 +36,10 @@ export class QueryItemDto {
   @ApiProperty({ example: 'RELEASED' })
   state!: string;
 
-  @ApiProperty({ description: 'whether this is the latest iteration', example: true })
+  /** whether this is the latest iteration */
+  @ApiProperty({ example: true })
   latest!: boolean;
 
-  @ApiProperty({ type: ContainerRefDto })
   container!: ContainerRefDto;
 
   @ApiProperty({ example: 'alice' })
@@ -50,27 +51,27 @@ export class QueryItemDto {
   @ApiProperty({ example: '2026-03-04T16:30:00.000Z' })
   modified!: string;
 
-  @ApiProperty({
-    description: "the object's file list in the file service",
-    example: 'http://localhost:3000/files/OR:wt.doc.WTDocument:1001',
-  })
+  /** the object's file list in the file service */
+  @ApiProperty({ example: 'http://localhost:3000/files/OR:wt.doc.WTDocument:1001' })
   url!: string;
 }
 
 /** The reply of open and of every page fetch. */
 export class QueryPageDto {
-  @ApiProperty({ description: 'the session; 0 when this reply holds every match and no session was kept', example: 17 })
+  /** the session; 0 when this reply holds every match and no session was kept */
+  @ApiProperty({ example: 17 })
   session_id!: number;
 
+  /** the q objects used, normalized (defaults explicit, timestamps in UTC) */
   @ApiProperty({
-    description: 'the q objects used, normalized (defaults explicit, timestamps in UTC)',
     type: 'array',
     items: { type: 'object' },
     example: [{ type: OidClass.document, number: '00000000*', latest: true }],
   })
   query!: object[];
 
-  @ApiProperty({ description: 'number of matches the caller may read', example: 5 })
+  /** number of matches the caller may read */
+  @ApiProperty({ example: 5 })
   total!: number;
 
   @ApiProperty({ example: 0 })
@@ -82,13 +83,14 @@ export class QueryPageDto {
   @ApiProperty({ example: 25 })
   limit!: number;
 
-  @ApiProperty({ description: 'number of items in this reply', example: 2 })
+  /** number of items in this reply */
+  @ApiProperty({ example: 2 })
   count!: number;
 
-  @ApiProperty({ type: [QueryItemDto] })
   items!: QueryItemDto[];
 
-  @ApiProperty({ description: 'elapsed seconds', example: 0.004 })
+  /** elapsed seconds */
+  @ApiProperty({ example: 0.004 })
   _runtime!: number;
 }
 

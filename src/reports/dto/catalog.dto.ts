@@ -9,7 +9,8 @@ export class CatalogPropertyDto {
   @ApiProperty({ example: 'string', enum: ['string', 'long', 'double', 'boolean', 'timestamp', 'oid'] })
   type!: string;
 
-  @ApiProperty({ description: 'Where the value comes from', example: 'json priority' })
+  /** Where the value comes from */
+  @ApiProperty({ example: 'json priority' })
   source!: string;
 
   @ApiPropertyOptional({ example: 'priority (HIGH, MEDIUM, LOW)' })
@@ -23,7 +24,8 @@ export class CatalogReferenceDto {
   @ApiProperty({ example: 'wt.vc.Mastered' })
   target!: string;
 
-  @ApiProperty({ description: 'Where the target is kept', example: 'column master_id' })
+  /** Where the target is kept */
+  @ApiProperty({ example: 'column master_id' })
   keptIn!: string;
 }
 
@@ -39,21 +41,17 @@ export class CatalogClassDto {
   @ApiProperty({ example: 'wt.change2.WTChangeOrder2' })
   name!: string;
 
-  @ApiProperty({ nullable: true, type: String, example: 'wt.change2.VersionableChangeItem' })
+  @ApiProperty({ type: String, example: 'wt.change2.VersionableChangeItem' })
   parent!: string | null;
 
   @ApiProperty({ example: false })
   abstract!: boolean;
 
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    description: 'iteration, master, object, link, container, user, content, usageLink, holderToContent, template',
-    example: 'iteration',
-  })
+  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, template */
+  @ApiProperty({ type: String, example: 'iteration' })
   storage!: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'wt.change2.WTChangeOrder2Master' })
+  @ApiProperty({ type: String, example: 'wt.change2.WTChangeOrder2Master' })
   master!: string | null;
 
   @ApiProperty({ example: 'Change Notice' })
@@ -65,7 +63,8 @@ export class CatalogClassDto {
   @ApiProperty({ example: 'OR:wt.change2.WTChangeOrder2' })
   oidPrefix!: string;
 
-  @ApiProperty({ description: 'Declared by a dataset (catalog_types)', example: false })
+  /** Declared by a dataset (catalog_types) */
+  @ApiProperty({ example: false })
   userDeclared!: boolean;
 
   @ApiProperty({ type: [String], example: [] })
@@ -74,16 +73,14 @@ export class CatalogClassDto {
   @ApiProperty({ type: [String], example: ['com.acme.UrgentChange'] })
   softTypes!: string[];
 
-  @ApiProperty({ type: [CatalogPropertyDto] })
   properties!: CatalogPropertyDto[];
 
-  @ApiProperty({ type: [CatalogPropertyDto], description: 'Derived properties (`object propertyName`)' })
+  /** Derived properties (`object propertyName`) */
   derived!: CatalogPropertyDto[];
 
-  @ApiProperty({ type: [CatalogReferenceDto] })
   references!: CatalogReferenceDto[];
 
-  @ApiProperty({ type: CatalogRolesDto, nullable: true, description: 'Link classes: role A and role B' })
+  /** Link classes: role A and role B */
   roles!: CatalogRolesDto | null;
 }
 
@@ -114,20 +111,17 @@ export class CatalogSoftTypeDto {
   @ApiProperty({ example: true })
   userDeclared!: boolean;
 
-  @ApiProperty({ type: [CatalogAttributeDto] })
   attributes!: CatalogAttributeDto[];
 }
 
 export class CatalogDto {
-  @ApiProperty({ type: [CatalogClassDto] })
   classes!: CatalogClassDto[];
 
-  @ApiProperty({ type: [CatalogSoftTypeDto] })
   softTypes!: CatalogSoftTypeDto[];
 }
 
 /** One class and the soft types below it. */
 export class CatalogClassDetailsDto extends CatalogClassDto {
-  @ApiProperty({ type: [CatalogSoftTypeDto], description: 'The soft types of this class and below' })
+  /** The soft types of this class and below */
   softTypeDetails!: CatalogSoftTypeDto[];
 }

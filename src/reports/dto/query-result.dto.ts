@@ -5,22 +5,20 @@ const ROW_EXAMPLE = [
 ];
 
 export class QueryResultDto {
-  @ApiProperty({ description: 'Number of rows', example: 1 })
+  /** Number of rows */
+  @ApiProperty({ example: 1 })
   count!: number;
 
-  @ApiProperty({
-    description:
-      'Rows: the selected values in select order (strings, numbers, booleans, ISO-8601 timestamps, OIDs, null)',
-    type: 'array',
-    items: { type: 'array', items: {} },
-    example: ROW_EXAMPLE,
-  })
+  /** Rows: the selected values in select order (strings, numbers, booleans, ISO-8601 timestamps, OIDs, null) */
+  @ApiProperty({ type: 'array', items: { type: 'array', items: {} }, example: ROW_EXAMPLE })
   items!: unknown[][];
 
-  @ApiPropertyOptional({ description: 'Present (true) when the result was cut at REPORT_MAX_ROWS', example: true })
+  /** Present (true) when the result was cut at REPORT_MAX_ROWS */
+  @ApiPropertyOptional({ example: true })
   truncated?: boolean;
 
-  @ApiProperty({ description: 'Server time spent, in seconds', example: 0.012 })
+  /** Server time spent, in seconds */
+  @ApiProperty({ example: 0.012 })
   _runtime!: number;
 }
 
@@ -28,7 +26,8 @@ export class ResultHeadingDto {
   @ApiProperty({ example: 'Last Modified' })
   heading!: string;
 
-  @ApiProperty({ description: 'XML element name of the column', example: 'Last_Modified' })
+  /** XML element name of the column */
+  @ApiProperty({ example: 'Last_Modified' })
   tag!: string;
 
   @ApiProperty({ example: 'java.sql.Timestamp' })
@@ -39,6 +38,5 @@ export class NamedReportResultDto extends QueryResultDto {
   @ApiProperty({ example: 'Documents by number' })
   name!: string;
 
-  @ApiProperty({ type: [ResultHeadingDto] })
   headings!: ResultHeadingDto[];
 }

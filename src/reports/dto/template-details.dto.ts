@@ -5,49 +5,55 @@ export class TemplateParameterDto {
   @ApiProperty({ example: 'number' })
   name!: string;
 
-  @ApiProperty({ description: 'Declared type', example: 'java.lang.String' })
+  /** Declared type */
+  @ApiProperty({ example: 'java.lang.String' })
   type!: string;
 
-  @ApiProperty({
-    description: 'Default value (or macro name), null when none',
-    example: '*',
-    nullable: true,
-    type: String,
-  })
+  /** Default value (or macro name), null when none */
+  @ApiProperty({ example: '*', type: String })
   default!: string | null;
 
-  @ApiProperty({ description: 'Whether the default is a macro (CURRENT_USER_NAME …)', example: false })
+  /** Whether the default is a macro (CURRENT_USER_NAME …) */
+  @ApiProperty({ example: false })
   isMacro!: boolean;
 }
 
 export class TemplateReportAttributeDto {
-  @ApiProperty({ description: 'reportAttributeId: the request parameter that constrains it', example: 'Number' })
+  /** reportAttributeId: the request parameter that constrains it */
+  @ApiProperty({ example: 'Number' })
   id!: string;
 
-  @ApiProperty({ description: 'Its heading (also a request parameter name)', example: 'Document Number' })
+  /** Its heading (also a request parameter name) */
+  @ApiProperty({ example: 'Document Number' })
   heading!: string;
 
-  @ApiProperty({ description: 'A result column', example: true })
+  /** A result column */
+  @ApiProperty({ example: true })
   column!: boolean;
 
-  @ApiProperty({ description: 'An input (`parameterValue`) that conditions refer to', example: false })
+  /** An input (`parameterValue`) that conditions refer to */
+  @ApiProperty({ example: false })
   input!: boolean;
 
-  @ApiProperty({ description: 'userCanConstrain: request parameters give it a value', example: true })
+  /** userCanConstrain: request parameters give it a value */
+  @ApiProperty({ example: true })
   userCanConstrain!: boolean;
 
-  @ApiProperty({ nullable: true, type: String, example: '0000*' })
+  @ApiProperty({ type: String, example: '0000*' })
   defaultValue!: string | null;
 
-  @ApiProperty({ description: 'A fixed value the request cannot change', nullable: true, type: String, example: null })
+  /** A fixed value the request cannot change */
+  @ApiProperty({ type: String, example: null })
   constantValue!: string | null;
 
-  @ApiProperty({ description: 'defaultValue and constantValue are macro names', example: false })
+  /** defaultValue and constantValue are macro names */
+  @ApiProperty({ example: false })
   isMacro!: boolean;
 }
 
 export class TemplateWarningDto {
-  @ApiProperty({ description: 'The element the warning is about', example: '/qml/statement/query/from/table[1]' })
+  /** The element the warning is about */
+  @ApiProperty({ example: '/qml/statement/query/from/table[1]' })
   path!: string;
 
   @ApiProperty({
@@ -64,14 +70,11 @@ export class TemplateDetailsDto {
   @ApiProperty({ example: 'Documents by number' })
   name!: string;
 
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    example: 'Latest iterations of documents whose number matches the parameter',
-  })
+  @ApiProperty({ type: String, example: 'Latest iterations of documents whose number matches the parameter' })
   description!: string | null;
 
-  @ApiProperty({ description: 'Container name', example: 'Drive Unit' })
+  /** Container name */
+  @ApiProperty({ example: 'Drive Unit' })
   container!: string;
 
   @ApiProperty({ example: '2026-03-02T10:00:00.000Z' })
@@ -80,33 +83,21 @@ export class TemplateDetailsDto {
   @ApiProperty({ example: '2026-03-02T10:00:00.000Z' })
   modified!: string;
 
-  @ApiProperty({
-    description:
-      'The QML layout: `statement` (qml/statement/query) or `query` (qml/query, written by Windchill 10 and later)',
-    enum: ['statement', 'query'],
-    example: 'statement',
-  })
+  /** The QML layout: `statement` (qml/statement/query) or `query` (qml/query, written by Windchill 10 and later) */
+  @ApiProperty({ example: 'statement' })
   layout!: 'statement' | 'query';
 
-  @ApiProperty({ type: [TemplateParameterDto] })
   parameters!: TemplateParameterDto[];
 
-  @ApiProperty({
-    description: 'The report attributes of a template in the `query` layout (empty for the `statement` layout)',
-    type: [TemplateReportAttributeDto],
-  })
+  /** The report attributes of a template in the `query` layout (empty for the `statement` layout) */
   reportAttributes!: TemplateReportAttributeDto[];
 
-  @ApiProperty({ description: 'Selected items with their types', type: [ResultHeadingDto] })
+  /** Selected items with their types */
   headings!: ResultHeadingDto[];
 
-  @ApiProperty({
-    description:
-      'What the template names that was accepted but may not mean what was meant (an undeclared soft type …)',
-    type: [TemplateWarningDto],
-  })
+  /** What the template names that was accepted but may not mean what was meant (an undeclared soft type …) */
   warnings!: TemplateWarningDto[];
 
-  @ApiProperty({ description: 'The QML document' })
+  /** The QML document */
   qml!: string;
 }
