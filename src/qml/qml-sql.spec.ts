@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { checkUserTypes, standardCatalog } from '../catalog/catalog-load.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
 import type { PlanRequest } from './qml-plan.js';
 
@@ -111,6 +112,64 @@ describe('renderSql', () => {
     expect(s.text).toContain(
       'EXISTS (SELECT 1 FROM "usage_links" "t1lt2" WHERE "t1lt2"."class" = $13 AND "t1lt2"."parent_id" = "t1"."id" AND "t1lt2"."child_id" = "t2"."id")',
     );
+  });
+
+  /** Change orders → their activities → the activities' affected parts, over `links` rows. */
+  const changePathQml = (tables: string) =>
+    `<qml><statement><query><select><column alias="CN">number</column><column alias="CA">number</column><column alias="P">number</column></select>
+      <from>${tables}</from>
+      <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CA"/><aliasTarget alias="CN"/></join>
+        <join name="wt.change2.AffectedActivityData"><aliasTarget alias="CA"/><aliasTarget alias="P"/></join></linkJoin></query></statement></qml>`;
+  const changePath = (tables: string) => sql(changePathQml(tables));
+  const ORDER = '<table alias="CN">wt.change2.WTChangeOrder2</table>';
+  const ACTIVITY = '<table alias="CA">wt.change2.WTChangeActivity2</table>';
+  const PART = '<table alias="P">wt.part.WTPart</table>';
+
+  it('joins links of one class in `links` along the path from the first table, not as EXISTS', () => {
+    const s = changePath(ORDER + ACTIVITY + PART);
+    expect(s.text.split('\nWHERE')[0]).toBe(
+      [
+        `SELECT "t1m"."number" AS "c1", "t2m"."number" AS "c2", "t3m"."number" AS "c3"`,
+        `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
+        `JOIN "links" "t2lt1" ON "t2lt1"."class" = $1 AND "t2lt1"."role_b_id" = "t1"."id" AND ("t2lt1"."container_id" IS NULL OR "t2lt1"."container_id" = ANY($2::int4[]))`,
+        `JOIN "iterations" "t2" ON "t2"."id" = "t2lt1"."role_a_id" JOIN "masters" "t2m" ON "t2m"."id" = "t2"."master_id"`,
+        `JOIN "links" "t2lt3" ON "t2lt3"."class" = $3 AND "t2lt3"."role_a_id" = "t2"."id" AND ("t2lt3"."container_id" IS NULL OR "t2lt3"."container_id" = ANY($4::int4[]))`,
+        `JOIN "iterations" "t3" ON "t3"."id" = "t2lt3"."role_b_id" JOIN "masters" "t3m" ON "t3m"."id" = "t3"."master_id"`,
+      ].join('\n'),
+    );
+    expect(s.values.slice(0, 4)).toEqual(['wt.change2.IncludedIn2', [1, 2], 'wt.change2.AffectedActivityData', [1, 2]]);
+    expect(s.text).not.toContain('EXISTS');
+    expect(s.text).not.toContain('CROSS JOIN');
+    // Listed the other way round, the path starts at the parts.
+    const reversed = changePath(PART + ACTIVITY + ORDER);
+    expect(reversed.text).toContain('JOIN "links" "t2lt1" ON "t2lt1"."class" = $1 AND "t2lt1"."role_b_id" = "t1"."id"');
+    expect(reversed.text).toContain('JOIN "iterations" "t2" ON "t2"."id" = "t2lt1"."role_a_id"');
+    expect(reversed.text).toContain('JOIN "links" "t2lt3" ON "t2lt3"."class" = $3 AND "t2lt3"."role_a_id" = "t2"."id"');
+    expect(reversed.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t2lt3"."role_b_id"');
+    // A table listed before the path reaches it waits for it.
+    const later = changePath(ORDER + PART + ACTIVITY);
+    expect(later.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t3lt1"."role_a_id"');
+    expect(later.text).toContain('JOIN "iterations" "t2" ON "t2"."id" = "t3lt2"."role_b_id"');
+    expect(later.text).not.toContain('EXISTS');
+    expect(later.text).not.toContain('CROSS JOIN');
+  });
+
+  it('keeps EXISTS where a join could repeat rows or an outer join fixes the order', () => {
+    // A link class with a subclass: one pair of ends may have a row of each.
+    const catalog = checkUserTypes(
+      standardCatalog(),
+      { classes: [{ name: 'ext.SpecialAffected', parent: 'wt.change2.AffectedActivityData' }] },
+      'test',
+    );
+    const several = buildQuery(compileTemplate(changePathQml(ORDER + ACTIVITY + PART), { catalog }), req).sql;
+    expect(several.text).toContain('JOIN "links" "t2lt1"');
+    expect(several.text).toMatch(/EXISTS \(SELECT 1 FROM "links" "t2lt3" WHERE "t2lt3"\."class" IN \(/);
+    expect(several.text).toContain('CROSS JOIN "iterations" "t3"');
+    // (Usage links, which have no unique key over both ends, stay EXISTS: see above.)
+    // With an outer join the tables stay in their order, links in WHERE.
+    const outer = changePath(ORDER + ACTIVITY + '<table alias="P" outerJoinAlias="CA">wt.part.WTPart</table>');
+    expect(outer.text).toContain('CROSS JOIN "iterations" "t2"');
+    expect(outer.text).toContain('EXISTS (SELECT 1 FROM "links" "t2lt1"');
   });
 
   it('looks up the containers of a member inside the query', () => {

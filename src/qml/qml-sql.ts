@@ -11,11 +11,13 @@ import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
  */
 export function renderSql(plan: Plan): Sql {
   const items = plan.select.map((s, i) => sql`${expr(s.expr)} AS ${ident(`c${i + 1}`)}`);
+  const { source, joined } = from(plan.from, plan.where);
+  const where = plan.where.filter((c) => !joined.has(c));
   const parts: Sql[] = [
     sql`SELECT ${plan.distinct ? raw('DISTINCT ') : raw('')}${join(items, ', ')}`,
-    sql`FROM ${from(plan.from)}`,
+    sql`FROM ${source}`,
   ];
-  if (plan.where.length) parts.push(sql`WHERE ${and(plan.where)}`);
+  if (where.length) parts.push(sql`WHERE ${and(where)}`);
   if (plan.groupBy.length) parts.push(raw(`GROUP BY ${plan.groupBy.map(ordinal).join(', ')}`));
   if (plan.orderBy.length) {
     const keys = plan.orderBy.map((o) => {
@@ -54,7 +56,66 @@ function at(alias: string, storage: Storage, ref: ColumnRef): Sql {
   return ident(auxAlias(alias, storage, ref.aux), ref.column);
 }
 
-function from(tables: PlannedTable[]): Sql {
+type LinkCond = Extract<SqlCond, { k: 'link' }>;
+
+/**
+ * The FROM clause, and the link conditions it took over from WHERE. Without outer joins, the
+ * tables are listed along their links, from the first: each next table through a link row
+ * joined to a table already listed. A link of one class in a table whose unique key allows one
+ * row per class and pair of ends is then an inner join, which repeats no row, instead of an
+ * `EXISTS`. Written that way, PostgreSQL follows the path (change orders, then their activities,
+ * then the activities' parts) where its estimates cannot tell the orders apart; as `EXISTS`, it
+ * looked the activities up again after fanning out to their parts.
+ */
+function from(tables: PlannedTable[], where: SqlCond[]): { source: Sql; joined: Set<SqlCond> } {
+  const joined = new Set<SqlCond>();
+  if (tables.some((t) => t.outer)) return { source: withOuter(tables), joined };
+  const aliases = new Set(tables.map((t) => t.alias));
+  const links = where.filter(
+    (c): c is LinkCond =>
+      c.k === 'link' &&
+      c.storage.roles?.unique === true &&
+      c.classes.length === 1 &&
+      c.a !== c.b &&
+      aliases.has(c.a) &&
+      aliases.has(c.b),
+  );
+  const out: Sql[] = [];
+  const listed = new Set<string>();
+  const pending = [...tables];
+  while (pending.length) {
+    let next = 0;
+    let via: LinkCond | undefined;
+    for (let i = 0; i < pending.length && !via; i++) {
+      const alias = pending[i].alias;
+      via = links.find(
+        (l) => !joined.has(l) && ((l.a === alias && listed.has(l.b)) || (l.b === alias && listed.has(l.a))),
+      );
+      if (via) next = i;
+    }
+    const [t] = pending.splice(next, 1);
+    if (via) {
+      joined.add(via);
+      out.push(linkJoin(via, t));
+    } else out.push(listed.size ? sql`CROSS JOIN ${withAux(t)}` : withAux(t));
+    listed.add(t.alias);
+  }
+  return { source: join(out, '\n'), joined };
+}
+
+/** A link row joined to the end already listed, then the table at its other end (`to`). */
+function linkJoin(c: LinkCond, table: PlannedTable): Sql {
+  const roles = c.storage.roles!;
+  const to = table.alias;
+  const l = `${c.a}l${c.b}`;
+  const [listedRole, toRole] = to === c.a ? [roles.b, roles.a] : [roles.a, roles.b];
+  const listed = to === c.a ? c.b : c.a;
+  const on = [inList(ident(l, 'class'), c.classes), sql`${ident(l, listedRole)} = ${ident(listed, 'id')}`];
+  if (c.scope && c.storage.access.k === 'container') on.push(access(l, c.storage, c.scope));
+  return sql`JOIN ${ident(c.storage.table)} ${ident(l)} ON ${join(on, ' AND ')}\nJOIN ${withAux(table, sql`${ident(to, 'id')} = ${ident(l, toRole)}`)}`;
+}
+
+function withOuter(tables: PlannedTable[]): Sql {
   const out: Sql[] = [];
   tables.forEach((t, i) => {
     const source = withAux(t);
@@ -72,9 +133,11 @@ function from(tables: PlannedTable[]): Sql {
 const AUX_ORDER: Exclude<Aux, 'self'>[] = ['master', 'container', 'creator', 'modifier'];
 
 /** A table with its helper joins (master, container, users), each only when used. */
-function withAux(t: PlannedTable): Sql {
+function withAux(t: PlannedTable, on?: Sql): Sql {
   const a = t.alias;
-  const parts: Sql[] = [sql`${ident(t.storage.table)} ${ident(a)}`];
+  const parts: Sql[] = [
+    on ? sql`${ident(t.storage.table)} ${ident(a)} ON ${on}` : sql`${ident(t.storage.table)} ${ident(a)}`,
+  ];
   const needed = new Set(t.aux);
   for (const aux of AUX_ORDER) {
     const j = t.storage.aux[aux];
