@@ -25,12 +25,21 @@ describe('renderSql', () => {
       [
         `SELECT ('OR:' || "t1m"."class" || $1 || "t1"."id"::text) AS "c1", "t1m"."number" AS "c2", "t1m"."name" AS "c3", "t1"."state" AS "c4", "t1"."modified_at" AS "c5"`,
         `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
-        `WHERE ("t1m"."class" = $2 AND "t1m"."container_id" = ANY($3::int4[]) AND "t1m"."number" LIKE $4::text AND "t1"."latest" = $5::boolean)`,
+        `WHERE ("t1m"."class" = $2 AND "t1m"."container_id" = ANY($3::int4[]) AND ("t1m"."number" LIKE $4::text AND "t1m"."number" ~>=~ $5::text AND "t1m"."number" ~<~ $6::text) AND "t1"."latest" = $7::boolean)`,
         `ORDER BY 2, "t1"."id"`,
-        'LIMIT $6',
+        'LIMIT $8',
       ].join('\n'),
     );
-    expect(s.values).toEqual([':', 'wt.doc.WTDocument', [1, 2], "x' OR '1'='1%", true, 101]);
+    expect(s.values).toEqual([
+      ':',
+      'wt.doc.WTDocument',
+      [1, 2],
+      "x' OR '1'='1%",
+      "x' OR '1'='1",
+      "x' OR '1'='2",
+      true,
+      101,
+    ]);
   });
 
   it('renders "Part structure" with reference joins in WHERE and a total order', () => {
@@ -170,6 +179,31 @@ describe('renderSql', () => {
     const outer = changePath(ORDER + ACTIVITY + '<table alias="P" outerJoinAlias="CA">wt.part.WTPart</table>');
     expect(outer.text).toContain('CROSS JOIN "iterations" "t2"');
     expect(outer.text).toContain('EXISTS (SELECT 1 FROM "links" "t2lt1"');
+  });
+
+  it("gives a LIKE with a literal prefix that prefix's byte range, which a generic plan can use", () => {
+    const docs = (pattern: string, not = false) =>
+      buildQuery(
+        compileTemplate(`<qml><statement><query><select><column alias="D">number</column></select>
+        <from><table alias="D">wt.doc.WTDocument</table></from>
+        <where><condition><operand><column alias="D">master&gt;number</column></operand><operator type="${not ? 'notLike' : 'like'}"/><operand><constant>${pattern}</constant></operand></condition></where></query></statement></qml>`),
+        req,
+      );
+    const prefixed = docs('AB-1*');
+    expect(prefixed.sql.text).toContain(
+      '("t1m"."number" LIKE $3::text AND "t1m"."number" ~>=~ $4::text AND "t1m"."number" ~<~ $5::text)',
+    );
+    expect(prefixed.sql.values.slice(2, 5)).toEqual(['AB-1%', 'AB-1', 'AB-2']);
+    expect(prefixed.genericPlan).toBe(true);
+    // No prefix, or NOT LIKE: no index range either way, so the plan may be generic too.
+    for (const q of [docs('*-1'), docs('AB*', true)]) {
+      expect(q.sql.text).not.toContain('~>=~');
+      expect(q.genericPlan).toBe(true);
+    }
+    // A prefix whose last character has no next one (U+10FFFF): planned for its value each time.
+    const last = docs('\u{10FFFF}*');
+    expect(last.sql.text).not.toContain('~>=~');
+    expect(last.genericPlan).toBe(false);
   });
 
   it('looks up the containers of a member inside the query', () => {

@@ -3,6 +3,7 @@ import type { Aux, ColumnRef, Storage } from '../catalog/storage.js';
 import type { AccessScope, ComputedTable, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
 import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
+import { likePrefixRange } from '../common/wildcard.js';
 
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
@@ -166,8 +167,13 @@ function cond(c: SqlCond): Sql {
       return c.parts.length === 1 ? cond(c.parts[0]) : sql`(${join(c.parts.map(cond), ' OR ')})`;
     case 'cmp':
       return sql`${expr(c.left)} ${raw(c.op)} ${expr(c.right)}`;
-    case 'like':
-      return sql`${expr(c.left)} ${raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
+    case 'like': {
+      const like = sql`${expr(c.left)} ${raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
+      const range = likeRange(c);
+      if (!range) return like;
+      const bound = (value: string): SqlExpr => ({ k: 'val', value, type: 'string' });
+      return sql`(${like} AND ${expr(c.left)} ~>=~ ${expr(bound(range.lo))} AND ${expr(c.left)} ~<~ ${expr(bound(range.hi))})`;
+    }
     case 'null':
       return sql`${expr(c.e)} ${raw(c.not ? 'IS NOT NULL' : 'IS NULL')}`;
     case 'in':
@@ -184,6 +190,36 @@ function cond(c: SqlCond): Sql {
     case 'link':
       return link(c);
   }
+}
+
+type LikeCond = Extract<SqlCond, { k: 'like' }>;
+
+/**
+ * The byte range a column matched by LIKE lies in, from the pattern's literal prefix, rendered
+ * beside the LIKE: PostgreSQL turns a known pattern's prefix into an index range itself, but only
+ * when it plans for the value; with the range as conditions of their own, a plan made once for
+ * every value (a prepared statement's generic plan) uses the index as well.
+ */
+function likeRange(c: LikeCond): { lo: string; hi: string } | null {
+  if (c.not || c.left.k !== 'col' || c.right.k !== 'val' || typeof c.right.value !== 'string') return null;
+  return likePrefixRange(c.right.value);
+}
+
+/**
+ * Whether a plan made once for every value serves this query as well as one made for its values:
+ * not when a LIKE has a literal prefix that got no range (see likeRange), which only a plan for
+ * the value could turn into an index range.
+ */
+export function genericPlanFits(plan: Plan): boolean {
+  const fits = (c: SqlCond): boolean => {
+    if (c.k === 'and' || c.k === 'or') return c.parts.every(fits);
+    if (c.k !== 'like' || c.not || c.left.k !== 'col' || c.right.k !== 'val') return true;
+    const pattern = c.right.value;
+    const prefixed = typeof pattern === 'string' && pattern !== '' && pattern[0] !== '%' && pattern[0] !== '_';
+    return !prefixed || likeRange(c) !== null;
+  };
+  const outer = plan.from.flatMap((t) => (t.outer ? [...t.outer.on, ...t.filters] : []));
+  return [...plan.where, ...outer].every(fits);
 }
 
 function inList(column: Sql, values: readonly string[]): Sql {
