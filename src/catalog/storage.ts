@@ -187,8 +187,11 @@ export interface Storage {
   access: AccessRule;
   /** `OR:<class>:<id>`: the class from the class column (with a suffix), or the catalog class. */
   oid: { classAt: ColumnRef; suffix: string } | 'catalogClass';
-  /** For link storages: the columns of role A and role B. */
-  roles: { a: string; b: string } | null;
+  /**
+   * For link storages: the columns of role A and role B, and whether a unique key allows one row
+   * per class and pair of ends (then a join through one class can repeat no row).
+   */
+  roles: { a: string; b: string; unique?: boolean } | null;
 }
 
 const MASTER: AuxJoin = { table: 'masters', suffix: 'm', from: { aux: 'self', column: 'master_id' }, inner: true };
@@ -330,7 +333,7 @@ export const STORAGES: Readonly<Record<StorageKind, Storage>> = {
     mba: self('props'),
     access: { k: 'container', at: self('container_id'), nullReadable: true },
     oid: { classAt: self('class'), suffix: ':' },
-    roles: { a: 'role_a_id', b: 'role_b_id' },
+    roles: { a: 'role_a_id', b: 'role_b_id', unique: true },
   },
   // The services' audit trail (src/audit): events of objects in containers the caller reads;
   // events without a container (users, content roles) only for administrators.

@@ -57,3 +57,36 @@ export function literalOf(text: string): string {
     .map((t) => t.wildcard ?? t.literal)
     .join('');
 }
+
+/**
+ * The bounds of the strings a LIKE pattern (escape character `\`) can match, from its literal
+ * prefix: every match is at least `lo` and less than `hi` in byte order (the order of
+ * PostgreSQL's `~>=~` and `~<~`, which a `text_pattern_ops` index serves). `hi` is the prefix with
+ * its last character made the next one (a last U+10FFFF is dropped first); UTF-8 keeps code point
+ * order in bytes. Null when the pattern starts with a wildcard (no prefix) or holds only U+10FFFF
+ * before it.
+ */
+export function likePrefixRange(pattern: string): { lo: string; hi: string } | null {
+  const prefix: string[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '%' || ch === '_') break;
+    if (ch === '\\') {
+      if (i + 1 >= pattern.length) return null;
+      i++;
+    }
+    prefix.push(pattern[i]);
+  }
+  // Whole code points (a surrogate pair is one), so that the last one can be stepped.
+  const points = [...prefix.join('')];
+  const lo = points.join('');
+  while (points.length) {
+    const last = points.pop()!.codePointAt(0)!;
+    // The next code point, past the surrogates (never characters of a text) and not past the last.
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    if (next <= 0x10ffff && (next < 0xd800 || next > 0xdfff)) {
+      return { lo, hi: points.join('') + String.fromCodePoint(next) };
+    }
+  }
+  return null;
+}

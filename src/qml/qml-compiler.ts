@@ -8,7 +8,7 @@ import { compileQueryLayout, isQueryLayout } from './qml-layout-new.js';
 import { DEFAULT_LIMITS, PG_MAX_BOUND_VALUES, type QmlLimits } from './qml-limits.js';
 import { parseQml } from './qml-parse.js';
 import { planQuery, type PlanRequest } from './qml-plan.js';
-import { renderSql } from './qml-sql.js';
+import { genericPlanFits, renderSql } from './qml-sql.js';
 import { javaTypeName, type ValueType } from './qml-types.js';
 import { validateQml } from './qml-validate.js';
 
@@ -32,6 +32,11 @@ export interface CompiledQuery {
   columns: ResultColumn[];
   /** The value each declared parameter took (null: not used by this execution). */
   parameters: { name: string; value: string | null }[];
+  /**
+   * Whether one plan made for every value (a prepared statement's generic plan) serves this SQL
+   * as well as plans made for the values: see genericPlanFits.
+   */
+  genericPlan: boolean;
 }
 
 export interface CompileOptions {
@@ -84,6 +89,7 @@ export function buildQuery(
       typeName: s.objectClass ?? javaTypeName(s.type),
     })),
     parameters,
+    genericPlan: genericPlanFits(plan),
   };
 }
 

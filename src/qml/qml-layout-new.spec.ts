@@ -203,8 +203,10 @@ describe('the qml/query layout (Windchill 10 and later)', () => {
     expect(none.text).toContain('"t1"."latest" = $3::boolean AND "t1"."state" IN ($4::text)');
     expect(none.text).not.toMatch(/LIKE/);
     const both = sql(t, { A: 'x*', B: 'RELEASED' });
-    expect(both.text).toContain('("t1m"."name" LIKE $3::text OR "t1m"."number" LIKE $4::text)');
-    expect(both.text).toContain('"t1"."state" IN ($6::text, $7::text)');
+    expect(both.text).toContain(
+      '(("t1m"."name" LIKE $3::text AND "t1m"."name" ~>=~ $4::text AND "t1m"."name" ~<~ $5::text) OR ("t1m"."number" LIKE $6::text AND "t1m"."number" ~>=~ $7::text AND "t1m"."number" ~<~ $8::text))',
+    );
+    expect(both.text).toContain('"t1"."state" IN ($10::text, $11::text)');
   });
 
   it('reportAttributeReference to a value attribute stands for its item', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { checkUserTypes, standardCatalog } from '../catalog/catalog-load.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
 import type { PlanRequest } from './qml-plan.js';
 
@@ -24,12 +25,21 @@ describe('renderSql', () => {
       [
         `SELECT ('OR:' || "t1m"."class" || $1 || "t1"."id"::text) AS "c1", "t1m"."number" AS "c2", "t1m"."name" AS "c3", "t1"."state" AS "c4", "t1"."modified_at" AS "c5"`,
         `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
-        `WHERE ("t1m"."class" = $2 AND "t1m"."container_id" = ANY($3::int4[]) AND "t1m"."number" LIKE $4::text AND "t1"."latest" = $5::boolean)`,
+        `WHERE ("t1m"."class" = $2 AND "t1m"."container_id" = ANY($3::int4[]) AND ("t1m"."number" LIKE $4::text AND "t1m"."number" ~>=~ $5::text AND "t1m"."number" ~<~ $6::text) AND "t1"."latest" = $7::boolean)`,
         `ORDER BY 2, "t1"."id"`,
-        'LIMIT $6',
+        'LIMIT $8',
       ].join('\n'),
     );
-    expect(s.values).toEqual([':', 'wt.doc.WTDocument', [1, 2], "x' OR '1'='1%", true, 101]);
+    expect(s.values).toEqual([
+      ':',
+      'wt.doc.WTDocument',
+      [1, 2],
+      "x' OR '1'='1%",
+      "x' OR '1'='1",
+      "x' OR '1'='2",
+      true,
+      101,
+    ]);
   });
 
   it('renders "Part structure" with reference joins in WHERE and a total order', () => {
@@ -111,6 +121,89 @@ describe('renderSql', () => {
     expect(s.text).toContain(
       'EXISTS (SELECT 1 FROM "usage_links" "t1lt2" WHERE "t1lt2"."class" = $13 AND "t1lt2"."parent_id" = "t1"."id" AND "t1lt2"."child_id" = "t2"."id")',
     );
+  });
+
+  /** Change orders → their activities → the activities' affected parts, over `links` rows. */
+  const changePathQml = (tables: string) =>
+    `<qml><statement><query><select><column alias="CN">number</column><column alias="CA">number</column><column alias="P">number</column></select>
+      <from>${tables}</from>
+      <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CA"/><aliasTarget alias="CN"/></join>
+        <join name="wt.change2.AffectedActivityData"><aliasTarget alias="CA"/><aliasTarget alias="P"/></join></linkJoin></query></statement></qml>`;
+  const changePath = (tables: string) => sql(changePathQml(tables));
+  const ORDER = '<table alias="CN">wt.change2.WTChangeOrder2</table>';
+  const ACTIVITY = '<table alias="CA">wt.change2.WTChangeActivity2</table>';
+  const PART = '<table alias="P">wt.part.WTPart</table>';
+
+  it('joins links of one class in `links` along the path from the first table, not as EXISTS', () => {
+    const s = changePath(ORDER + ACTIVITY + PART);
+    expect(s.text.split('\nWHERE')[0]).toBe(
+      [
+        `SELECT "t1m"."number" AS "c1", "t2m"."number" AS "c2", "t3m"."number" AS "c3"`,
+        `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
+        `JOIN "links" "t2lt1" ON "t2lt1"."class" = $1 AND "t2lt1"."role_b_id" = "t1"."id" AND ("t2lt1"."container_id" IS NULL OR "t2lt1"."container_id" = ANY($2::int4[]))`,
+        `JOIN "iterations" "t2" ON "t2"."id" = "t2lt1"."role_a_id" JOIN "masters" "t2m" ON "t2m"."id" = "t2"."master_id"`,
+        `JOIN "links" "t2lt3" ON "t2lt3"."class" = $3 AND "t2lt3"."role_a_id" = "t2"."id" AND ("t2lt3"."container_id" IS NULL OR "t2lt3"."container_id" = ANY($4::int4[]))`,
+        `JOIN "iterations" "t3" ON "t3"."id" = "t2lt3"."role_b_id" JOIN "masters" "t3m" ON "t3m"."id" = "t3"."master_id"`,
+      ].join('\n'),
+    );
+    expect(s.values.slice(0, 4)).toEqual(['wt.change2.IncludedIn2', [1, 2], 'wt.change2.AffectedActivityData', [1, 2]]);
+    expect(s.text).not.toContain('EXISTS');
+    expect(s.text).not.toContain('CROSS JOIN');
+    // Listed the other way round, the path starts at the parts.
+    const reversed = changePath(PART + ACTIVITY + ORDER);
+    expect(reversed.text).toContain('JOIN "links" "t2lt1" ON "t2lt1"."class" = $1 AND "t2lt1"."role_b_id" = "t1"."id"');
+    expect(reversed.text).toContain('JOIN "iterations" "t2" ON "t2"."id" = "t2lt1"."role_a_id"');
+    expect(reversed.text).toContain('JOIN "links" "t2lt3" ON "t2lt3"."class" = $3 AND "t2lt3"."role_a_id" = "t2"."id"');
+    expect(reversed.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t2lt3"."role_b_id"');
+    // A table listed before the path reaches it waits for it.
+    const later = changePath(ORDER + PART + ACTIVITY);
+    expect(later.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t3lt1"."role_a_id"');
+    expect(later.text).toContain('JOIN "iterations" "t2" ON "t2"."id" = "t3lt2"."role_b_id"');
+    expect(later.text).not.toContain('EXISTS');
+    expect(later.text).not.toContain('CROSS JOIN');
+  });
+
+  it('keeps EXISTS where a join could repeat rows or an outer join fixes the order', () => {
+    // A link class with a subclass: one pair of ends may have a row of each.
+    const catalog = checkUserTypes(
+      standardCatalog(),
+      { classes: [{ name: 'ext.SpecialAffected', parent: 'wt.change2.AffectedActivityData' }] },
+      'test',
+    );
+    const several = buildQuery(compileTemplate(changePathQml(ORDER + ACTIVITY + PART), { catalog }), req).sql;
+    expect(several.text).toContain('JOIN "links" "t2lt1"');
+    expect(several.text).toMatch(/EXISTS \(SELECT 1 FROM "links" "t2lt3" WHERE "t2lt3"\."class" IN \(/);
+    expect(several.text).toContain('CROSS JOIN "iterations" "t3"');
+    // (Usage links, which have no unique key over both ends, stay EXISTS: see above.)
+    // With an outer join the tables stay in their order, links in WHERE.
+    const outer = changePath(ORDER + ACTIVITY + '<table alias="P" outerJoinAlias="CA">wt.part.WTPart</table>');
+    expect(outer.text).toContain('CROSS JOIN "iterations" "t2"');
+    expect(outer.text).toContain('EXISTS (SELECT 1 FROM "links" "t2lt1"');
+  });
+
+  it("gives a LIKE with a literal prefix that prefix's byte range, which a generic plan can use", () => {
+    const docs = (pattern: string, not = false) =>
+      buildQuery(
+        compileTemplate(`<qml><statement><query><select><column alias="D">number</column></select>
+        <from><table alias="D">wt.doc.WTDocument</table></from>
+        <where><condition><operand><column alias="D">master&gt;number</column></operand><operator type="${not ? 'notLike' : 'like'}"/><operand><constant>${pattern}</constant></operand></condition></where></query></statement></qml>`),
+        req,
+      );
+    const prefixed = docs('AB-1*');
+    expect(prefixed.sql.text).toContain(
+      '("t1m"."number" LIKE $3::text AND "t1m"."number" ~>=~ $4::text AND "t1m"."number" ~<~ $5::text)',
+    );
+    expect(prefixed.sql.values.slice(2, 5)).toEqual(['AB-1%', 'AB-1', 'AB-2']);
+    expect(prefixed.genericPlan).toBe(true);
+    // No prefix, or NOT LIKE: no index range either way, so the plan may be generic too.
+    for (const q of [docs('*-1'), docs('AB*', true)]) {
+      expect(q.sql.text).not.toContain('~>=~');
+      expect(q.genericPlan).toBe(true);
+    }
+    // A prefix whose last character has no next one (U+10FFFF): planned for its value each time.
+    const last = docs('\u{10FFFF}*');
+    expect(last.sql.text).not.toContain('~>=~');
+    expect(last.genericPlan).toBe(false);
   });
 
   it('looks up the containers of a member inside the query', () => {

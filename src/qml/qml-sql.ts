@@ -3,6 +3,7 @@ import type { Aux, ColumnRef, Storage } from '../catalog/storage.js';
 import type { AccessScope, ComputedTable, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
 import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
+import { likePrefixRange } from '../common/wildcard.js';
 
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
@@ -11,11 +12,13 @@ import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
  */
 export function renderSql(plan: Plan): Sql {
   const items = plan.select.map((s, i) => sql`${expr(s.expr)} AS ${ident(`c${i + 1}`)}`);
+  const { source, joined } = from(plan.from, plan.where);
+  const where = plan.where.filter((c) => !joined.has(c));
   const parts: Sql[] = [
     sql`SELECT ${plan.distinct ? raw('DISTINCT ') : raw('')}${join(items, ', ')}`,
-    sql`FROM ${from(plan.from)}`,
+    sql`FROM ${source}`,
   ];
-  if (plan.where.length) parts.push(sql`WHERE ${and(plan.where)}`);
+  if (where.length) parts.push(sql`WHERE ${and(where)}`);
   if (plan.groupBy.length) parts.push(raw(`GROUP BY ${plan.groupBy.map(ordinal).join(', ')}`));
   if (plan.orderBy.length) {
     const keys = plan.orderBy.map((o) => {
@@ -54,7 +57,66 @@ function at(alias: string, storage: Storage, ref: ColumnRef): Sql {
   return ident(auxAlias(alias, storage, ref.aux), ref.column);
 }
 
-function from(tables: PlannedTable[]): Sql {
+type LinkCond = Extract<SqlCond, { k: 'link' }>;
+
+/**
+ * The FROM clause, and the link conditions it took over from WHERE. Without outer joins, the
+ * tables are listed along their links, from the first: each next table through a link row
+ * joined to a table already listed. A link of one class in a table whose unique key allows one
+ * row per class and pair of ends is then an inner join, which repeats no row, instead of an
+ * `EXISTS`. Written that way, PostgreSQL follows the path (change orders, then their activities,
+ * then the activities' parts) where its estimates cannot tell the orders apart; as `EXISTS`, it
+ * looked the activities up again after fanning out to their parts.
+ */
+function from(tables: PlannedTable[], where: SqlCond[]): { source: Sql; joined: Set<SqlCond> } {
+  const joined = new Set<SqlCond>();
+  if (tables.some((t) => t.outer)) return { source: withOuter(tables), joined };
+  const aliases = new Set(tables.map((t) => t.alias));
+  const links = where.filter(
+    (c): c is LinkCond =>
+      c.k === 'link' &&
+      c.storage.roles?.unique === true &&
+      c.classes.length === 1 &&
+      c.a !== c.b &&
+      aliases.has(c.a) &&
+      aliases.has(c.b),
+  );
+  const out: Sql[] = [];
+  const listed = new Set<string>();
+  const pending = [...tables];
+  while (pending.length) {
+    let next = 0;
+    let via: LinkCond | undefined;
+    for (let i = 0; i < pending.length && !via; i++) {
+      const alias = pending[i].alias;
+      via = links.find(
+        (l) => !joined.has(l) && ((l.a === alias && listed.has(l.b)) || (l.b === alias && listed.has(l.a))),
+      );
+      if (via) next = i;
+    }
+    const [t] = pending.splice(next, 1);
+    if (via) {
+      joined.add(via);
+      out.push(linkJoin(via, t));
+    } else out.push(listed.size ? sql`CROSS JOIN ${withAux(t)}` : withAux(t));
+    listed.add(t.alias);
+  }
+  return { source: join(out, '\n'), joined };
+}
+
+/** A link row joined to the end already listed, then the table at its other end (`to`). */
+function linkJoin(c: LinkCond, table: PlannedTable): Sql {
+  const roles = c.storage.roles!;
+  const to = table.alias;
+  const l = `${c.a}l${c.b}`;
+  const [listedRole, toRole] = to === c.a ? [roles.b, roles.a] : [roles.a, roles.b];
+  const listed = to === c.a ? c.b : c.a;
+  const on = [inList(ident(l, 'class'), c.classes), sql`${ident(l, listedRole)} = ${ident(listed, 'id')}`];
+  if (c.scope && c.storage.access.k === 'container') on.push(access(l, c.storage, c.scope));
+  return sql`JOIN ${ident(c.storage.table)} ${ident(l)} ON ${join(on, ' AND ')}\nJOIN ${withAux(table, sql`${ident(to, 'id')} = ${ident(l, toRole)}`)}`;
+}
+
+function withOuter(tables: PlannedTable[]): Sql {
   const out: Sql[] = [];
   tables.forEach((t, i) => {
     const source = withAux(t);
@@ -72,9 +134,11 @@ function from(tables: PlannedTable[]): Sql {
 const AUX_ORDER: Exclude<Aux, 'self'>[] = ['master', 'container', 'creator', 'modifier'];
 
 /** A table with its helper joins (master, container, users), each only when used. */
-function withAux(t: PlannedTable): Sql {
+function withAux(t: PlannedTable, on?: Sql): Sql {
   const a = t.alias;
-  const parts: Sql[] = [sql`${ident(t.storage.table)} ${ident(a)}`];
+  const parts: Sql[] = [
+    on ? sql`${ident(t.storage.table)} ${ident(a)} ON ${on}` : sql`${ident(t.storage.table)} ${ident(a)}`,
+  ];
   const needed = new Set(t.aux);
   for (const aux of AUX_ORDER) {
     const j = t.storage.aux[aux];
@@ -103,8 +167,13 @@ function cond(c: SqlCond): Sql {
       return c.parts.length === 1 ? cond(c.parts[0]) : sql`(${join(c.parts.map(cond), ' OR ')})`;
     case 'cmp':
       return sql`${expr(c.left)} ${raw(c.op)} ${expr(c.right)}`;
-    case 'like':
-      return sql`${expr(c.left)} ${raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
+    case 'like': {
+      const like = sql`${expr(c.left)} ${raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
+      const range = likeRange(c);
+      if (!range) return like;
+      const bound = (value: string): SqlExpr => ({ k: 'val', value, type: 'string' });
+      return sql`(${like} AND ${expr(c.left)} ~>=~ ${expr(bound(range.lo))} AND ${expr(c.left)} ~<~ ${expr(bound(range.hi))})`;
+    }
     case 'null':
       return sql`${expr(c.e)} ${raw(c.not ? 'IS NOT NULL' : 'IS NULL')}`;
     case 'in':
@@ -121,6 +190,36 @@ function cond(c: SqlCond): Sql {
     case 'link':
       return link(c);
   }
+}
+
+type LikeCond = Extract<SqlCond, { k: 'like' }>;
+
+/**
+ * The byte range a column matched by LIKE lies in, from the pattern's literal prefix, rendered
+ * beside the LIKE: PostgreSQL turns a known pattern's prefix into an index range itself, but only
+ * when it plans for the value; with the range as conditions of their own, a plan made once for
+ * every value (a prepared statement's generic plan) uses the index as well.
+ */
+function likeRange(c: LikeCond): { lo: string; hi: string } | null {
+  if (c.not || c.left.k !== 'col' || c.right.k !== 'val' || typeof c.right.value !== 'string') return null;
+  return likePrefixRange(c.right.value);
+}
+
+/**
+ * Whether a plan made once for every value serves this query as well as one made for its values:
+ * not when a LIKE has a literal prefix that got no range (see likeRange), which only a plan for
+ * the value could turn into an index range.
+ */
+export function genericPlanFits(plan: Plan): boolean {
+  const fits = (c: SqlCond): boolean => {
+    if (c.k === 'and' || c.k === 'or') return c.parts.every(fits);
+    if (c.k !== 'like' || c.not || c.left.k !== 'col' || c.right.k !== 'val') return true;
+    const pattern = c.right.value;
+    const prefixed = typeof pattern === 'string' && pattern !== '' && pattern[0] !== '%' && pattern[0] !== '_';
+    return !prefixed || likeRange(c) !== null;
+  };
+  const outer = plan.from.flatMap((t) => (t.outer ? [...t.outer.on, ...t.filters] : []));
+  return [...plan.where, ...outer].every(fits);
 }
 
 function inList(column: Sql, values: readonly string[]): Sql {

@@ -17,11 +17,14 @@ interface ParsedStatements {
  * Statement names are a digest of the SQL text, so the same report gets the same name on every
  * connection and a name never stands for two texts.
  *
- * A statement with LIKE runs unnamed, planned for its values every time: after five runs of a
- * prepared statement PostgreSQL may keep a generic plan, and a generic plan cannot turn a
- * pattern's literal prefix into an index range (measured on the 100 000-object benchmark data:
- * the number-wildcard report went from 3–5 ms to 25–40 ms once the generic plan was chosen). The
- * SQL text holds no values (they are all bound), so ` LIKE ` in it is always the operator.
+ * A statement runs unnamed, planned for its values every time, when `genericPlan` is false: after
+ * five runs of a prepared statement PostgreSQL may keep a generic plan, and a generic plan cannot
+ * turn a LIKE pattern's literal prefix into an index range (measured on the 100 000-object
+ * benchmark data: the number-wildcard report went from 3–5 ms to 25–40 ms once the generic plan
+ * was chosen). Report SQL gives such a LIKE the range as conditions of its own, which a generic
+ * plan uses (src/qml/qml-sql.ts likeRange), and says so; for other SQL the default is false when
+ * the text has a LIKE. The SQL text holds no values (they are all bound), so ` LIKE ` in it is
+ * always the operator.
  */
 export class PreparedStatements {
   private readonly byClient = new WeakMap<pg.ClientBase, ClientStatements>();
@@ -29,8 +32,12 @@ export class PreparedStatements {
   constructor(private readonly perConnection: number) {}
 
   /** The query to run on `client`: named, after the statements it pushed out are deallocated. */
-  async name<Q extends pg.QueryConfig>(client: pg.ClientBase, query: Q): Promise<Q> {
-    if (this.perConnection <= 0 || LIKE.test(query.text)) return query;
+  async name<Q extends pg.QueryConfig>(
+    client: pg.ClientBase,
+    query: Q,
+    genericPlan = !LIKE.test(query.text),
+  ): Promise<Q> {
+    if (this.perConnection <= 0 || !genericPlan) return query;
     const name = `report_${createHash('sha256').update(query.text).digest('hex').slice(0, 32)}`;
     let held = this.byClient.get(client);
     if (!held) {

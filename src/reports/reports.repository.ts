@@ -214,16 +214,29 @@ export class ReportsRepository {
    * (ReportSlotsTakenError when none is free); it is given back when the report has ended.
    * A null slot: no per-user limit.
    *
+   * `genericPlan`: whether the statement may be prepared and keep a generic plan (see
+   * PreparedStatements).
+   *
    * With a replica, reports run there (slots are then taken on the replica) and see the data as
    * far as it has replayed; on the primary only while the replica cannot answer.
    */
-  async execute(sql: { text: string; values: readonly unknown[] }, slot: ReportSlot | null): Promise<unknown[][]> {
-    const query = { text: sql.text, values: [...sql.values], rowMode: 'array' as const, types: REPORT_TYPES };
+  async execute(
+    sql: { text: string; values: readonly unknown[] },
+    slot: ReportSlot | null,
+    genericPlan?: boolean,
+  ): Promise<unknown[][]> {
+    const query = {
+      text: sql.text,
+      values: [...sql.values],
+      rowMode: 'array' as const,
+      types: REPORT_TYPES,
+    };
     const onPrimary = this.pools.reports;
     try {
       return await this.replica.read(
-        (replica) => this.onPool(replica, query, slot),
-        () => (onPrimary ? this.onPool(onPrimary, query, slot) : this.inTransaction(query, slot)),
+        (replica) => this.onPool(replica, query, genericPlan, slot),
+        () =>
+          onPrimary ? this.onPool(onPrimary, query, genericPlan, slot) : this.inTransaction(query, genericPlan, slot),
         'reports',
       );
     } catch (e) {
@@ -237,6 +250,7 @@ export class ReportsRepository {
   private async onPool(
     pool: pg.Pool,
     query: pg.QueryConfig & { rowMode: 'array' },
+    genericPlan: boolean | undefined,
     slot: ReportSlot | null,
   ): Promise<unknown[][]> {
     const client = await pool.connect();
@@ -244,7 +258,7 @@ export class ReportsRepository {
     let rows: unknown[][];
     try {
       held = await takeSlot(client, slot, 'pg_try_advisory_lock');
-      rows = (await client.query<unknown[]>(await this.statements.name(client, query))).rows;
+      rows = (await client.query<unknown[]>(await this.statements.name(client, query, genericPlan))).rows;
     } catch (e) {
       await giveBack(client, held, slot);
       throw e;
@@ -256,6 +270,7 @@ export class ReportsRepository {
 
   private async inTransaction(
     query: pg.QueryConfig & { rowMode: 'array' },
+    genericPlan: boolean | undefined,
     slot: ReportSlot | null,
   ): Promise<unknown[][]> {
     const client = await this.pools.primary.connect();
@@ -264,7 +279,7 @@ export class ReportsRepository {
       await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${this.config.reportTimeoutMs}`);
       // A transaction-level slot: the end of the transaction gives it back.
       await takeSlot(client, slot, 'pg_try_advisory_xact_lock');
-      rows = (await client.query<unknown[]>(await this.statements.name(client, query))).rows;
+      rows = (await client.query<unknown[]>(await this.statements.name(client, query, genericPlan))).rows;
     } catch (e) {
       await client.query('ROLLBACK').then(
         () => client.release(),

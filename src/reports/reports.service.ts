@@ -297,7 +297,11 @@ export class ReportsService {
     }
     let rows: unknown[][];
     try {
-      rows = await this.repo.execute(query.sql, this.perUser > 0 ? { userId: user.id, max: this.perUser } : null);
+      rows = await this.repo.execute(
+        query.sql,
+        this.perUser > 0 ? { userId: user.id, max: this.perUser } : null,
+        query.genericPlan,
+      );
     } catch (e) {
       if (e instanceof ReportSlotsTakenError) {
         throw new HttpErrorWithHeaders(
