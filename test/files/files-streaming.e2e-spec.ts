@@ -8,6 +8,7 @@ import request from 'supertest';
 import { BATCH_SELECT, SET_BATCH } from '../../src/files/copy-reader.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, binaryParser, importFilesFixture, removeFilesFixture, itemsOf, oidOf } from './files-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -217,14 +218,12 @@ describe('files: raw uploads, large files, limits and concurrency', () => {
   });
 
   describe('FILES_MAX_SIZE', () => {
-    let small: TestApp;
     let port: number;
+    const small = useTestApp({ FILES_MAX_SIZE: '1kb' });
     beforeAll(async () => {
-      small = await createTestApp({ FILES_MAX_SIZE: '1kb' });
       await new Promise<void>((resolve) => small.app.getHttpServer().listen(0, '127.0.0.1', resolve));
       port = (small.app.getHttpServer().address() as AddressInfo).port;
     });
-    afterAll(() => small.close());
 
     const post = (name: string) =>
       request(small.http)

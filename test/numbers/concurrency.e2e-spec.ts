@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { addMasters, counterOf, createContainer, generateUrl, type TestContainer } from './numbers-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -35,15 +36,13 @@ function expectConsecutive(values: number[]): void {
 }
 
 describe('POST /numbers/generate under concurrency', () => {
-  let t: TestApp;
-  let second: TestApp;
   let urls: string[];
   let pool: pg.Pool;
   let box: TestContainer;
 
+  const t = useTestApp();
+  const second = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
-    second = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     await second.app.listen(0, '127.0.0.1');
     urls = [await t.app.getUrl(), await second.app.getUrl()];
@@ -60,8 +59,6 @@ describe('POST /numbers/generate under concurrency', () => {
 
   afterAll(async () => {
     await pool.end();
-    await second.close();
-    await t.close();
   });
 
   it('gives 200 parallel requests of count=5 1000 distinct numbers, each response consecutive', async () => {

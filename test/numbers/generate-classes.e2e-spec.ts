@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { addMasters, counterOf, createContainer, generateUrl, type TestContainer } from './numbers-fixtures.js';
 
 const ORDER = 'wt.change2.WTChangeOrder2';
@@ -21,12 +22,11 @@ const NUMBERED =
  * same rule: the catalog's versioned classes, plain classes (a dataset's as well) and soft types.
  */
 describe('POST /numbers/generate/<class_name> for the classes of the catalog', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let box: TestContainer;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     box = await createContainer(pool, {
       name: 'numbers-classes',
@@ -45,7 +45,6 @@ describe('POST /numbers/generate/<class_name> for the classes of the catalog', (
     await pool.query('DELETE FROM objects WHERE container_id = $1', [box.id]);
     await pool.query('DELETE FROM masters WHERE container_id = $1', [box.id]);
     await pool.end();
-    await t.close();
   });
 
   const generate = (cls: string, count = 1) =>

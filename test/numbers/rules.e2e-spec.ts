@@ -1,16 +1,16 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createContainer, type TestContainer } from './numbers-fixtures.js';
 
 describe('GET /numbers/rules', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let box: TestContainer;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     box = await createContainer(pool, {
       name: 'numbers-rules',
@@ -24,7 +24,6 @@ describe('GET /numbers/rules', () => {
 
   afterAll(async () => {
     await pool.end();
-    await t.close();
   });
 
   it("lists the container's rules for a reader", async () => {
