@@ -1,14 +1,16 @@
 /**
  * Jest runs the TypeScript sources as ES modules (NestJS 12 is ESM-only) through ts-jest.
- * Unit specs sit next to the code (src/**\/*.spec.ts); end-to-end specs under test/ run against
- * a PostgreSQL database created for the run by test/global-setup.mjs and dropped afterwards.
+ * Unit specs sit next to the code (src/**\/*.spec.ts); medium specs (test/medium/*.medium-spec.ts)
+ * run services on a copy of the run's template database each; end-to-end specs under test/ run
+ * the whole application against a PostgreSQL database created for the run by
+ * test/global-setup.mjs (from that template) and dropped afterwards.
  */
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testMatch: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

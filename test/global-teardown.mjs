@@ -1,4 +1,4 @@
-// Drops the database made for the run (or stops the embedded one).
+// Drops the databases made for the run, the template last (or stops the embedded one).
 import { readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
 
@@ -11,7 +11,9 @@ export default async function globalTeardown() {
     const client = new pg.Client({ connectionString: state.adminUrl });
     await client.connect();
     try {
-      await client.query(`DROP DATABASE IF EXISTS "${state.name}" WITH (FORCE)`);
+      for (const name of [state.name, state.template].filter(Boolean)) {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }
     } finally {
       await client.end();
     }

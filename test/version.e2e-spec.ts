@@ -1,15 +1,12 @@
 import request from 'supertest';
 import { readFileSync } from 'node:fs';
-import { createTestApp, USERS, type TestApp } from './helpers/test-app.js';
+import { createTestApp, USERS } from './helpers/test-app.js';
+import { useTestApp } from './helpers/use-test-app.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 describe('version endpoints', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each(['reports', 'files', 'numbers', 'query'])('GET /%s/version returns the version record', async (service) => {
     const res = await request(t.http)

@@ -1,3 +1,4 @@
+import { message as thrownMessage } from '../common/thrown-message.fixtures.js';
 import { DatasetError, validateDataset } from './dataset.js';
 
 const base = {
@@ -6,15 +7,7 @@ const base = {
 };
 const doc = { class: 'wt.doc.WTDocument', number: 'D-1', name: 'n', container: 'C' };
 
-function message(data: unknown): string {
-  try {
-    validateDataset(data);
-  } catch (e) {
-    expect(e).toBeInstanceOf(DatasetError);
-    return (e as Error).message;
-  }
-  throw new Error('valid');
-}
+const message = (data: unknown): string => thrownMessage(() => validateDataset(data), DatasetError);
 
 describe('validateDataset', () => {
   it('reads a small dataset with its defaults', () => {

@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import { parseClassName } from './numbered-class.js';
+import { message } from '../common/thrown-message.fixtures.js';
 
 /** The standard catalog with types a dataset declared: a plain class, a versioned one, soft types. */
 const catalog = standardCatalog().extend(
@@ -28,16 +28,6 @@ const catalog = standardCatalog().extend(
   ],
   'test',
 );
-
-function message(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(BadRequestException);
-    return (e as BadRequestException).message;
-  }
-  throw new Error('expected a BadRequestException');
-}
 
 const NUMBERED =
   'numbers are generated for wt.doc.WTDocument, wt.epm.EPMDocument, wt.part.WTPart, the other versioned and ' +

@@ -1,15 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import { parseCount, pickSource } from './numbers.params.js';
-
-function message(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(BadRequestException);
-    return (e as BadRequestException).message;
-  }
-  throw new Error('expected a BadRequestException');
-}
+import { message } from '../common/thrown-message.fixtures.js';
 
 describe('parseCount', () => {
   it('defaults to 1 and accepts 1 to max', () => {

@@ -1,23 +1,22 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const enc = encodeURIComponent;
 
 describe('/admin/containers and their members', () => {
-  let t: TestApp;
   let pool: pg.Pool;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     await pool.query("DELETE FROM containers WHERE name LIKE 'Adm C %'");
   });
 
   afterAll(async () => {
     await pool.end();
-    await t.close();
   });
 
   const admin = () => request(t.http);

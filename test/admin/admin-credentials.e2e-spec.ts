@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 /**
  * Two instances of the service on one database, as behind a load balancer. Both cache successful
@@ -11,21 +12,17 @@ import { testPool } from '../helpers/test-database.js';
  * database's notice a moment later (test/auth/auth-notices.e2e-spec.ts).
  */
 describe('changes of users take effect at once on every instance (AUTH_NOTICES=false)', () => {
-  let one: TestApp;
-  let two: TestApp;
   let pool: pg.Pool;
   const name = 'cred-sync-user';
 
+  const one = useTestApp({ AUTH_CACHE_TTL_MS: '60000', AUTH_NOTICES: 'false' });
+  const two = useTestApp({ AUTH_CACHE_TTL_MS: '60000', AUTH_NOTICES: 'false' });
   beforeAll(async () => {
-    one = await createTestApp({ AUTH_CACHE_TTL_MS: '60000', AUTH_NOTICES: 'false' });
-    two = await createTestApp({ AUTH_CACHE_TTL_MS: '60000', AUTH_NOTICES: 'false' });
     pool = testPool();
   });
 
   afterAll(async () => {
     await pool.end();
-    await one.close();
-    await two.close();
   });
 
   async function createUser(password: string, admin = false): Promise<void> {

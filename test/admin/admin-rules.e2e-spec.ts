@@ -1,8 +1,9 @@
 import pg from 'pg';
 import request from 'supertest';
 import { reservationSql } from '../../src/numbers/numbers.repository.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { counterOf, createContainer, type TestContainer } from '../numbers/numbers-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -10,13 +11,12 @@ const PART = 'wt.part.WTPart';
 const enc = encodeURIComponent;
 
 describe('/admin/containers/<name>/rules', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let box: TestContainer;
   let rules: string;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     // One listening server: requests running at the same time must not each start and stop their own.
     await t.app.listen(0, '127.0.0.1');
     pool = testPool();
@@ -32,7 +32,6 @@ describe('/admin/containers/<name>/rules', () => {
   afterAll(async () => {
     await pool.query('DELETE FROM containers WHERE id = $1', [box.id]);
     await pool.end();
-    await t.close();
   });
 
   async function ruleRows() {

@@ -1,21 +1,20 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('/admin/users', () => {
-  let t: TestApp;
   let pool: pg.Pool;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     await pool.query("DELETE FROM users WHERE name LIKE 'adm-u-%'");
   });
 
   afterAll(async () => {
     await pool.end();
-    await t.close();
   });
 
   const asAdmin = {

@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('/admin/workspaces and /admin/content-roles', () => {
-  let t: TestApp;
   let pool: pg.Pool;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     await pool.query("DELETE FROM workspaces WHERE name LIKE 'adm-ws-%'");
     await pool.query("DELETE FROM content_roles WHERE name LIKE 'ADM_%'");
@@ -17,7 +17,6 @@ describe('/admin/workspaces and /admin/content-roles', () => {
   afterAll(async () => {
     await pool.query("DELETE FROM content_roles WHERE name LIKE 'ADM_%'");
     await pool.end();
-    await t.close();
   });
 
   const workspaceNames = async () =>

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createCadFixture, type CadFixture } from '../numbers/cad-fixtures.js';
 import { failEventsMarked, masterId, recorded } from './audit-fixtures.js';
 
@@ -12,14 +13,13 @@ const CAD = 'wt.epm.EPMDocument';
  * the document's master, in the change's transaction; refused ones record nothing.
  */
 describe('audit events of CAD attributes and used links', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let f: CadFixture;
   const P = 'auditcad';
   const ASM = `${P}-ASM`;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     db = testPool();
     f = await createCadFixture(db, P, { alice: 'author', bob: 'reader' });
   });
@@ -27,7 +27,6 @@ describe('audit events of CAD attributes and used links', () => {
     await db.query('DELETE FROM masters WHERE container_id = $1', [f.containerId]);
     await db.query('DELETE FROM containers WHERE id = $1', [f.containerId]);
     await db.end();
-    await t.close();
   });
 
   const post = (path: string, body?: object, user: readonly [string, string] = USERS.alice) => {

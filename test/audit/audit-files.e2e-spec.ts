@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
 import { b64, importFilesFixture, itemsOf, oidOf, removeFilesFixture } from '../files/files-fixtures.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { failEventsMarked, masterId, recorded } from './audit-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -15,21 +16,19 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
  * transaction fails after the write leaves neither the write nor an event.
  */
 describe('audit events of file changes', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let master: string;
   const container = 'AF Files';
 
+  const t = useTestApp();
   beforeAll(async () => {
     await importFilesFixture('AF');
-    t = await createTestApp();
     db = testPool();
     master = await masterId(db, DOC, 'AF-1');
   });
   afterAll(async () => {
     await removeFilesFixture(db, 'AF');
     await db.end();
-    await t.close();
   });
 
   const post = (path: string, body: object, user: readonly [string, string] = USERS.alice) =>

@@ -1,8 +1,9 @@
 import pg from 'pg';
 import request from 'supertest';
 import { ReservationBatcher } from '../../src/numbers/reservation-batcher.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { counterOf, createContainer, generateUrl, type TestContainer } from '../numbers/numbers-fixtures.js';
 import { failEventsMarked, lastEventId, recorded } from './audit-fixtures.js';
 
@@ -34,12 +35,11 @@ async function someoneBlocked(pool: pg.Pool): Promise<void> {
  * that gets no numbers records nothing.
  */
 describe('audit events of number generation', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let box: TestContainer;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     db = testPool();
     box = await createContainer(db, {
@@ -51,7 +51,6 @@ describe('audit events of number generation', () => {
   afterAll(async () => {
     await db.query('DELETE FROM containers WHERE id = $1', [box.id]);
     await db.end();
-    await t.close();
   });
 
   const generate = (count: number, user: readonly [string, string] = USERS.alice, name = box.name) =>

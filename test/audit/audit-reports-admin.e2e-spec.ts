@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { demoQml } from '../reports/report-fixtures.js';
 import { failEventsMarked, recorded } from './audit-fixtures.js';
 
@@ -10,11 +11,10 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Report templates and administration record one event per change; refused changes none. */
 describe('audit events of report templates and administration', () => {
-  let t: TestApp;
   let db: pg.Pool;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     db = testPool();
   });
   afterAll(async () => {
@@ -24,7 +24,6 @@ describe('audit events of report templates and administration', () => {
     await db.query("DELETE FROM users WHERE name LIKE 'audit-%' OR name LIKE 'doomed-%'");
     await db.query("DELETE FROM content_roles WHERE name LIKE 'AUDIT%'");
     await db.end();
-    await t.close();
   });
 
   const as = (user: readonly [string, string]) => ({

@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import request from 'supertest';
 import { importFilesFixture, oidOf, removeFilesFixture } from '../files/files-fixtures.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { masterId } from './audit-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -26,7 +27,6 @@ interface Event {
  * wt.audit.AuditRecord in QML under the same access rules.
  */
 describe('history of an object and the audit event listing', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let ah1: string;
   let ah2: string;
@@ -43,9 +43,9 @@ describe('history of an object and the audit event listing', () => {
       .auth(...user)
       .send({ data: Buffer.from(path).toString('base64') });
 
+  const t = useTestApp();
   beforeAll(async () => {
     await importFilesFixture('AH');
-    t = await createTestApp();
     db = testPool();
     ah1 = await masterId(db, DOC, 'AH-1');
     ah2 = await masterId(db, DOC, 'AH-2');
@@ -67,7 +67,6 @@ describe('history of an object and the audit event listing', () => {
   afterAll(async () => {
     await removeFilesFixture(db, 'AH');
     await db.end();
-    await t.close();
   });
 
   it('answers a reader the history of the object, newest first, paged', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
@@ -13,12 +13,11 @@ const describeWithBrowser = available ? describe : describe.skip;
 if (!available) console.warn(`skipping the Swagger UI browser test: no ${CHROMIUM} (apt-get install chromium)`);
 
 describeWithBrowser('Swagger UI in a real browser', () => {
-  let t: TestApp;
   let browser: Browser;
   let base: string;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     browser = await chromium.launch({
@@ -38,7 +37,6 @@ describeWithBrowser('Swagger UI in a real browser', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
   });
 
   it('authorizes with Basic credentials and runs GET /numbers/version with "Try it out"', async () => {

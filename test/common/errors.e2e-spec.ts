@@ -1,12 +1,9 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('error envelope and body limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ JSON_BODY_LIMIT: '1kb', XML_BODY_LIMIT: '1kb' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ JSON_BODY_LIMIT: '1kb', XML_BODY_LIMIT: '1kb' });
 
   it('answers a body over the limit with 413 in the envelope', async () => {
     const res = await request(t.http)

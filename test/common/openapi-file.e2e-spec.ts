@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const FILE = join(process.cwd(), 'docs', 'openapi.json');
 
@@ -11,11 +11,7 @@ const FILE = join(process.cwd(), 'docs', 'openapi.json');
  * test fails when a change to the API was not written there.
  */
 describe('docs/openapi.json', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('is the document the service serves', async () => {
     const res = await request(t.http).get('/docs-json');

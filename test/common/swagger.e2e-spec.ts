@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 /** Every route of the interface specification, with path parameters unnamed. */
 const SPEC_ROUTES = [
@@ -24,11 +24,7 @@ const SPEC_ROUTES = [
 ];
 
 describe('Swagger', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('serves the OpenAPI document with every route of the specification, all behind Basic auth', async () => {
     const res = await request(t.http).get('/docs-json');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { readReferenceInput } from '../../scripts/qml-reference.js';
 import { PASSWORDS } from '../../src/qml/qml-reference.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const TIMESTAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z`;
 
@@ -29,11 +29,7 @@ const { examples } = readReferenceInput(process.cwd());
  * rows docs/examples/examples.json promises, which the reference (docs/qml-reference.md) shows.
  */
 describe('docs/examples: the QML examples of the reference', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const cases = examples.flatMap((e) => e.runs.map((run, i) => ({ e, run, i })));
   it.each(cases)('$e.name (run $i, as $run.user)', async ({ e, run }) => {

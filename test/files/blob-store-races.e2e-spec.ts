@@ -1,39 +1,18 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import request from 'supertest';
 import { migrateBlobs, MigrationBusyError } from '../../src/files/blob-migration.js';
 import { deleteOrphan } from '../../src/files/blob-records.js';
 import { ORPHAN_GRACE_MS } from '../../src/files/blob-sweeper.js';
-import { FileContent } from '../../src/files/file-content.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { removeStoreBlobs, startTestStore, type TestStore } from './file-stores.js';
-import { binaryParser, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
+import { USERS } from '../helpers/test-app.js';
+import { useStoreApp } from './file-stores.js';
+import { binaryParser } from './files-fixtures.js';
 
 const PREFIX = 'FRACE';
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** The locks that keep the sweep, uploads and moves between stores from undoing each other. */
 describe('file stores under concurrency', () => {
-  let store: TestStore;
-  let t: TestApp;
-  let db: pg.Pool;
-  let content: FileContent;
-
-  beforeAll(async () => {
-    db = testPool();
-    await importFilesFixture(PREFIX);
-    store = await startTestStore('filesystem');
-    t = await createTestApp({ ...store.env, FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' });
-    content = t.app.get(FileContent);
-  });
-  afterAll(async () => {
-    await t.close();
-    await store.stop();
-    await removeFilesFixture(db, PREFIX);
-    await removeStoreBlobs(db);
-    await db.end();
-  });
+  const t = useStoreApp('filesystem', { fixture: PREFIX });
 
   const upload = (name: string, bytes: Buffer) =>
     request(t.http)
@@ -58,27 +37,27 @@ describe('file stores under concurrency', () => {
       .delete(`/files/${PREFIX}-1/first.txt`)
       .auth(...USERS.alice);
     expect(del.status).toBe(200);
-    await db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [hash]);
+    await t.db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [hash]);
 
     let second: Promise<request.Response> | undefined;
-    const swept = await deleteOrphan(db, hash, 'filesystem', ORPHAN_GRACE_MS, async () => {
+    const swept = await deleteOrphan(t.db, hash, 'filesystem', ORPHAN_GRACE_MS, async () => {
       // The sweep holds the blob's row; an upload of the same bytes starts now and must wait.
       second = upload('second.txt', bytes).then((r) => r);
       await waitUntil(async () => {
-        const waiting = await db.query(
+        const waiting = await t.db.query(
           `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO content_blobs%'`,
         );
         return waiting.rowCount! > 0;
       }, "the upload's claim waits for the sweep's lock");
-      await content.stores.get('filesystem').delete(hash);
+      await t.content.stores.get('filesystem').delete(hash);
     });
     expect(swept).toBe(true);
     const res = await second!;
     expect(res.status).toBe(201);
-    expect((await db.query('SELECT store FROM content_blobs WHERE sha256 = $1', [hash])).rows).toEqual([
+    expect((await t.db.query('SELECT store FROM content_blobs WHERE sha256 = $1', [hash])).rows).toEqual([
       { store: 'filesystem' },
     ]);
-    expect(await content.stores.get('filesystem').has(hash, bytes.length)).toBe(true);
+    expect(await t.content.stores.get('filesystem').has(hash, bytes.length)).toBe(true);
     const got = await request(t.http)
       .get(`/files/${PREFIX}-1/second.txt`)
       .auth(...USERS.bob)
@@ -89,10 +68,10 @@ describe('file stores under concurrency', () => {
   });
 
   it('runs one move between stores at a time', async () => {
-    const other = await db.connect();
+    const other = await t.db.connect();
     try {
       await other.query('SELECT pg_advisory_lock($1)', [0x70646d62]);
-      await expect(migrateBlobs(db, content.stores, { to: 'filesystem', from: 'filesystem' })).rejects.toThrow(
+      await expect(migrateBlobs(t.db, t.content.stores, { to: 'filesystem', from: 'filesystem' })).rejects.toThrow(
         MigrationBusyError,
       );
     } finally {

@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
 import { BlobSweeper } from '../../src/files/blob-sweeper.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
 
 const PREFIX = 'SWP';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('sweeping file bytes no file uses', () => {
-  let t: TestApp;
   let db: pg.Pool;
   const upload = (name: string, text: string) =>
     request(t.http)
@@ -22,13 +22,12 @@ describe('sweeping file bytes no file uses', () => {
   const age = (text: string) =>
     db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [sha(text)]);
 
+  const t = useTestApp({ FILES_SWEEP_INTERVAL_MS: '0' });
   beforeAll(async () => {
     db = testPool();
     await importFilesFixture(PREFIX);
-    t = await createTestApp({ FILES_SWEEP_INTERVAL_MS: '0' });
   });
   afterAll(async () => {
-    await t.close();
     await removeFilesFixture(db, PREFIX);
     await db.end();
   });

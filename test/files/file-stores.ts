@@ -3,6 +3,10 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { FileContent } from '../../src/files/file-content.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testPool } from '../helpers/test-database.js';
+import { importFilesFixture, removeFilesFixture } from './files-fixtures.js';
 
 /** A file store for a test: the variables that select it, and a way to remove it afterwards. */
 export interface TestStore {
@@ -93,4 +97,68 @@ export async function ageObject(store: TestStore, sha256: string, ms: number): P
       : join(store.dir, BUCKET, ...`${store.env.FILES_S3_PREFIX}${sha256}._S3rver_object`.split('/'));
   const when = new Date(Date.now() - ms);
   await utimes(path, when, when);
+}
+
+/** The application of a store test, with its store, a pool on the test database and its file content. */
+export interface StoreTestApp extends TestApp {
+  readonly store: TestStore;
+  readonly db: pg.Pool;
+  readonly content: FileContent;
+}
+
+/**
+ * Before the tests of the enclosing block: the files fixture `fixture` (importFilesFixture), the
+ * store `name` (startTestStore) and the application writing to it, with no memory or disk cache
+ * (every download reads the store) and `env` added. After them: the application closes,
+ * `cleanup` runs, then the fixture, the rows of the store's unused blobs and the store go.
+ */
+export function useStoreApp(
+  name: TestStore['name'],
+  opts: { fixture?: string; env?: Record<string, string>; cleanup?: (db: pg.Pool) => Promise<void> } = {},
+): StoreTestApp {
+  let app: TestApp | undefined;
+  let store: TestStore | undefined;
+  let db: pg.Pool | undefined;
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error('the store test application is not started: use it inside tests and hooks');
+    return value;
+  };
+  beforeAll(async () => {
+    db = testPool();
+    if (opts.fixture) await importFilesFixture(opts.fixture);
+    store = await startTestStore(name);
+    app = await createTestApp({ ...store.env, FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0', ...opts.env });
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (db) {
+      await opts.cleanup?.(db);
+      if (opts.fixture) await removeFilesFixture(db, opts.fixture);
+      await removeStoreBlobs(db);
+    }
+    await store?.stop();
+    await db?.end();
+  });
+  return {
+    get app() {
+      return ready(app).app;
+    },
+    get http() {
+      return ready(app).http;
+    },
+    get config() {
+      return ready(app).config;
+    },
+    close: () => ready(app).close(),
+    get store() {
+      return ready(store);
+    },
+    get db() {
+      return ready(db);
+    },
+    get content() {
+      return ready(app).app.get(FileContent);
+    },
+  };
 }

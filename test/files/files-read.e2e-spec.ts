@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { binaryParser, oidOf } from './files-fixtures.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
@@ -10,14 +11,13 @@ const SPEC_TXT = 'Drive unit specification\nRevision A, iteration 2\n';
 const NOTES_MD = '# Notes\n- torque 42 Nm\n';
 
 describe('files: listing and downloading (demo data, read only)', () => {
-  let t: TestApp;
   let db: pg.Pool;
   const base = 'http://files.test';
   let doc1: string;
   let doc1Old: string;
   let secretDoc: string;
+  const t = useTestApp({ PUBLIC_URL: base });
   beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_URL: base });
     db = testPool();
     doc1 = await oidOf(db, 'wt.doc.WTDocument', '0000000001');
     doc1Old = await oidOf(db, 'wt.doc.WTDocument', '0000000001', 1);
@@ -25,7 +25,6 @@ describe('files: listing and downloading (demo data, read only)', () => {
   });
   afterAll(async () => {
     await db.end();
-    await t.close();
   });
 
   const get = (path: string, user: readonly [string, string] = USERS.bob) =>

@@ -2,12 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { removeStoreBlobs, startTestStore, type TestStore } from './file-stores.js';
-import { binaryParser, importFilesFixture, itemsOf, oidOf, removeFilesFixture } from './files-fixtures.js';
+import { createTestApp, USERS } from '../helpers/test-app.js';
+import { useStoreApp } from './file-stores.js';
+import { binaryParser, itemsOf, oidOf } from './files-fixtures.js';
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const DOC = 'wt.doc.WTDocument';
@@ -27,23 +25,7 @@ function expectStoreUnavailable(res: request.Response, store: string, outcome: s
 
 describe.each(['filesystem', 's3'] as const)('the %s store unreachable', (storeName) => {
   const PREFIX = `FSO${storeName.slice(0, 2).toUpperCase()}`;
-  let store: TestStore;
-  let t: TestApp;
-  let db: pg.Pool;
-
-  beforeAll(async () => {
-    db = testPool();
-    await importFilesFixture(PREFIX);
-    store = await startTestStore(storeName);
-    t = await createTestApp({ ...store.env, FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await store.stop();
-    await removeFilesFixture(db, PREFIX);
-    await removeStoreBlobs(db);
-    await db.end();
-  });
+  const t = useStoreApp(storeName, { fixture: PREFIX });
 
   const upload = (name: string, bytes: Buffer) =>
     request(t.http)
@@ -61,10 +43,10 @@ describe.each(['filesystem', 's3'] as const)('the %s store unreachable', (storeN
   /** Makes the store fail: the S3 server stops; the vault directory becomes a plain file. */
   async function breakStore(): Promise<() => Promise<void>> {
     if (storeName === 's3') {
-      await store.stopServer();
+      await t.store.stopServer();
       return async () => {};
     }
-    const dir = store.dir!;
+    const dir = t.store.dir!;
     await rename(dir, `${dir}.away`);
     await writeFile(dir, 'not a directory');
     return async () => {
@@ -76,9 +58,9 @@ describe.each(['filesystem', 's3'] as const)('the %s store unreachable', (storeN
   it('answers 503 and changes nothing, then reads what was stored before once the store is back', async () => {
     const stored = randomBytes(70_000);
     expect((await upload('before.bin', stored)).status).toBe(201);
-    const oid = await oidOf(db, DOC, `${PREFIX}-1`);
-    const before = await itemsOf(db, oid);
-    const blobsBefore = await db.query('SELECT count(*)::int AS n FROM content_blobs');
+    const oid = await oidOf(t.db, DOC, `${PREFIX}-1`);
+    const before = await itemsOf(t.db, oid);
+    const blobsBefore = await t.db.query('SELECT count(*)::int AS n FROM content_blobs');
 
     const repair = await breakStore();
     const fresh = randomBytes(50_000);
@@ -86,13 +68,13 @@ describe.each(['filesystem', 's3'] as const)('the %s store unreachable', (storeN
     expectStoreUnavailable(await upload('before.bin', fresh), storeName, '; nothing was stored');
     expectStoreUnavailable(await download('before.bin'), storeName, '');
     // Nothing half-written: no content item changed, no blob recorded.
-    expect(await itemsOf(db, oid)).toEqual(before);
-    expect((await db.query('SELECT count(*)::int AS n FROM content_blobs')).rows[0].n).toBe(blobsBefore.rows[0].n);
-    expect((await db.query('SELECT 1 FROM content_blobs WHERE sha256 = $1', [sha(fresh)])).rowCount).toBe(0);
+    expect(await itemsOf(t.db, oid)).toEqual(before);
+    expect((await t.db.query('SELECT count(*)::int AS n FROM content_blobs')).rows[0].n).toBe(blobsBefore.rows[0].n);
+    expect((await t.db.query('SELECT 1 FROM content_blobs WHERE sha256 = $1', [sha(fresh)])).rowCount).toBe(0);
     await repair();
 
     if (storeName === 'filesystem') {
-      expect(await readdir(`${store.dir!}/.incoming`)).toEqual([]);
+      expect(await readdir(`${t.store.dir!}/.incoming`)).toEqual([]);
       const got = await download('before.bin');
       expect(got.status).toBe(200);
       expect(Buffer.compare(got.body as Buffer, stored)).toBe(0);

@@ -2,16 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
 import request from 'supertest';
 import { BlobSweeper } from '../../src/files/blob-sweeper.js';
-import { FileContent } from '../../src/files/file-content.js';
 import { expectUnavailable } from '../helpers/expect-unavailable.js';
 import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { removeStoreBlobs, startTestStore, STORE_NAMES, type TestStore } from './file-stores.js';
-import { b64, binaryParser, importFilesFixture, itemsOf, oidOf, removeFilesFixture } from './files-fixtures.js';
+import { USERS } from '../helpers/test-app.js';
+import { STORE_NAMES, useStoreApp } from './file-stores.js';
+import { b64, binaryParser, itemsOf, oidOf } from './files-fixtures.js';
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const DOC = 'wt.doc.WTDocument';
@@ -19,31 +16,8 @@ const DOC = 'wt.doc.WTDocument';
 /** The same file-service behaviour whichever store holds the bytes. */
 describe.each(STORE_NAMES)('files in the %s store', (storeName) => {
   const PREFIX = `FST${storeName.slice(0, 2).toUpperCase()}`;
-  let store: TestStore;
-  let t: TestApp;
-  let db: pg.Pool;
-  let content: FileContent;
-
-  beforeAll(async () => {
-    db = testPool();
-    await importFilesFixture(PREFIX);
-    store = await startTestStore(storeName);
-    // No caches: every download reads the store.
-    t = await createTestApp({
-      ...store.env,
-      FILES_CACHE_SIZE: '0',
-      FILES_DISK_CACHE_SIZE: '0',
-      FILES_SWEEP_INTERVAL_MS: '0',
-    });
-    content = t.app.get(FileContent);
-  });
-  afterAll(async () => {
-    await t.close();
-    await store.stop();
-    await removeFilesFixture(db, PREFIX);
-    await removeStoreBlobs(db);
-    await db.end();
-  });
+  // No caches: every download reads the store.
+  const t = useStoreApp(storeName, { fixture: PREFIX, env: { FILES_SWEEP_INTERVAL_MS: '0' } });
 
   const path = (name: string, number = `${PREFIX}-1`) => `/files/${number}/${encodeURIComponent(name)}`;
   const upload = (name: string, bytes: Buffer, number?: string) =>
@@ -60,11 +34,11 @@ describe.each(STORE_NAMES)('files in the %s store', (storeName) => {
       .buffer(true)
       .parse(binaryParser);
   const blobRow = async (hash: string) =>
-    (await db.query<{ store: string }>('SELECT store FROM content_blobs WHERE sha256 = $1', [hash])).rows[0] ?? null;
+    (await t.db.query<{ store: string }>('SELECT store FROM content_blobs WHERE sha256 = $1', [hash])).rows[0] ?? null;
   /** Whether the store holds the bytes (postgres: blob_chunks rows). */
-  const inStore = (hash: string, size: number) => content.stores.get(storeName).has(hash, size);
+  const inStore = (hash: string, size: number) => t.content.stores.get(storeName).has(hash, size);
   const age = (hash: string) =>
-    db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [hash]);
+    t.db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [hash]);
   const sweep = () => t.app.get(BlobSweeper).sweep();
 
   it('stores an upload in the store, records which, and reads it back whole', async () => {
@@ -116,12 +90,12 @@ describe.each(STORE_NAMES)('files in the %s store', (storeName) => {
       .auth(...USERS.alice)
       .send({ data: b64(text) });
     expect(res.status).toBe(201);
-    const rows = await db.query('SELECT count(*)::int AS n FROM content_items WHERE sha256 = $1', [sha(text)]);
+    const rows = await t.db.query('SELECT count(*)::int AS n FROM content_items WHERE sha256 = $1', [sha(text)]);
     expect(rows.rows[0].n).toBe(3);
     expect(await blobRow(sha(text))).toEqual({ store: storeName });
-    if (store.dir && storeName === 'filesystem') {
+    if (t.store.dir && storeName === 'filesystem') {
       const hash = sha(text);
-      expect(await readdir(join(store.dir, hash.slice(0, 2), hash.slice(2, 4)))).toEqual([hash]);
+      expect(await readdir(join(t.store.dir, hash.slice(0, 2), hash.slice(2, 4)))).toEqual([hash]);
     }
     // Uploading bytes that exist in postgres records no second copy here.
     expect((await upload('copy-of-main.txt', Buffer.from('main content\n'))).status).toBe(201);
@@ -148,9 +122,9 @@ describe.each(STORE_NAMES)('files in the %s store', (storeName) => {
   });
 
   it('leaves no row when an upload is cut off mid-body', async () => {
-    const oid = await oidOf(db, DOC, `${PREFIX}-3`);
-    const before = await itemsOf(db, oid);
-    const spoolDir = storeName === 'filesystem' ? join(store.dir!, '.incoming') : tmpdir();
+    const oid = await oidOf(t.db, DOC, `${PREFIX}-3`);
+    const before = await itemsOf(t.db, oid);
+    const spoolDir = storeName === 'filesystem' ? join(t.store.dir!, '.incoming') : tmpdir();
     const earlier = new Set(await spoolFiles(spoolDir));
     const c = await RawConnection.connect(await listeningPort(t));
     await c.head('POST', path('cut.bin', `${PREFIX}-3`), {
@@ -165,27 +139,27 @@ describe.each(STORE_NAMES)('files in the %s store', (storeName) => {
     // The server notices the abort and removes its spool file (other processes on the machine
     // may spool uploads of their own meanwhile: waited for, not asserted); nothing may remain.
     for (let i = 0; i < 100 && (await ours()).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await itemsOf(db, oid)).toEqual(before);
-    if (storeName === 'filesystem') expect(await readdir(join(store.dir!, '.incoming'))).toEqual([]);
+    expect(await itemsOf(t.db, oid)).toEqual(before);
+    if (storeName === 'filesystem') expect(await readdir(join(t.store.dir!, '.incoming'))).toEqual([]);
   });
 
   it('keeps a blob whose file commit failed until the sweep removes it', async () => {
     const bytes = Buffer.from(`failed commit ${storeName} ${Date.now()}`);
-    const oid = await oidOf(db, DOC, `${PREFIX}-3`);
-    const before = await itemsOf(db, oid);
-    await db.query(`
+    const oid = await oidOf(t.db, DOC, `${PREFIX}-3`);
+    const before = await itemsOf(t.db, oid);
+    await t.db.query(`
       CREATE OR REPLACE FUNCTION pdm_test_kill_self() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW; END $$`);
-    await db.query(
+    await t.db.query(
       `CREATE TRIGGER pdm_test_kill_items BEFORE INSERT ON content_items FOR EACH ROW
        WHEN (NEW.sha256 = '${sha(bytes)}') EXECUTE FUNCTION pdm_test_kill_self()`,
     );
     try {
       expectUnavailable(await upload('commit.txt', bytes, `${PREFIX}-3`));
     } finally {
-      await db.query('DROP TRIGGER IF EXISTS pdm_test_kill_items ON content_items');
+      await t.db.query('DROP TRIGGER IF EXISTS pdm_test_kill_items ON content_items');
     }
-    expect(await itemsOf(db, oid)).toEqual(before);
+    expect(await itemsOf(t.db, oid)).toEqual(before);
     // The bytes were durable before the commit was tried: an orphan, swept once old enough.
     expect(await blobRow(sha(bytes))).toEqual({ store: storeName });
     expect(await inStore(sha(bytes), bytes.length)).toBe(true);

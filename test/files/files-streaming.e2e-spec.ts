@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import type pg from 'pg';
 import request from 'supertest';
 import { BATCH_SELECT, SET_BATCH } from '../../src/files/copy-reader.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, binaryParser, importFilesFixture, removeFilesFixture, itemsOf, oidOf } from './files-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -48,19 +49,17 @@ function rawPost(
 }
 
 describe('files: raw uploads, large files, limits and concurrency', () => {
-  let t: TestApp;
   let db: pg.Pool;
   const big = randomBytes(3 * CHUNK + 1234);
+  // Nothing is kept in memory or on disk: every download here streams from the database.
+  const t = useTestApp({ FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' });
   beforeAll(async () => {
     await importFilesFixture('FS');
-    // Nothing is kept in memory or on disk: every download here streams from the database.
-    t = await createTestApp({ FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' });
     db = testPool();
   });
   afterAll(async () => {
     await removeFilesFixture(db, 'FS');
     await db.end();
-    await t.close();
   });
 
   const download = (path: string, headers: Record<string, string> = {}) =>
@@ -217,14 +216,12 @@ describe('files: raw uploads, large files, limits and concurrency', () => {
   });
 
   describe('FILES_MAX_SIZE', () => {
-    let small: TestApp;
     let port: number;
+    const small = useTestApp({ FILES_MAX_SIZE: '1kb' });
     beforeAll(async () => {
-      small = await createTestApp({ FILES_MAX_SIZE: '1kb' });
       await new Promise<void>((resolve) => small.app.getHttpServer().listen(0, '127.0.0.1', resolve));
       port = (small.app.getHttpServer().address() as AddressInfo).port;
     });
-    afterAll(() => small.close());
 
     const post = (name: string) =>
       request(small.http)

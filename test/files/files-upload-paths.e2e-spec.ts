@@ -7,6 +7,7 @@ import { FileContent } from '../../src/files/file-content.js';
 import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { removeStoreBlobs, startTestStore, type TestStore } from './file-stores.js';
 import { binaryParser, importFilesFixture, itemsOf, oidOf, removeFilesFixture } from './files-fixtures.js';
 
@@ -25,17 +26,15 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
  * the same temporary folder do not count.
  */
 describe('files: the ways a raw upload is received', () => {
-  let t: TestApp;
   let db: pg.Pool;
 
+  // DB_POOL_MAX 4: one upload at a time streams into PostgreSQL.
+  const t = useTestApp({ FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0', DB_POOL_MAX: '4' });
   beforeAll(async () => {
     await importFilesFixture('FUP');
-    // DB_POOL_MAX 4: one upload at a time streams into PostgreSQL.
-    t = await createTestApp({ FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0', DB_POOL_MAX: '4' });
     db = testPool();
   });
   afterAll(async () => {
-    await t.close();
     await removeFilesFixture(db, 'FUP');
     await db.end();
   });

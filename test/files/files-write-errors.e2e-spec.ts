@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, importFilesFixture, removeFilesFixture, itemsOf, oidOf } from './files-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -22,17 +23,15 @@ async function fingerprint(db: pg.Pool): Promise<string> {
 }
 
 describe('files: refused changes', () => {
-  let t: TestApp;
   let db: pg.Pool;
+  const t = useTestApp();
   beforeAll(async () => {
     await importFilesFixture('FE');
-    t = await createTestApp();
     db = testPool();
   });
   afterAll(async () => {
     await removeFilesFixture(db, 'FE');
     await db.end();
-    await t.close();
   });
 
   const post = (path: string, user: readonly [string, string] = USERS.alice) =>

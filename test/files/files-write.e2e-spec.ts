@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import {
   ALL_BYTES,
   b64,
@@ -20,17 +21,15 @@ const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).diges
 const CONTENT_OID = /^OR:wt\.content\.ApplicationData:\d+$/;
 
 describe('files: create, update and delete', () => {
-  let t: TestApp;
   let db: pg.Pool;
+  const t = useTestApp({ PUBLIC_URL: BASE });
   beforeAll(async () => {
     await importFilesFixture('FW');
-    t = await createTestApp({ PUBLIC_URL: BASE });
     db = testPool();
   });
   afterAll(async () => {
     await removeFilesFixture(db, 'FW');
     await db.end();
-    await t.close();
   });
 
   const post = (path: string, body?: object, user: readonly [string, string] = USERS.alice) => {

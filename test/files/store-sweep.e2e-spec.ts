@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type pg from 'pg';
 import request from 'supertest';
 import { claimBlob, deleteUnrecorded } from '../../src/files/blob-records.js';
 import type { BlobStore } from '../../src/files/blob-store.js';
 import { BlobSweeper } from '../../src/files/blob-sweeper.js';
-import { FileContent } from '../../src/files/file-content.js';
 import { sweepUnrecordedBlobs, WALK_LOCK } from '../../src/files/store-walk.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { ageObject, removeStoreBlobs, startTestStore, type TestStore } from './file-stores.js';
-import { binaryParser, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
+import { USERS } from '../helpers/test-app.js';
+import { ageObject, useStoreApp } from './file-stores.js';
+import { binaryParser } from './files-fixtures.js';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,9 +20,7 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for bytes no row names', (storeName) => {
   const PREFIX = `SWK${storeName.slice(0, 2).toUpperCase()}`;
-  let store: TestStore;
-  let t: TestApp;
-  let db: pg.Pool;
+  const t = useStoreApp(storeName, { fixture: PREFIX, env: { FILES_SWEEP_INTERVAL_MS: '0' } });
   let blobs: BlobStore;
   let n = 0;
 
@@ -34,7 +29,7 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
   /** Writes bytes to the store as an upload would, but records no row: what a lost claim leaves. */
   const putUnrecorded = async (bytes: Buffer, ageMs = 0) => {
     await blobs.write({ sha256: sha(bytes), size: bytes.length, bytes });
-    if (ageMs) await ageObject(store, sha(bytes), ageMs);
+    if (ageMs) await ageObject(t.store, sha(bytes), ageMs);
   };
   const inStore = (bytes: Buffer) => blobs.has(sha(bytes), bytes.length);
   const upload = (name: string, bytes: Buffer) =>
@@ -51,24 +46,8 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
       .parse(binaryParser);
   const sweeper = () => t.app.get(BlobSweeper);
 
-  beforeAll(async () => {
-    db = testPool();
-    await importFilesFixture(PREFIX);
-    store = await startTestStore(storeName);
-    t = await createTestApp({
-      ...store.env,
-      FILES_CACHE_SIZE: '0',
-      FILES_DISK_CACHE_SIZE: '0',
-      FILES_SWEEP_INTERVAL_MS: '0',
-    });
-    blobs = t.app.get(FileContent).stores.get(storeName);
-  });
-  afterAll(async () => {
-    await t.close();
-    await store.stop();
-    await removeFilesFixture(db, PREFIX);
-    await removeStoreBlobs(db);
-    await db.end();
+  beforeAll(() => {
+    blobs = t.content.stores.get(storeName);
   });
 
   it('removes old bytes no row names, and keeps young ones and those a row names', async () => {
@@ -78,10 +57,10 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
     await putUnrecorded(young);
     const used = fresh('used by a file');
     expect((await upload('used.txt', used)).status).toBe(201);
-    await ageObject(store, sha(used), 2 * DAY);
+    await ageObject(t.store, sha(used), 2 * DAY);
     // Claimed, the bytes written, no file row yet: the row sweep's to judge, an hour after the claim.
     const claimed = fresh('claimed');
-    expect((await claimBlob(db, sha(claimed), claimed.length, storeName)).inserted).toBe(true);
+    expect((await claimBlob(t.db, sha(claimed), claimed.length, storeName)).inserted).toBe(true);
     await putUnrecorded(claimed, 2 * DAY);
     // Old bytes without a row that an upload of the same bytes then claims: the upload finds
     // them whole and does not write them again, and from then on a row names them.
@@ -108,7 +87,7 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
   it('walks a store on one instance at a time', async () => {
     const lost = fresh('lost while another walks');
     await putUnrecorded(lost, 2 * DAY);
-    const other = await db.connect();
+    const other = await t.db.connect();
     try {
       await other.query('SELECT pg_advisory_lock($1, hashtext($2))', [WALK_LOCK, storeName]);
       expect(await sweeper().walkStores()).toBe(0);
@@ -125,11 +104,11 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
     const bytes = fresh('raced');
     await putUnrecorded(bytes, 2 * DAY);
     let second: Promise<request.Response> | undefined;
-    const removed = await deleteUnrecorded(db, sha(bytes), bytes.length, storeName, async () => {
+    const removed = await deleteUnrecorded(t.db, sha(bytes), bytes.length, storeName, async () => {
       // The walk holds the blob's key; an upload of the same bytes starts now and must wait.
       second = upload('raced.txt', bytes).then((r) => r);
       await waitUntil(async () => {
-        const waiting = await db.query(
+        const waiting = await t.db.query(
           `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO content_blobs%'`,
         );
         return waiting.rowCount! > 0;
@@ -139,7 +118,7 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
     expect(removed).toBe(true);
     const res = await second!;
     expect(res.status).toBe(201);
-    expect((await db.query('SELECT store FROM content_blobs WHERE sha256 = $1', [sha(bytes)])).rows).toEqual([
+    expect((await t.db.query('SELECT store FROM content_blobs WHERE sha256 = $1', [sha(bytes)])).rows).toEqual([
       { store: storeName },
     ]);
     expect(await inStore(bytes)).toBe(true);
@@ -151,19 +130,19 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
   it('keeps bytes a row names, even when the row came after the walk listed them', async () => {
     const bytes = fresh('claimed under the walk');
     await putUnrecorded(bytes, 2 * DAY);
-    expect((await claimBlob(db, sha(bytes), bytes.length, storeName)).inserted).toBe(true);
-    const removed = await deleteUnrecorded(db, sha(bytes), bytes.length, storeName, () => blobs.delete(sha(bytes)));
+    expect((await claimBlob(t.db, sha(bytes), bytes.length, storeName)).inserted).toBe(true);
+    const removed = await deleteUnrecorded(t.db, sha(bytes), bytes.length, storeName, () => blobs.delete(sha(bytes)));
     expect(removed).toBe(false);
     expect(await inStore(bytes)).toBe(true);
   });
 
   it('lists at most the configured number of blobs a second', async () => {
     for (let i = 0; i < 3; i++) await putUnrecorded(fresh('paced'));
-    const lock = await db.connect();
+    const lock = await t.db.connect();
     try {
       const rate = 20;
       const started = Date.now();
-      const result = await sweepUnrecordedBlobs(db, lock, blobs, { graceMs: DAY, ratePerSecond: rate });
+      const result = await sweepUnrecordedBlobs(t.db, lock, blobs, { graceMs: DAY, ratePerSecond: rate });
       const took = Date.now() - started;
       expect(result).toEqual({ listed: expect.any(Number) as number, removed: 0 });
       expect(result!.listed).toBeGreaterThanOrEqual(3);
@@ -175,10 +154,10 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
 
   if (storeName === 'filesystem') {
     it('leaves files in the vault alone that are not blobs', async () => {
-      const foreign = join(store.dir!, 'ab', 'cd', 'notes.txt');
-      await mkdir(join(store.dir!, 'ab', 'cd'), { recursive: true });
+      const foreign = join(t.store.dir!, 'ab', 'cd', 'notes.txt');
+      await mkdir(join(t.store.dir!, 'ab', 'cd'), { recursive: true });
       await writeFile(foreign, 'not a blob');
-      const notHere = join(store.dir!, 'ab', 'cd', 'ef'.repeat(32));
+      const notHere = join(t.store.dir!, 'ab', 'cd', 'ef'.repeat(32));
       await writeFile(notHere, 'a blob name in the wrong folder');
       const old = new Date(Date.now() - 2 * DAY);
       await utimes(foreign, old, old);

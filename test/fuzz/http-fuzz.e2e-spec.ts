@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { demoQml } from '../reports/report-fixtures.js';
 
 /** Whatever came in, the answer is not a 5xx, and an error is the envelope. */
@@ -28,11 +29,7 @@ const text = fc.oneof(
 );
 
 describe('HTTP endpoints under random input', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
 
   it('POST /reports answers mutated QML with 200 or a 4xx', async () => {
     const docs = ['Documents by number', 'Part structure', 'Files per state', 'My recent work'].map(demoQml);

@@ -1,13 +1,10 @@
 import request from 'supertest';
 import { expectUnavailable } from '../helpers/expect-unavailable.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('health probes', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('GET /health/live answers without credentials', async () => {
     const res = await request(t.http).get('/health/live');
@@ -23,14 +20,10 @@ describe('health probes', () => {
 });
 
 describe('when the database is unreachable', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere',
-      DB_CONNECT_TIMEOUT_MS: '500',
-    });
+  const t = useTestApp({
+    DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere',
+    DB_CONNECT_TIMEOUT_MS: '500',
   });
-  afterAll(() => t.close());
 
   it('GET /health/ready answers 503', async () => {
     const res = await request(t.http).get('/health/ready');

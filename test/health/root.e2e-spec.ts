@@ -1,13 +1,9 @@
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('GET / points to the API documentation', () => {
   describe('without BASE_PATH', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp();
-    });
-    afterAll(() => t.close());
+    const t = useTestApp();
 
     it('redirects to Swagger UI without credentials, with the links in the body', async () => {
       const res = await request(t.http).get('/');
@@ -24,11 +20,7 @@ describe('GET / points to the API documentation', () => {
   });
 
   describe('with BASE_PATH=/pdm', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp({ BASE_PATH: '/pdm' });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ BASE_PATH: '/pdm' });
 
     it.each(['/pdm', '/pdm/'])('GET %s redirects under the prefix', async (path) => {
       const res = await request(t.http).get(path);

@@ -3,17 +3,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
 import request from 'supertest';
 import { BlobSweeper } from '../../src/files/blob-sweeper.js';
-import { FileContent } from '../../src/files/file-content.js';
 import { VaultBlobStore } from '../../src/files/vault-blob-store.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { importFile } from '../../src/import/import-file.js';
 import { binaryParser } from '../files/files-fixtures.js';
-import { removeStoreBlobs, startTestStore, type TestStore } from '../files/file-stores.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
+import { useStoreApp } from '../files/file-stores.js';
+import { USERS } from '../helpers/test-app.js';
+import { testDatabaseUrl } from '../helpers/test-database.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -31,11 +29,16 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
   const run = `${Date.now()}-${Math.random()}`;
   const shared = `bytes two files share ${run}`;
   const single = `bytes of one file ${run}`;
-  let store: TestStore;
+  const t = useStoreApp(storeName, {
+    env: { FILES_SWEEP_INTERVAL_MS: '0' },
+    cleanup: async (db) => {
+      await db.query('DELETE FROM masters WHERE container_id IN (SELECT id FROM containers WHERE name = $1)', [
+        CONTAINER,
+      ]);
+      await db.query('DELETE FROM containers WHERE name = $1', [CONTAINER]);
+    },
+  });
   let config: AppConfig;
-  let t: TestApp;
-  let db: pg.Pool;
-  let content: FileContent;
 
   const doc = (number: string, files: { filename: string; text: string }[], more = {}) => ({
     class: 'wt.doc.WTDocument',
@@ -62,15 +65,15 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
     );
   const blobRows = async (hashes: string[]) =>
     (
-      await db.query<{ sha256: string; store: string; size: string }>(
+      await t.db.query<{ sha256: string; store: string; size: string }>(
         'SELECT sha256, store, size::text FROM content_blobs WHERE sha256 = ANY($1) ORDER BY sha256',
         [hashes],
       )
     ).rows;
   const chunkCount = async (hashes: string[]) =>
-    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM blob_chunks WHERE sha256 = ANY($1)', [hashes]))
+    (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM blob_chunks WHERE sha256 = ANY($1)', [hashes]))
       .rows[0].n;
-  const inStore = (text: string) => content.stores.get(storeName).has(sha(text), Buffer.byteLength(text));
+  const inStore = (text: string) => t.content.stores.get(storeName).has(sha(text), Buffer.byteLength(text));
   const download = (number: string, name: string) =>
     request(t.http)
       .get(`/files/${number}/${name}`)
@@ -78,27 +81,8 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
       .buffer(true)
       .parse(binaryParser);
 
-  beforeAll(async () => {
-    db = testPool();
-    store = await startTestStore(storeName);
-    config = loadConfig({ ...process.env, DATABASE_URL: testDatabaseUrl(), ...store.env });
-    t = await createTestApp({
-      ...store.env,
-      FILES_CACHE_SIZE: '0',
-      FILES_DISK_CACHE_SIZE: '0',
-      FILES_SWEEP_INTERVAL_MS: '0',
-    });
-    content = t.app.get(FileContent);
-  });
-  afterAll(async () => {
-    await t.close();
-    await db.query('DELETE FROM masters WHERE container_id IN (SELECT id FROM containers WHERE name = $1)', [
-      CONTAINER,
-    ]);
-    await db.query('DELETE FROM containers WHERE name = $1', [CONTAINER]);
-    await removeStoreBlobs(db);
-    await store.stop();
-    await db.end();
+  beforeAll(() => {
+    config = loadConfig({ ...process.env, DATABASE_URL: testDatabaseUrl(), ...t.store.env });
   });
 
   it('writes the bytes to the store, once per digest, and records the blobs there', async () => {
@@ -130,14 +114,14 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
     const hashes = [sha(shared), sha(single)];
     const before = await blobRows(hashes);
     const items = () =>
-      db.query(
+      t.db.query(
         `SELECT ci.file_name, ci.sha256, ci.modified_at FROM content_items ci
          JOIN iterations i ON i.id = ci.iteration_id JOIN masters m ON m.id = i.master_id
          WHERE m.number LIKE $1 ORDER BY ci.file_name`,
         [`${PREFIX}-%`],
       );
     const itemsBefore = (await items()).rows;
-    const vault = storeName === 'filesystem' ? new VaultBlobStore(store.dir!) : null;
+    const vault = storeName === 'filesystem' ? new VaultBlobStore(t.store.dir!) : null;
     const written = async () => (vault ? (await stat(vault.pathOf(sha(shared)))).mtimeMs : null);
     const writtenBefore = await written();
 
@@ -160,9 +144,9 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
     await expect(importFile(file, testDatabaseUrl(), { files: config })).rejects.toThrow(
       'objects[1].createdBy: unknown user "nobody-here"',
     );
-    const masters = await db.query('SELECT 1 FROM masters WHERE number = $1', [`${PREFIX}-3`]);
+    const masters = await t.db.query('SELECT 1 FROM masters WHERE number = $1', [`${PREFIX}-3`]);
     expect(masters.rowCount).toBe(0);
-    const items = await db.query('SELECT 1 FROM content_items WHERE sha256 = $1', [sha(lost)]);
+    const items = await t.db.query('SELECT 1 FROM content_items WHERE sha256 = $1', [sha(lost)]);
     expect(items.rowCount).toBe(0);
     // The bytes were made durable (and claimed) before the import's transaction wrote its rows.
     expect(await blobRows([sha(lost)])).toEqual([
@@ -173,7 +157,7 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
     // Within the sweep's grace period they stay; after it, rows and bytes go.
     await t.app.get(BlobSweeper).sweep();
     expect(await inStore(lost)).toBe(true);
-    await db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [sha(lost)]);
+    await t.db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [sha(lost)]);
     await t.app.get(BlobSweeper).sweep();
     expect(await blobRows([sha(lost)])).toEqual([]);
     expect(await inStore(lost)).toBe(false);
@@ -183,11 +167,11 @@ describe.each(['filesystem', 's3'] as const)('dataset import into the %s store',
     it('with the store unreachable, the import fails and stores nothing', async () => {
       const unreachable = `bytes for a store that is down ${run}`;
       const file = writeDataset(dataset([doc(`${PREFIX}-5`, [{ filename: 'down.txt', text: unreachable }])]));
-      await store.stopServer();
+      await t.store.stopServer();
       await expect(importFile(file, testDatabaseUrl(), { files: config })).rejects.toThrow(
         /the file store \(s3\) is not available/,
       );
-      expect((await db.query('SELECT 1 FROM masters WHERE number = $1', [`${PREFIX}-5`])).rowCount).toBe(0);
+      expect((await t.db.query('SELECT 1 FROM masters WHERE number = $1', [`${PREFIX}-5`])).rowCount).toBe(0);
       // The claim of the bytes that could not be written is taken back.
       expect(await blobRows([sha(unreachable)])).toEqual([]);
     });

@@ -1,14 +1,14 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { counterOf, createContainer, generateUrl, type TestContainer } from './numbers-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
 const PART = 'wt.part.WTPart';
 
 describe('POST /numbers/generate/<class_name>: containers, workspaces and rights', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let box: TestContainer;
   let demoCounters: string[];
@@ -23,8 +23,8 @@ describe('POST /numbers/generate/<class_name>: containers, workspaces and rights
     return rows.map((r) => r.next);
   }
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     box = await createContainer(pool, {
       name: 'numbers-access',
@@ -38,7 +38,6 @@ describe('POST /numbers/generate/<class_name>: containers, workspaces and rights
 
   afterAll(async () => {
     await pool.end();
-    await t.close();
   });
 
   function generate(user: readonly [string, string], cls: string, params: Record<string, string | number>) {

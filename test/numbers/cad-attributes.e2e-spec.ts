@@ -1,19 +1,19 @@
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createCadFixture, type CadFixture } from './cad-fixtures.js';
 
 const P = 'cadattr';
 const ASM = `${P}-ASM`;
 
 describe('/numbers/attributes', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let f: CadFixture;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     f = await createCadFixture(pool, P, { alice: 'author', bob: 'reader' });
   });
@@ -22,7 +22,6 @@ describe('/numbers/attributes', () => {
     await pool.query('DELETE FROM masters WHERE container_id = $1', [f.containerId]);
     await pool.query('DELETE FROM containers WHERE id = $1', [f.containerId]);
     await pool.end();
-    await t.close();
   });
 
   async function latest(number: string) {

@@ -1,15 +1,15 @@
 import pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createCadFixture, type CadFixture } from './cad-fixtures.js';
 
 describe('POST /numbers/used/<oid_or_number>', () => {
-  let t: TestApp;
   let pool: pg.Pool;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     // One listening server: requests running at the same time must not each start and stop their own.
     await t.app.listen(0, '127.0.0.1');
     pool = testPool();
@@ -19,7 +19,6 @@ describe('POST /numbers/used/<oid_or_number>', () => {
     await pool.query("DELETE FROM masters WHERE number LIKE 'cadused%'");
     await pool.query("DELETE FROM containers WHERE name LIKE 'cadused%'");
     await pool.end();
-    await t.close();
   });
 
   async function lineNumbers(f: CadFixture, prefix: string): Promise<Record<string, number | null>> {

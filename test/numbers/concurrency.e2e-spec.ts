@@ -1,7 +1,6 @@
-import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { addMasters, counterOf, createContainer, generateUrl, type TestContainer } from './numbers-fixtures.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
+import { addMasters, counterOf, generateUrl, useContainer } from './numbers-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
 const PART = 'wt.part.WTPart';
@@ -35,37 +34,26 @@ function expectConsecutive(values: number[]): void {
 }
 
 describe('POST /numbers/generate under concurrency', () => {
-  let t: TestApp;
-  let second: TestApp;
   let urls: string[];
-  let pool: pg.Pool;
-  let box: TestContainer;
 
+  const t = useTestApp();
+  const second = useTestApp();
+  const c = useContainer({
+    name: 'numbers-concurrency',
+    members: { alice: 'author' },
+    rules: [
+      { cls: DOC, prefix: 'CC', width: 8, next: 1000 },
+      { cls: PART, prefix: 'CT', width: 8, next: 1 },
+    ],
+  });
   beforeAll(async () => {
-    t = await createTestApp();
-    second = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     await second.app.listen(0, '127.0.0.1');
     urls = [await t.app.getUrl(), await second.app.getUrl()];
-    pool = testPool();
-    box = await createContainer(pool, {
-      name: 'numbers-concurrency',
-      members: { alice: 'author' },
-      rules: [
-        { cls: DOC, prefix: 'CC', width: 8, next: 1000 },
-        { cls: PART, prefix: 'CT', width: 8, next: 1 },
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    await pool.end();
-    await second.close();
-    await t.close();
   });
 
   it('gives 200 parallel requests of count=5 1000 distinct numbers, each response consecutive', async () => {
-    const results = await fire(urls.slice(0, 1), generateUrl(DOC, { 'container-name': box.name, count: 5 }), 200);
+    const results = await fire(urls.slice(0, 1), generateUrl(DOC, { 'container-name': c.box.name, count: 5 }), 200);
     expect(results.map((r) => r.status)).toEqual(Array(200).fill(200));
     for (const r of results) {
       expect(r.items).toHaveLength(5);
@@ -76,21 +64,21 @@ describe('POST /numbers/generate under concurrency', () => {
     // Nothing was skipped either: the 1000 numbers are exactly 1000..1999.
     expect(all[0]).toBe(1000);
     expect(all[999]).toBe(1999);
-    expect(await counterOf(pool, box.id, DOC)).toBe('2000');
+    expect(await counterOf(c.pool, c.box.id, DOC)).toBe('2000');
   });
 
   it('stays duplicate-free across two app instances and around numbers objects already carry', async () => {
     const takenCounters = [3, 4, 17, 40, 41, 42, 43, 44, 45, 46, 120, 333, 334, 600];
     const taken = takenCounters.map((n) => `CT${String(n).padStart(8, '0')}`);
-    await addMasters(pool, box.id, PART, taken);
+    await addMasters(c.pool, c.box.id, PART, taken);
 
-    const results = await fire(urls, generateUrl(PART, { 'container-name': box.name, count: 5 }), 200);
+    const results = await fire(urls, generateUrl(PART, { 'container-name': c.box.name, count: 5 }), 200);
     expect(results.map((r) => r.status)).toEqual(Array(200).fill(200));
     for (const r of results) expectConsecutive(counters(r.items, 'CT'));
     const all = results.flatMap((r) => r.items);
     expect(new Set(all).size).toBe(1000);
     expect(all.filter((n) => taken.includes(n))).toEqual([]);
     const last = Math.max(...counters(all, 'CT'));
-    expect(await counterOf(pool, box.id, PART)).toBe(String(last + 1));
+    expect(await counterOf(c.pool, c.box.id, PART)).toBe(String(last + 1));
   });
 });

@@ -1,8 +1,7 @@
 import request from 'supertest';
-import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { addMasters, counterOf, createContainer, generateUrl, type TestContainer } from './numbers-fixtures.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
+import { addMasters, counterOf, generateUrl, useContainer } from './numbers-fixtures.js';
 
 const ORDER = 'wt.change2.WTChangeOrder2';
 const PROCESS = 'wt.workflow.engine.WfProcess';
@@ -21,72 +20,58 @@ const NUMBERED =
  * same rule: the catalog's versioned classes, plain classes (a dataset's as well) and soft types.
  */
 describe('POST /numbers/generate/<class_name> for the classes of the catalog', () => {
-  let t: TestApp;
-  let pool: pg.Pool;
-  let box: TestContainer;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    pool = testPool();
-    box = await createContainer(pool, {
-      name: 'numbers-classes',
-      members: { alice: 'author' },
-      rules: [
-        { cls: ORDER, prefix: 'NCO-', width: 4, next: 1 },
-        { cls: PROCESS, prefix: 'NWF-', width: 4, next: 1 },
-        { cls: WORK_ITEM, prefix: 'NWI-', width: 4, next: 1 },
-        { cls: PART, prefix: 'NPA-', width: 4, next: 1 },
-        { cls: TEST_REPORT, prefix: 'NTR-', width: 4, next: 1 },
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    await pool.query('DELETE FROM objects WHERE container_id = $1', [box.id]);
-    await pool.query('DELETE FROM masters WHERE container_id = $1', [box.id]);
-    await pool.end();
-    await t.close();
+  const t = useTestApp();
+  const c = useContainer({
+    name: 'numbers-classes',
+    members: { alice: 'author' },
+    rules: [
+      { cls: ORDER, prefix: 'NCO-', width: 4, next: 1 },
+      { cls: PROCESS, prefix: 'NWF-', width: 4, next: 1 },
+      { cls: WORK_ITEM, prefix: 'NWI-', width: 4, next: 1 },
+      { cls: PART, prefix: 'NPA-', width: 4, next: 1 },
+      { cls: TEST_REPORT, prefix: 'NTR-', width: 4, next: 1 },
+    ],
   });
 
   const generate = (cls: string, count = 1) =>
     request(t.http)
-      .post(generateUrl(cls, { 'container-name': box.name, count }))
+      .post(generateUrl(cls, { 'container-name': c.box.name, count }))
       .auth(...USERS.alice);
 
   /** Plain objects carrying numbers, as an import leaves them. */
   async function addPlainObjects(cls: string, numbers: string[]): Promise<void> {
     for (const number of numbers) {
-      await pool.query('INSERT INTO objects (class, number, name, container_id) VALUES ($1, $2, $3, $4)', [
+      await c.pool.query('INSERT INTO objects (class, number, name, container_id) VALUES ($1, $2, $3, $4)', [
         cls,
         number,
         `imported ${number}`,
-        box.id,
+        c.box.id,
       ]);
     }
   }
 
   it('numbers a versioned class of the catalog, skipping numbers its masters carry', async () => {
-    await addMasters(pool, box.id, ORDER, ['NCO-0002']);
+    await addMasters(c.pool, c.box.id, ORDER, ['NCO-0002']);
     const res = await generate(ORDER, 2);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       count: 2,
       class_name: ORDER,
-      container: { oid: box.oid, name: box.name },
+      container: { oid: c.box.oid, name: c.box.name },
       items: ['NCO-0003', 'NCO-0004'],
       _runtime: expect.any(Number),
     });
-    expect(await counterOf(pool, box.id, ORDER)).toBe('5');
+    expect(await counterOf(c.pool, c.box.id, ORDER)).toBe('5');
   });
 
   it('numbers a plain class, skipping numbers its objects (not masters) carry', async () => {
     await addPlainObjects(PROCESS, ['NWF-0001', 'NWF-0002']);
     // A master of another class with the next number does not block it.
-    await addMasters(pool, box.id, ORDER, ['NWF-0003']);
+    await addMasters(c.pool, c.box.id, ORDER, ['NWF-0003']);
     const res = await generate(PROCESS);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ count: 1, class_name: PROCESS, items: ['NWF-0003'] });
-    expect(await counterOf(pool, box.id, PROCESS)).toBe('4');
+    expect(await counterOf(c.pool, c.box.id, PROCESS)).toBe('4');
   });
 
   it('numbers a plain class a dataset declared, skipping numbers its objects carry', async () => {
@@ -94,13 +79,13 @@ describe('POST /numbers/generate/<class_name> for the classes of the catalog', (
     const res = await generate(TEST_REPORT, 2);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ count: 2, class_name: TEST_REPORT, items: ['NTR-0002', 'NTR-0003'] });
-    expect(await counterOf(pool, box.id, TEST_REPORT)).toBe('4');
+    expect(await counterOf(c.pool, c.box.id, TEST_REPORT)).toBe('4');
 
     // POST /objects with "number": "generate" takes the next number of the same rule.
     const created = await request(t.http)
       .post('/objects')
       .auth(...USERS.alice)
-      .send({ type: TEST_REPORT, container: box.name, number: 'generate', name: 'bracket fatigue run' });
+      .send({ type: TEST_REPORT, container: c.box.name, number: 'generate', name: 'bracket fatigue run' });
     expect([created.status, created.body.number, created.body.class]).toEqual([201, 'NTR-0004', TEST_REPORT]);
   });
 
@@ -114,7 +99,7 @@ describe('POST /numbers/generate/<class_name> for the classes of the catalog', (
     // a soft subtype the catalog does not declare, as for documents and parts
     [`${PROCESS}|com.acme.Review`, PROCESS, 'NWF-'],
   ])('numbers the soft type %s with the rule of %s', async (cls, ruleClass, prefix) => {
-    const before = Number(await counterOf(pool, box.id, ruleClass));
+    const before = Number(await counterOf(c.pool, c.box.id, ruleClass));
     const res = await generate(cls);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -122,7 +107,7 @@ describe('POST /numbers/generate/<class_name> for the classes of the catalog', (
       class_name: cls,
       items: [`${prefix}${String(before).padStart(4, '0')}`],
     });
-    expect(Number(await counterOf(pool, box.id, ruleClass))).toBe(before + 1);
+    expect(Number(await counterOf(c.pool, c.box.id, ruleClass))).toBe(before + 1);
   });
 
   it('answers 404 naming the class whose rule the container lacks', async () => {
@@ -131,7 +116,7 @@ describe('POST /numbers/generate/<class_name> for the classes of the catalog', (
     expect(res.body).toEqual({
       statusCode: 404,
       error: 'Not Found',
-      message: `container '${box.name}' has no numbering rule for wt.change2.WTChangeRequest2`,
+      message: `container '${c.box.name}' has no numbering rule for wt.change2.WTChangeRequest2`,
       requestId: res.headers['x-request-id'],
     });
   });

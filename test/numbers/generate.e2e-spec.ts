@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import {
   addMasters,
   counterOf,
@@ -16,15 +17,14 @@ const PART = 'wt.part.WTPart';
 const CAD = 'wt.epm.EPMDocument';
 
 describe('POST /numbers/generate/<class_name>', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let plain: TestContainer;
   let formats: TestContainer;
   let taken: TestContainer;
   let small: TestContainer;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     plain = await createContainer(pool, {
       name: 'numbers-generate plain',
@@ -60,7 +60,6 @@ describe('POST /numbers/generate/<class_name>', () => {
 
   afterAll(async () => {
     await pool.end();
-    await t.close();
   });
 
   it('generates one number by default and advances the counter by one', async () => {

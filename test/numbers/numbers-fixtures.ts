@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { testPool } from '../helpers/test-database.js';
 
 export type Role = 'reader' | 'author' | 'manager';
 
@@ -99,4 +100,42 @@ export function generateUrl(cls: string, params: Record<string, string | number>
     Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
   ).toString();
   return `/numbers/generate/${encodeURIComponent(cls)}${query ? `?${query}` : ''}`;
+}
+
+/** A container of the test's own (createContainer) and the pool it was made with. */
+export interface ContainerFixture {
+  readonly pool: pg.Pool;
+  readonly box: TestContainer;
+}
+
+/**
+ * Before the tests of the enclosing block: a pool on the test database and the container `spec`
+ * with its members and rules. After them: the objects and masters made in it go, and the pool.
+ */
+export function useContainer(spec: ContainerSpec): ContainerFixture {
+  let pool: pg.Pool | undefined;
+  let box: TestContainer | undefined;
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the container is not made yet: use it inside tests and hooks');
+    return value;
+  };
+  beforeAll(async () => {
+    pool = testPool();
+    box = await createContainer(pool, spec);
+  });
+  afterAll(async () => {
+    if (pool && box) {
+      await pool.query('DELETE FROM objects WHERE container_id = $1', [box.id]);
+      await pool.query('DELETE FROM masters WHERE container_id = $1', [box.id]);
+    }
+    await pool?.end();
+  });
+  return {
+    get pool() {
+      return ready(pool);
+    },
+    get box() {
+      return ready(box);
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { counterOf, createContainer, type TestContainer } from './numbers-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
@@ -9,13 +10,12 @@ const SOURCES = 'container-ref, container-name, workspace-name or workspace-ref'
 
 /** Every refused request leaves the counter where it was: checked after each test. */
 describe('POST /numbers/generate/<class_name>: refused parameters', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let box: TestContainer;
   let base: string;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     box = await createContainer(pool, {
       name: 'numbers-parameters',
@@ -32,7 +32,6 @@ describe('POST /numbers/generate/<class_name>: refused parameters', () => {
 
   afterAll(async () => {
     await pool.end();
-    await t.close();
   });
 
   async function expect400(url: string, message: string | RegExp): Promise<void> {

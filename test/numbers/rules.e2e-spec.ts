@@ -1,40 +1,27 @@
 import request from 'supertest';
-import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { createContainer, type TestContainer } from './numbers-fixtures.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
+import { useContainer } from './numbers-fixtures.js';
 
 describe('GET /numbers/rules', () => {
-  let t: TestApp;
-  let pool: pg.Pool;
-  let box: TestContainer;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    pool = testPool();
-    box = await createContainer(pool, {
-      name: 'numbers-rules',
-      members: { bob: 'reader' },
-      rules: [
-        { cls: 'wt.part.WTPart', prefix: 'RP-', suffix: '/A', width: 7, next: 42 },
-        { cls: 'wt.doc.WTDocument', width: 18, next: 2n ** 53n + 1n },
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    await pool.end();
-    await t.close();
+  const t = useTestApp();
+  const c = useContainer({
+    name: 'numbers-rules',
+    members: { bob: 'reader' },
+    rules: [
+      { cls: 'wt.part.WTPart', prefix: 'RP-', suffix: '/A', width: 7, next: 42 },
+      { cls: 'wt.doc.WTDocument', width: 18, next: 2n ** 53n + 1n },
+    ],
   });
 
   it("lists the container's rules for a reader", async () => {
     const res = await request(t.http)
-      .get(`/numbers/rules?container-name=${encodeURIComponent(box.name)}`)
+      .get(`/numbers/rules?container-name=${encodeURIComponent(c.box.name)}`)
       .auth(...USERS.bob);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       count: 2,
-      container: { oid: box.oid, name: box.name },
+      container: { oid: c.box.oid, name: c.box.name },
       items: [
         {
           class_name: 'wt.doc.WTDocument',
@@ -51,7 +38,7 @@ describe('GET /numbers/rules', () => {
   });
 
   it('shows the demo Secret Project rule (SP, -X, width 5) to carol by container-ref and by workspace', async () => {
-    const { rows } = await pool.query<{ id: number }>("SELECT id FROM containers WHERE name = 'Secret Project'");
+    const { rows } = await c.pool.query<{ id: number }>("SELECT id FROM containers WHERE name = 'Secret Project'");
     const oid = `OR:wt.projmgmt.admin.Project2:${rows[0].id}`;
     const byRef = await request(t.http)
       .get(`/numbers/rules?container-ref=${oid}`)
@@ -83,10 +70,10 @@ describe('GET /numbers/rules', () => {
 
   it('answers 404 to a caller who cannot read the container', async () => {
     const res = await request(t.http)
-      .get(`/numbers/rules?container-name=${encodeURIComponent(box.name)}`)
+      .get(`/numbers/rules?container-name=${encodeURIComponent(c.box.name)}`)
       .auth(...USERS.alice);
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ statusCode: 404, message: `no container named '${box.name}'` });
+    expect(res.body).toMatchObject({ statusCode: 404, message: `no container named '${c.box.name}'` });
   });
 
   it('needs exactly one container source', async () => {
@@ -98,7 +85,7 @@ describe('GET /numbers/rules', () => {
       "say which container's numbering rules to use: give one of container-ref, container-name, workspace-name or workspace-ref",
     );
     const two = await request(t.http)
-      .get(`/numbers/rules?container-name=x&container-ref=${box.oid}`)
+      .get(`/numbers/rules?container-name=x&container-ref=${c.box.oid}`)
       .auth(...USERS.bob);
     expect(two.status).toBe(400);
     expect(two.body.message).toMatch(/not container-ref and container-name$/);

@@ -1,5 +1,5 @@
 import type request from 'supertest';
-import { objectsFixture, waitingBackends, type ObjectsFixture } from './objects-fixtures.js';
+import { objectsFixture, whileTableHeld, type ObjectsFixture } from './objects-fixtures.js';
 
 const NAME = `CL${process.pid}`;
 
@@ -23,31 +23,16 @@ describe('catalog links under concurrent requests', () => {
   };
 
   /**
-   * Starts the link's request while a connection of the test holds `links` in SHARE mode (the
-   * request reads and locks rows but cannot insert the link), then the deletion once the first
-   * waits; lets go once both wait. Answers both.
+   * The link's request while the test holds `links` (it reads and locks rows but cannot insert
+   * the link), then the deletion once the first waits (whileTableHeld). Answers both.
    */
-  async function linkWhileDeleting(link: object, deletion: string): Promise<request.Response[]> {
-    const holder = await f.db.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE links IN SHARE MODE');
-      const add = f
-        .as('alice')
-        .post('/objects/links', link)
-        .then((r) => r);
-      await waitingBackends(f.db, 1);
-      const remove = f
-        .as('alice')
-        .delete(deletion)
-        .then((r) => r);
-      await waitingBackends(f.db, 2);
-      await holder.query('COMMIT');
-      return await Promise.all([add, remove]);
-    } finally {
-      holder.release();
-    }
-  }
+  const linkWhileDeleting = (link: object, deletion: string): Promise<request.Response[]> =>
+    whileTableHeld(
+      f.db,
+      'links',
+      () => f.as('alice').post('/objects/links', link),
+      () => f.as('alice').delete(deletion),
+    );
 
   it('refuses to delete an object a link being added names, once the link is committed', async () => {
     const activity = await plain('wt.workflow.work.WfAssignedActivity', 'approve');

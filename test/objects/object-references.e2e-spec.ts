@@ -3,7 +3,7 @@ import { standardCatalog } from '../../src/catalog/catalog-load.js';
 import { referenceKeys } from '../../src/objects/object-references.js';
 import { referrersSql } from '../../src/objects/object-references.tx.js';
 import { fingerprint } from '../security/security-helpers.js';
-import { objectsFixture, waitingBackends, type ObjectsFixture } from './objects-fixtures.js';
+import { objectsFixture, whileTableHeld, type ObjectsFixture } from './objects-fixtures.js';
 
 const NAME = `RF${process.pid}`;
 
@@ -213,31 +213,17 @@ describe('deleting objects that other objects reference in their JSON', () => {
   });
 
   /**
-   * A connection of the test holds `objects` in SHARE mode: the create reads and holds its
+   * The test holds `objects` in SHARE mode (whileTableHeld): the create reads and holds its
    * reference's target (FOR SHARE) but cannot insert; the deletion then waits for the target's
    * row. Once both wait the test lets go: the create commits first, and the deletion sees it.
    */
-  async function referWhileDeleting(create: object, deletion: string): Promise<request.Response[]> {
-    const holder = await f.db.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE objects IN SHARE MODE');
-      const add = f
-        .as('alice')
-        .post('/objects', { container: f.main.name, ...create })
-        .then((r) => r);
-      await waitingBackends(f.db, 1);
-      const remove = f
-        .as('alice')
-        .delete(deletion)
-        .then((r) => r);
-      await waitingBackends(f.db, 2);
-      await holder.query('COMMIT');
-      return await Promise.all([add, remove]);
-    } finally {
-      holder.release();
-    }
-  }
+  const referWhileDeleting = (create: object, deletion: string): Promise<request.Response[]> =>
+    whileTableHeld(
+      f.db,
+      'objects',
+      () => f.as('alice').post('/objects', { container: f.main.name, ...create }),
+      () => f.as('alice').delete(deletion),
+    );
 
   it('refuses to delete a plain object a reference being stored names, once it is committed', async () => {
     const process = await plain({ type: 'wt.workflow.engine.WfProcess', number: `${NAME}-race`, name: 'raced' });

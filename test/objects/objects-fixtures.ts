@@ -114,3 +114,30 @@ export async function waitingBackends(pool: pg.Pool, n: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Two requests forced to interleave: a connection of the test holds `table` in SHARE mode while
+ * `first` starts (it reads and locks rows but cannot insert), `second` starts once the first
+ * waits, and the test lets go once both wait, so the first commits before the second sees its
+ * rows. Answers both.
+ */
+export async function whileTableHeld<T>(
+  db: pg.Pool,
+  table: 'objects' | 'links',
+  first: () => PromiseLike<T>,
+  second: () => PromiseLike<T>,
+): Promise<T[]> {
+  const holder = await db.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query(`LOCK TABLE ${table} IN SHARE MODE`);
+    const a = Promise.resolve(first());
+    await waitingBackends(db, 1);
+    const b = Promise.resolve(second());
+    await waitingBackends(db, 2);
+    await holder.query('COMMIT');
+    return await Promise.all([a, b]);
+  } finally {
+    holder.release();
+  }
+}

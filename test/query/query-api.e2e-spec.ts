@@ -1,12 +1,9 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('GET /query/1.0/api.json', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_URL: 'https://pdm.example.com', BASE_PATH: '/pdm' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ PUBLIC_URL: 'https://pdm.example.com', BASE_PATH: '/pdm' });
 
   it('describes the query operations as OpenAPI with the JSON Schema of a q object', async () => {
     const res = await request(t.http)

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const DOC = readFileSync(new URL('../../docs/query.md', import.meta.url), 'utf8');
 const EXAMPLES = DOC.slice(DOC.indexOf('## Examples'));
@@ -21,11 +22,7 @@ function documentedReply(): { query: object[]; limit: number; items: Record<stri
 
 /** docs/query.md against the service: each example runs on the demo data as the docs say. */
 describe('docs/query.md', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_URL: 'http://localhost:3000' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ PUBLIC_URL: 'http://localhost:3000' });
 
   it('quotes the message the service gives for a bad q, numbered from q[0]', async () => {
     const res = await request(t.http)

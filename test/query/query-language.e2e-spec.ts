@@ -1,19 +1,18 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createQueryFixture, type QueryFixture } from './query-fixture.js';
 
 /** Every operator and every error of the q language (docs/query.md), end to end. */
 describe('the q language', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let fx: QueryFixture;
   let eve: [string, string];
   let T: string;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     fx = await createQueryFixture(pool, ['eve', 'fay'], { Lang: { eve: 'author', fay: 'author' } });
     eve = fx.user('eve');
@@ -86,7 +85,6 @@ describe('the q language', () => {
   afterAll(async () => {
     await fx.cleanup();
     await pool.end();
-    await t.close();
   });
 
   /** Runs q objects restricted to this file's container; returns number[.iteration] of the matches in order. */

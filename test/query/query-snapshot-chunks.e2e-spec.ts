@@ -1,21 +1,20 @@
 import request from 'supertest';
 import type pg from 'pg';
 import { QueryService } from '../../src/query/query.service.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createQueryFixture, type QueryFixture } from './query-fixture.js';
 import { numbers, pad } from './sessions-context.js';
 
 /** Snapshots hold 1000 ids per row: pages that start, end or straddle a row boundary. */
 describe('query sessions over more than one snapshot chunk', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let fx: QueryFixture;
   let expected: string[];
   let id: number;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     fx = await createQueryFixture(pool, ['dora', 'eve'], { Big: { dora: 'reader', eve: 'reader' } });
     expected = Array.from({ length: 2050 }, (_, i) => `${fx.tag}-B${pad(i + 1)}`);
@@ -36,7 +35,6 @@ describe('query sessions over more than one snapshot chunk', () => {
   afterAll(async () => {
     await fx.cleanup();
     await pool.end();
-    await t.close();
   });
 
   const fetch = (query: Record<string, unknown>) =>

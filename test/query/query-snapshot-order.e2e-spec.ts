@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createQueryFixture, type QueryFixture } from './query-fixture.js';
 
 interface Item {
@@ -15,13 +15,12 @@ interface Item {
  * share one) and where a master's iterations follow one another out of id order.
  */
 describe('the order of query session snapshots', () => {
-  let t: TestApp;
   let pool: pg.Pool;
   let fx: QueryFixture;
   let ids: Record<string, number>;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     pool = testPool();
     fx = await createQueryFixture(pool, ['gus'], { Ties: { gus: 'reader' } });
     const n = (k: string) => `${fx.tag}-N${k}`;
@@ -40,7 +39,6 @@ describe('the order of query session snapshots', () => {
   afterAll(async () => {
     await fx.cleanup();
     await pool.end();
-    await t.close();
   });
 
   /** Every item of the query, read in pages of two from its session, as iteration ids. */

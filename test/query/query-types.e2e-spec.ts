@@ -1,13 +1,10 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 /** `type` of a q names the soft types (and classes) a dataset declared, as well as the standard classes. */
 describe('q type: declared soft types', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   async function numbers(q: Record<string, unknown>): Promise<string[]> {
     const res = await request(t.http)

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const PREFIX = `catalog-spec-${process.pid}`;
 
@@ -21,18 +22,16 @@ const query = (select: string, from: string, rest = '') =>
  * values, every problem of a template at once, types declared later, and the catalog endpoint.
  */
 describe('reports over the type catalog', () => {
-  let t: TestApp;
   let db: pg.Pool;
+  // Every use checks catalog_types: types inserted by a test are seen by its next request.
+  const t = useTestApp({ CATALOG_CHECK_INTERVAL_MS: '0' });
   beforeAll(async () => {
-    // Every use checks catalog_types: types inserted by a test are seen by its next request.
-    t = await createTestApp({ CATALOG_CHECK_INTERVAL_MS: '0' });
     db = testPool();
   });
   afterAll(async () => {
     await db.query('DELETE FROM objects WHERE number LIKE $1', [`${PREFIX}%`]);
     await db.query('DELETE FROM catalog_types WHERE name LIKE $1', ['com.late.%']);
     await db.end();
-    await t.close();
   });
 
   it('answers every unknown name of a template at once, each with its element path', async () => {

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { expectError } from '../security/security-helpers.js';
 import { docQuery, NUMBER, until } from './report-fixtures.js';
 
@@ -31,21 +32,15 @@ describe('REPORT_MAX_CONCURRENT_PER_USER', () => {
   };
 
   // Two instances of the service on one database, each with a limit of one report per user.
-  let a: TestApp;
-  let b: TestApp;
-  let unlimited: TestApp;
   let db: pg.Pool;
+  const a = useTestApp({ REPORT_MAX_CONCURRENT_PER_USER: '1' });
+  const b = useTestApp({ REPORT_MAX_CONCURRENT_PER_USER: '1' });
+  const unlimited = useTestApp({ REPORT_MAX_CONCURRENT_PER_USER: '0' });
   beforeAll(async () => {
-    a = await createTestApp({ REPORT_MAX_CONCURRENT_PER_USER: '1' });
-    b = await createTestApp({ REPORT_MAX_CONCURRENT_PER_USER: '1' });
-    unlimited = await createTestApp({ REPORT_MAX_CONCURRENT_PER_USER: '0' });
     db = testPool();
   });
   afterAll(async () => {
     await db.end();
-    await a.close();
-    await b.close();
-    await unlimited.close();
   });
 
   it('refuses a second report of a user with 429 while the first runs, on any instance; others run', async () => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { cond, demoQml, docQuery, LATEST, NUMBER } from './report-fixtures.js';
 
 const post = (t: TestApp, body: string | Buffer, query = '') =>
@@ -12,11 +13,7 @@ const post = (t: TestApp, body: string | Buffer, query = '') =>
 const Q = '/qml/statement/query';
 
 describe('POST /reports rejects bad input with 400 and the element path', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ XML_BODY_LIMIT: '64kb' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ XML_BODY_LIMIT: '64kb' });
 
   const cases: [string, string, string | RegExp][] = [
     ['malformed XML', '<qml><statement></qml>', /^malformed XML at line 1, column \d+: /],

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { cond, demoQml, docQuery, LATEST, NUMBER } from './report-fixtures.js';
 
 const post = (t: TestApp, qml: string, user: readonly [string, string] = USERS.alice, query = '') =>
@@ -10,11 +11,7 @@ const post = (t: TestApp, qml: string, user: readonly [string, string] = USERS.a
     .send(qml);
 
 describe('POST /reports (inline QML)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('runs the "Documents by number" template with a wildcard parameter', async () => {
     const res = await post(t, demoQml('Documents by number'), USERS.alice, '?number=000000000*');

@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
 import { ReportsRepository } from '../../src/reports/reports.repository.js';
@@ -38,11 +39,7 @@ async function expectReadOnly(t: TestApp): Promise<void> {
 }
 
 describe('report limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ REPORT_MAX_ROWS: '2', REPORT_TIMEOUT_MS: '200' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ REPORT_MAX_ROWS: '2', REPORT_TIMEOUT_MS: '200' });
 
   it('cuts results at REPORT_MAX_ROWS and says so in JSON', async () => {
     const res = await request(t.http)
@@ -146,11 +143,7 @@ describe('report limits', () => {
 
 /** With a pool of one connection (the embedded database), reports share it in a read-only transaction. */
 describe('report limits on a single shared connection', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ DB_POOL_MAX: '1', REPORT_MAX_ROWS: '2', REPORT_TIMEOUT_MS: '200' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ DB_POOL_MAX: '1', REPORT_MAX_ROWS: '2', REPORT_TIMEOUT_MS: '200' });
 
   it('cancels a query past REPORT_TIMEOUT_MS with 504 and goes on serving', async () => {
     await expectTimeout(t);

@@ -1,12 +1,9 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describe('GET /reports and template details', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const names = (body: { items: { name: string }[] }) => body.items.map((i) => i.name);
 

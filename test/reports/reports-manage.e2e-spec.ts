@@ -1,23 +1,22 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { demoQml } from './report-fixtures.js';
 
 const PREFIX = `manage-spec-${process.pid}`;
 const url = (name: string) => `/reports/${encodeURIComponent(`${PREFIX} ${name}`)}`;
 
 describe('PUT and DELETE /reports/<name>', () => {
-  let t: TestApp;
   let db: pg.Pool;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     db = testPool();
   });
   afterAll(async () => {
     await db.query('DELETE FROM report_templates WHERE name LIKE $1', [`${PREFIX}%`]);
     await db.end();
-    await t.close();
   });
 
   const put = (name: string, user: readonly [string, string], qml: string, query = '') =>

@@ -1,15 +1,12 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { parseStrictXml } from './xml-well-formed.js';
 
 const DOCS = `/reports/${encodeURIComponent('Documents by number')}`;
 
 describe('named reports: GET/POST /reports/<name>', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('returns the queryResult XML by default', async () => {
     const res = await request(t.http)

@@ -1,8 +1,9 @@
 import pg from 'pg';
 import request from 'supertest';
 import { PreparedStatements } from '../../src/reports/prepared-statements.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { cond, docQuery, LATEST, NUMBER } from './report-fixtures.js';
 
 const prepared = async (client: pg.ClientBase) =>
@@ -69,12 +70,8 @@ describe('report statements prepared per connection', () => {
   });
 
   describe('through the service, one statement kept per connection', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      // One statement per connection: every report pushes the other template's statement out.
-      t = await createTestApp({ REPORT_PREPARED_STATEMENTS: '1', DB_POOL_MAX: '2' });
-    });
-    afterAll(() => t.close());
+    // One statement per connection: every report pushes the other template's statement out.
+    const t = useTestApp({ REPORT_PREPARED_STATEMENTS: '1', DB_POOL_MAX: '2' });
 
     const post = (qml: string, query = '') =>
       request(t.http)

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { expectError } from '../security/security-helpers.js';
 import { docQuery, NUMBER } from './report-fixtures.js';
 
@@ -51,11 +52,7 @@ const CASES: [string, string, string][] = [
 ];
 
 describe('QML size limits: 400 naming the limit and its setting', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each(CASES)('refuses %s inline and when storing it, storing nothing', async (name, qml, message) => {
     const inline = await request(t.http)

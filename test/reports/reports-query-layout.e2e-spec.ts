@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const PREFIX = `query-layout-spec-${process.pid}`;
 const url = (name: string) => `/reports/${encodeURIComponent(`${PREFIX} ${name}`)}`;
@@ -15,16 +16,14 @@ const SEARCH = example('query-layout-document-search');
  * giving the rows of the same query in the statement layout; errors name their elements.
  */
 describe('the qml/query layout through the reports service', () => {
-  let t: TestApp;
   let db: pg.Pool;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     db = testPool();
   });
   afterAll(async () => {
     await db.query('DELETE FROM report_templates WHERE name LIKE $1', [`${PREFIX}%`]);
     await db.end();
-    await t.close();
   });
 
   const put = (name: string, qml: string) =>

@@ -1,23 +1,22 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { expectError } from '../security/security-helpers.js';
 import { demoQml, until } from './report-fixtures.js';
 
 const PREFIX = `races-spec-${process.pid}`;
 
 describe('PUT /reports/<name> racing another create of the same name', () => {
-  let t: TestApp;
   let db: pg.Pool;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     db = testPool();
   });
   afterAll(async () => {
     await db.query('DELETE FROM report_templates WHERE name LIKE $1', [`${PREFIX}%`]);
     await db.end();
-    await t.close();
   });
 
   /**

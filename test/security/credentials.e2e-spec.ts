@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { expectError, fingerprint } from './security-helpers.js';
 
 const CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
@@ -10,18 +11,16 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 const basic = (userPass: string) => `Basic ${b64(userPass)}`;
 
 describe('credentials edge cases', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let before: Record<string, string>;
 
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
   beforeAll(async () => {
     db = testPool();
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
     before = await fingerprint(db);
   });
   afterAll(async () => {
     expect(await fingerprint(db)).toEqual(before);
-    await t.close();
     await db.end();
   });
 

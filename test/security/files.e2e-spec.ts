@@ -1,8 +1,9 @@
 import contentDisposition from 'content-disposition';
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, importFilesFixture, itemsOf, oidOf, removeFilesFixture } from '../files/files-fixtures.js';
 import { expectError, fingerprint, type Creds } from './security-helpers.js';
 
@@ -25,16 +26,14 @@ function expectCleanHeaders(res: request.Response): void {
 }
 
 describe('file names, stored scripts and headers', () => {
-  let t: TestApp;
   let db: pg.Pool;
 
+  const t = useTestApp();
   beforeAll(async () => {
     db = testPool();
     await importFilesFixture(PREFIX);
-    t = await createTestApp();
   });
   afterAll(async () => {
-    await t.close();
     await removeFilesFixture(db, PREFIX);
     await db.end();
   });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, importFilesFixture, oidOf, removeFilesFixture } from '../files/files-fixtures.js';
 import { docQuery, NUMBER } from '../reports/report-fixtures.js';
 import { expectError, fingerprint, type Creds } from './security-helpers.js';
@@ -18,15 +19,14 @@ const shape = (res: request.Response, id: string) => ({
 });
 
 describe('isolation between users and containers', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let before: Record<string, string>;
   let docOid: string;
 
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
   beforeAll(async () => {
     db = testPool();
     await importFilesFixture(PREFIX);
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
     docOid = await oidOf(db, 'wt.doc.WTDocument', `${PREFIX}-1`);
     const stored = await request(t.http)
       .put(`/reports/${encodeURIComponent(TEMPLATE)}`)
@@ -38,7 +38,6 @@ describe('isolation between users and containers', () => {
     before = await fingerprint(db);
   });
   afterAll(async () => {
-    await t.close();
     await db.query('DELETE FROM report_templates WHERE name = $1', [TEMPLATE]);
     await removeFilesFixture(db, PREFIX);
     await db.end();

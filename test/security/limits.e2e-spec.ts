@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { b64, importFilesFixture, removeFilesFixture } from '../files/files-fixtures.js';
 import { expectError, fingerprint } from './security-helpers.js';
 
@@ -14,23 +15,21 @@ const BAD_INTEGERS = ['-1', '1.5', 'abc', '', '1e3', '0x10', '+1', '922337203685
 const HUGE = ['2147483648', '9007199254740993', '9223372036854775807', '9223372036854775808', '18446744073709551616'];
 
 describe('limits on sizes, counts and numbers', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let before: Record<string, string>;
 
+  const t = useTestApp({
+    AUTH_FAILURE_LIMIT: '1000000',
+    FILES_MAX_SIZE: String(FILES_MAX),
+    JSON_BODY_LIMIT: String(JSON_LIMIT),
+    NUMBERS_MAX_COUNT: '50',
+  });
   beforeAll(async () => {
     db = testPool();
     await importFilesFixture(PREFIX);
-    t = await createTestApp({
-      AUTH_FAILURE_LIMIT: '1000000',
-      FILES_MAX_SIZE: String(FILES_MAX),
-      JSON_BODY_LIMIT: String(JSON_LIMIT),
-      NUMBERS_MAX_COUNT: '50',
-    });
     before = await fingerprint(db);
   });
   afterAll(async () => {
-    await t.close();
     await removeFilesFixture(db, PREFIX);
     await db.end();
   });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { importFilesFixture, removeFilesFixture } from '../files/files-fixtures.js';
 import { expectError, fingerprint } from './security-helpers.js';
 
@@ -12,19 +13,17 @@ const PREFIX = 'SURR';
  * compare: each of these reached SQL and was answered 500 (22P02, 22021).
  */
 describe('lone surrogates in JSON are refused with 400', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let before: Record<string, string>;
 
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
   beforeAll(async () => {
     db = testPool();
     await importFilesFixture(PREFIX);
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
     before = await fingerprint(db);
   });
   afterAll(async () => {
     expect(await fingerprint(db)).toEqual(before);
-    await t.close();
     await removeFilesFixture(db, PREFIX);
     await db.end();
   });

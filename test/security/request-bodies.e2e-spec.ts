@@ -1,4 +1,5 @@
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { basicAuth, listeningPort, RawConnection, type RawResponse } from '../helpers/raw-http.js';
 
 const CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
@@ -10,15 +11,13 @@ const CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
  * piece of a huge body, then waits.
  */
 describe('request bodies are read only after authentication', () => {
-  let t: TestApp;
   let port: number;
 
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
   beforeAll(async () => {
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '1000000' });
     port = await listeningPort(t);
   });
   afterEach(() => RawConnection.destroyAll());
-  afterAll(() => t.close());
 
   const HUGE = String(150 * 1024 * 1024);
 
@@ -90,7 +89,6 @@ describe('request bodies are read only after authentication', () => {
  * request that has sent its head and part of its body, then sends others.
  */
 describe('request bodies share one memory budget', () => {
-  let t: TestApp;
   let port: number;
   const BUDGET = 64 * 1024;
   const LIMIT = 48 * 1024;
@@ -100,14 +98,13 @@ describe('request bodies share one memory budget', () => {
     return json + ' '.repeat(size - json.length);
   };
 
+  const t = useTestApp({ BODY_MEMORY_BUDGET: String(BUDGET), JSON_BODY_LIMIT: String(LIMIT) });
   beforeAll(async () => {
-    t = await createTestApp({ BODY_MEMORY_BUDGET: String(BUDGET), JSON_BODY_LIMIT: String(LIMIT) });
     port = await listeningPort(t);
     // Alice's credentials verified once, so every request below is authenticated at once.
     await sendQuery(100);
   });
   afterEach(() => RawConnection.destroyAll());
-  afterAll(() => t.close());
 
   /** A whole query request of `size` bytes on its own connection. */
   async function sendQuery(size: number) {

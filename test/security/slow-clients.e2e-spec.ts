@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
 import { importFilesFixture, removeFilesFixture } from '../files/files-fixtures.js';
 import { fingerprint } from './security-helpers.js';
@@ -12,25 +13,23 @@ const PREFIX = 'SLOW';
  * HTTP_REQUEST_TIMEOUT_MS (short here) instead of holding their connection as long as they like.
  */
 describe('slow clients are cut off', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let port: number;
   let before: Record<string, string>;
 
+  const t = useTestApp({
+    HTTP_HEADERS_TIMEOUT_MS: '1000',
+    HTTP_REQUEST_TIMEOUT_MS: '2000',
+    HTTP_IDLE_TIMEOUT_MS: '60000',
+  });
   beforeAll(async () => {
     db = testPool();
     await importFilesFixture(PREFIX);
-    t = await createTestApp({
-      HTTP_HEADERS_TIMEOUT_MS: '1000',
-      HTTP_REQUEST_TIMEOUT_MS: '2000',
-      HTTP_IDLE_TIMEOUT_MS: '60000',
-    });
     port = await listeningPort(t);
     before = await fingerprint(db);
   });
   afterEach(() => RawConnection.destroyAll());
   afterAll(async () => {
-    await t.close();
     await removeFilesFixture(db, PREFIX);
     await db.end();
   });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { expectError, expectNoLeak, fingerprint } from './security-helpers.js';
 
 /** Strings that break out of a quoted literal or identifier, or call a function, if pasted into SQL. */
@@ -87,7 +88,6 @@ function qml(over: Partial<Slots> = {}): string {
 }
 
 describe('SQL injection through QML and q', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let before: Record<string, string>;
   let baseline: unknown[][];
@@ -101,9 +101,9 @@ describe('SQL injection through QML and q', () => {
       .set('Content-Type', 'text/xml')
       .send(doc);
 
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '1000000', REPORT_TIMEOUT_MS: '3000' });
   beforeAll(async () => {
     db = testPool();
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '1000000', REPORT_TIMEOUT_MS: '3000' });
     before = await fingerprint(db);
     hashes = (await db.query<{ h: string }>('SELECT password_hash AS h FROM users')).rows.map((r) => r.h);
     const res = await report(qml());
@@ -112,7 +112,6 @@ describe('SQL injection through QML and q', () => {
     expect(baseline.length).toBeGreaterThan(0);
   });
   afterAll(async () => {
-    await t.close();
     await db.end();
   });
   afterEach(async () => {

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type pg from 'pg';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { docQuery, NUMBER } from '../reports/report-fixtures.js';
 import { parseStrictXml } from '../reports/xml-well-formed.js';
 import { expectError, fingerprint } from './security-helpers.js';
@@ -30,20 +31,18 @@ const billionLaughs = [
 ].join('\n');
 
 describe('XML attacks on the report service', () => {
-  let t: TestApp;
   let db: pg.Pool;
   let before: Record<string, string>;
   const templateName = 'Security XML probe';
 
+  const t = useTestApp({ XML_BODY_LIMIT: String(LIMIT) });
   beforeAll(async () => {
     db = testPool();
-    t = await createTestApp({ XML_BODY_LIMIT: String(LIMIT) });
     before = await fingerprint(db);
   });
   afterAll(async () => {
     // Nothing may have been stored by any of the refused documents.
     expect(await fingerprint(db)).toEqual(before);
-    await t.close();
     await db.end();
   });
 

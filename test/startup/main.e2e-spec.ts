@@ -1,50 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, startService as start, waitForOutput, waitReady } from './service-process.js';
 
-const MAIN = join(process.cwd(), 'dist/src/main.js');
 const MIGRATIONS = readdirSync(join(process.cwd(), 'prisma/migrations'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
   .sort();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string | undefined>): Started {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  const child = spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function waitFor(s: Started, text: string, ms = 90_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!s.output().includes(text)) {
-    if (Date.now() > until || s.child.exitCode !== null) throw new Error(`"${text}" not seen; output:\n${s.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('starting the service', () => {
   it('refuses to start with bad configuration, listing every bad variable', async () => {
@@ -63,7 +25,8 @@ describe('starting the service', () => {
     const auth = `Basic ${Buffer.from('alice:alice-pw').toString('base64')}`;
 
     const first = start(env);
-    await waitFor(first, 'serving on');
+    await waitForOutput(first, 'serving on');
+    await waitReady(first, port);
     expect(first.output()).toContain('loaded the demo data');
     expect(first.output()).toContain(`applied ${MIGRATIONS.length} migrations: ${MIGRATIONS.join(', ')}`);
     expect(first.output()).not.toContain('up to date');
@@ -94,7 +57,8 @@ describe('starting the service', () => {
     );
 
     const second = start(env);
-    await waitFor(second, 'serving on');
+    await waitForOutput(second, 'serving on');
+    await waitReady(second, port);
     expect(second.output()).not.toContain('loaded the demo data');
     expect(second.output()).toContain('no pending migrations: the database schema is up to date');
     expect(second.output()).not.toContain('applied ');

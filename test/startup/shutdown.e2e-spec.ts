@@ -1,22 +1,11 @@
-import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { importFilesFixture, itemsOf, oidOf, removeFilesFixture } from '../files/files-fixtures.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
+import { freePort, startService, waitForOutput, waitReady } from './service-process.js';
 
 const PREFIX = 'SHUT';
 const AUTH = `Basic ${Buffer.from('alice:alice-pw').toString('base64')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('graceful shutdown', () => {
   let db: pg.Pool;
@@ -31,16 +20,9 @@ describe('graceful shutdown', () => {
 
   it('on SIGTERM finishes an upload in flight, refuses new connections, and exits 0', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/main.js')], {
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), PORT: String(port), MIGRATE_ON_START: 'false' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    for (let i = 0; i < 300 && !output.includes('serving on'); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(output).toContain('serving on');
+    const service = startService({ DATABASE_URL: testDatabaseUrl(), PORT: String(port), MIGRATE_ON_START: 'false' });
+    await waitForOutput(service, 'serving on');
+    await waitReady(service, port);
 
     const body = Buffer.alloc(2 * 1024 * 1024, 'x');
     const upload = httpRequest({
@@ -48,7 +30,13 @@ describe('graceful shutdown', () => {
       port,
       method: 'POST',
       path: `/files/${PREFIX}-1/in-flight.bin`,
-      headers: { Authorization: AUTH, 'Content-Type': 'application/octet-stream', 'Content-Length': body.length },
+      headers: {
+        Authorization: AUTH,
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': body.length,
+        // The service answers 100 Continue once it has the request: from then on it is in flight.
+        Expect: '100-continue',
+      },
     });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       upload.on('response', (res) => {
@@ -58,11 +46,18 @@ describe('graceful shutdown', () => {
       });
       upload.on('error', reject);
     });
-    upload.write(body.subarray(0, body.length / 2));
-    await new Promise((r) => setTimeout(r, 300));
+    upload.flushHeaders();
+    await new Promise<void>((resolve, reject) => {
+      upload.once('continue', resolve);
+      upload.once('error', reject);
+    });
+    await new Promise<void>((resolve, reject) =>
+      upload.write(body.subarray(0, body.length / 2), (e) => (e ? reject(e) : resolve())),
+    );
 
-    child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    service.child.kill('SIGTERM');
+    // Logged as the listening socket is closed, in the same turn of the event loop.
+    await waitForOutput(service, 'SIGTERM: shutting down', 10_000);
     const refused = await fetch(`http://127.0.0.1:${port}/files/version`, { headers: { Authorization: AUTH } }).then(
       () => 'answered',
       () => 'refused',
@@ -73,7 +68,7 @@ describe('graceful shutdown', () => {
     const res = await answer;
     expect(res.status).toBe(201);
     expect(JSON.parse(res.body)).toMatchObject({ success: true });
-    expect(await exited).toBe(0);
+    expect(await service.exited).toBe(0);
 
     const items = await itemsOf(db, await oidOf(db, 'wt.doc.WTDocument', `${PREFIX}-1`));
     expect(items.find((i) => i.file_name === 'in-flight.bin')).toMatchObject({ size: String(body.length) });

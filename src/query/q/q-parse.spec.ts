@@ -1,15 +1,8 @@
 import { QError } from './q-model.js';
 import { parseQuery } from './q-parse.js';
+import { message as thrownMessage } from '../../common/thrown-message.fixtures.js';
 
-function message(raw: unknown[]): string {
-  try {
-    parseQuery(raw);
-  } catch (e) {
-    expect(e).toBeInstanceOf(QError);
-    return (e as Error).message;
-  }
-  throw new Error('parsed');
-}
+const message = (raw: unknown[]): string => thrownMessage(() => parseQuery(raw), QError);
 
 describe('parseQuery', () => {
   it('reads plain values as exact, wildcard, null and any-of conditions', () => {

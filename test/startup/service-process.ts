@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The built service: `npm test` builds before Jest runs, so this is the code under test. */
+export const MAIN = join(process.cwd(), 'dist/src/main.js');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Its exit code once it ended (null when a signal ended it). */
+  exited: Promise<number | null>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Runs `node dist/src/main.js` with the test's environment plus `env` (undefined: unset). */
+export function startService(env: Record<string, string | undefined>): ServiceProcess {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm test does)`);
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+  const child = spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+/**
+ * Resolves as soon as the output holds `text`; fails when the process exits first or after
+ * `ms`, with the output so far.
+ */
+export function waitForOutput(s: ServiceProcess, text: string, ms = 90_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: string) => {
+      clearTimeout(timer);
+      s.child.stdout!.off('data', check);
+      s.child.stderr!.off('data', check);
+      s.child.off('exit', exit);
+      if (error) reject(new Error(`"${text}" not seen: ${error}; output:\n${s.output()}`));
+      else resolve();
+    };
+    // Listeners added after the ones collecting the output, so they see it complete.
+    const check = () => {
+      if (s.output().includes(text)) done();
+    };
+    const exit = () => done('the process exited');
+    const timer = setTimeout(() => done(`not within ${ms} ms`), ms);
+    s.child.stdout!.on('data', check);
+    s.child.stderr!.on('data', check);
+    s.child.on('exit', exit);
+    if (s.output().includes(text)) done();
+    else if (s.child.exitCode !== null || s.child.signalCode !== null) done('the process had exited');
+  });
+}
+
+/**
+ * Resolves once GET <base>/health/ready answers 200 (the database answers and the migrations are
+ * applied); fails when the process exits first or after `ms`.
+ */
+export async function waitReady(s: ServiceProcess, port: number, basePath = '', ms = 90_000): Promise<void> {
+  const until = Date.now() + ms;
+  let last = 'no answer';
+  for (;;) {
+    if (s.child.exitCode !== null || s.child.signalCode !== null) {
+      throw new Error(`the service exited before it was ready; output:\n${s.output()}`);
+    }
+    const res = await fetch(`http://127.0.0.1:${port}${basePath}/health/ready`).catch((e: Error) => e);
+    if (!(res instanceof Error) && res.status === 200) return;
+    last = res instanceof Error ? res.message : `status ${res.status}`;
+    if (Date.now() > until) throw new Error(`not ready within ${ms} ms (${last}); output:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
