@@ -33,7 +33,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiQmlBody, ApiVersion } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
 import { baseUrl } from '../common/public-url.js';
-import { startRuntime } from '../common/runtime.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReportListDto } from './dto/report-list.dto.js';
@@ -74,15 +74,15 @@ export class ReportsController {
     example: 'Drive Unit',
   })
   @ApiOkResponse({ type: ReportListDto })
+  @AnswersRuntime()
   async list(
     @CurrentUser() user: AuthUser,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
-  ): Promise<ReportListDto> {
-    const runtime = startRuntime();
+  ): Promise<WithoutRuntime<ReportListDto>> {
     const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
     const rows = await this.reports.list(user, { name: str('name'), limit: str('limit'), container: str('container') });
-    return listAnswer(rows, `${baseUrl(req, this.config)}/reports`, runtime);
+    return listAnswer(rows, `${baseUrl(req, this.config)}/reports`);
   }
 
   @Post()
@@ -90,16 +90,16 @@ export class ReportsController {
   @ApiOperation({ summary: 'Run an inline QML query; URL parameters give its parameter values' })
   @ApiQmlBody()
   @ApiOkResponse({ type: QueryResultDto })
+  @AnswersRuntime()
   @ApiGatewayTimeoutResponse({ description: 'the query ran past REPORT_TIMEOUT_MS', type: ErrorEnvelopeDto })
   async runInline(
     @CurrentUser() user: AuthUser,
     @Body() body: unknown,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
-  ): Promise<QueryResultDto> {
-    const runtime = startRuntime();
+  ): Promise<WithoutRuntime<QueryResultDto>> {
     const run = await this.reports.runInline(user, body, req.get('content-type'), parameterValues(query));
-    return inlineAnswer(run, runtime);
+    return inlineAnswer(run);
   }
 
   @Get('api/1.0/templates/:oid')
@@ -124,12 +124,13 @@ export class ReportsController {
   @ApiOkResponse({ description: 'queryResult XML by default; JSON or CSV on request', type: NamedReportResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiGatewayTimeoutResponse({ description: 'the query ran past REPORT_TIMEOUT_MS', type: ErrorEnvelopeDto })
+  @AnswersRuntime()
   runNamedGet(
     @CurrentUser() user: AuthUser,
     @Param('name') name: string,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
-  ): Promise<NamedReportResultDto | StreamableFile> {
+  ): Promise<WithoutRuntime<NamedReportResultDto> | StreamableFile> {
     return this.runNamed(user, name, query, {}, req);
   }
 
@@ -141,13 +142,14 @@ export class ReportsController {
   @ApiProduces('application/xml', 'application/json', 'text/csv')
   @ApiOkResponse({ description: 'queryResult XML by default; JSON or CSV on request', type: NamedReportResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @AnswersRuntime()
   runNamedPost(
     @CurrentUser() user: AuthUser,
     @Param('name') name: string,
     @Query() query: Record<string, unknown>,
     @Body() body: unknown,
     @Req() req: Request,
-  ): Promise<NamedReportResultDto | StreamableFile> {
+  ): Promise<WithoutRuntime<NamedReportResultDto> | StreamableFile> {
     const form = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     return this.runNamed(user, name, query, form, req);
   }
@@ -200,10 +202,9 @@ export class ReportsController {
     query: Record<string, unknown>,
     form: Record<string, unknown>,
     req: Request,
-  ): Promise<NamedReportResultDto | StreamableFile> {
-    const runtime = startRuntime();
+  ): Promise<WithoutRuntime<NamedReportResultDto> | StreamableFile> {
     const format = requestedFormat(query, form, req);
     const run = await this.reports.runByName(user, name, namedParameters(query, form));
-    return namedAnswer(format, run, user, { csvNeutralizeFormulas: this.config.csvNeutralizeFormulas, runtime });
+    return namedAnswer(format, run, user, { csvNeutralizeFormulas: this.config.csvNeutralizeFormulas });
   }
 }
