@@ -5,6 +5,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import type { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
 import type { ReportListDto } from './dto/report-list.dto.js';
+import type { NamedReportQueryDto } from './dto/reports-query.dto.js';
 import type { WithoutRuntime } from '../common/runtime.interceptor.js';
 import {
   csvChunks,
@@ -24,11 +25,11 @@ import { parameterValues, type Execution, type NamedRun } from './reports.servic
 
 /** The format of a named report's answer: `format` (URL parameter or form field), else Accept. */
 export function requestedFormat(
-  query: Record<string, unknown>,
+  url: NamedReportQueryDto,
   form: Record<string, unknown>,
   req: Pick<Request, 'accepts' | 'headers'>,
 ): ReportFormat {
-  const requested = form.format ?? query.format;
+  const requested = form.format ?? url.format;
   if (requested !== undefined && typeof requested !== 'string') {
     throw new BadRequestException('format is given more than once');
   }
