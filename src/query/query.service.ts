@@ -20,7 +20,7 @@ import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-r
 import { compileOrder, compileWhere, numberOrderScan } from './q/q-compile.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { QError, type ParsedQuery } from './q/q-model.js';
+import type { ParsedQuery } from './q/q-model.js';
 import { parseQuery } from './q/q-parse.js';
 import { refuseNul } from './q/q-text.js';
 import { QueryRepository, toPrismaSql, type ItemRow, type PosRange } from './query.repository.js';
@@ -34,15 +34,11 @@ export interface Paging {
 /** The largest snapshot position (PostgreSQL integer). */
 const MAX_POSITION = 2_147_483_647;
 
+/** The parsed `q`; a QError (400, see input-errors.ts) when it is not a valid query. */
 function parseOrRefuse(q: unknown[], catalog: Catalog): ParsedQuery {
-  try {
-    const parsed = parseQuery(q, catalog);
-    refuseNul(parsed);
-    return parsed;
-  } catch (e) {
-    if (e instanceof QError) throw new BadRequestException(e.message);
-    throw e;
-  }
+  const parsed = parseQuery(q, catalog);
+  refuseNul(parsed);
+  return parsed;
 }
 
 function numberOrder(parsed: ParsedQuery) {
