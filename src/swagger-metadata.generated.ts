@@ -1364,6 +1364,31 @@ export async function swaggerMetadata() {
           },
         ],
         [
+          import('./reports/dto/reports-query.dto.js'),
+          {
+            ListReportsQueryDto: {
+              name: { required: false, type: () => String },
+              limit: {
+                required: false,
+                type: () => String,
+                description: 'Checked by the service: a positive integer.',
+              },
+              container: { required: false, type: () => String },
+            },
+            NamedReportQueryDto: {
+              format: {
+                required: false,
+                type: () => Object,
+                description: 'Raw: a repeated or unknown format is refused by requestedFormat with its own message.',
+              },
+            },
+            PutReportQueryDto: {
+              container: { required: false, type: () => String },
+              description: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
           import('./reports/dto/template-details.dto.js'),
           {
             TemplateDetailsDto: {

@@ -86,6 +86,13 @@ describe('the standard catalog', () => {
     expect(std.concreteBelow(RootClass.iterated, 'iteration')).toEqual(std.concreteClasses('iteration'));
     expect(std.concreteBelow('com.acme.Unknown')).toEqual([]);
     expect(std.numberedClasses()).toEqual([...std.concreteClasses('iteration'), ...std.concreteClasses('object')]);
+    // isConcreteBelow answers membership of concreteBelow: abstract classes below the root are out.
+    for (const root of Object.values(RootClass)) {
+      const below = std.listClasses().filter((c) => std.isConcreteBelow(c.name, root));
+      expect(new Set(below.map((c) => c.name))).toEqual(new Set(std.concreteBelow(root)));
+    }
+    expect(std.isConcreteBelow(RootClass.revisionControlled, RootClass.revisionControlled)).toBe(false);
+    expect(std.isConcreteBelow('com.acme.Unknown', RootClass.container)).toBe(false);
   });
 
   it('matches subclasses: a class covers the class values of every class below it', () => {

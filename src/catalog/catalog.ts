@@ -90,6 +90,11 @@ export class Catalog {
     return [...this.concreteClasses('iteration'), ...this.concreteClasses('object')];
   }
 
+  /** Whether `cls` is one of concreteBelow(root): at or below `root`, and not abstract. */
+  isConcreteBelow(cls: string, root: string): boolean {
+    return this.isA(cls, root) && this.classes.get(cls)?.abstract === false;
+  }
+
   /** Whether `sub` is `sup` or below it. */
   isA(sub: string, sup: string): boolean {
     return this.classes.get(sup)?.descendants.includes(sub) ?? false;

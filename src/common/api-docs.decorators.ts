@@ -1,5 +1,15 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, type Type } from '@nestjs/common';
+import {
+  ApiBasicAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  DECORATORS,
+  type ApiQueryOptions,
+} from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 import { VersionDto } from './version.dto.js';
 
@@ -23,6 +33,23 @@ export function ApiErrors(answers: ApiErrorAnswers) {
     ...Object.entries(answers).map(([status, description]) =>
       ApiResponse({ status: Number(status), description, type: ErrorEnvelopeDto }),
     ),
+  );
+}
+
+/**
+ * Documents each property of a query DTO as a URL parameter, from its @ApiProperty options, for
+ * a route that reads the DTO with its own parameter decorator (Swagger sees only @Query()).
+ * Written out key by key: `@ApiQuery({ type: Dto })` drops the properties' enums.
+ */
+export function ApiQueryKeys(dto: Type<unknown>) {
+  const keys =
+    (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, dto.prototype) as string[] | undefined) ?? [];
+  return applyDecorators(
+    ...keys.map((key) => {
+      const name = key.replace(/^:/, '');
+      const options = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, name) as ApiQueryOptions;
+      return ApiQuery({ ...options, name });
+    }),
   );
 }
 

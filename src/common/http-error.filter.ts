@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { Prisma } from '../generated/prisma/client.js';
 import { badValueMessage, isDatabaseUnavailable, isForeignKeyViolation } from './database-errors.js';
 import { errorEnvelope, type EnvelopeProblem } from './error-envelope.js';
+import { inputProblem } from './input-errors.js';
 import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
 import { closeIfBodyUnread } from './request-body.reader.js';
@@ -12,7 +13,7 @@ import { closeIfBodyUnread } from './request-body.reader.js';
  * Unexpected errors are logged with their stack and answered 500 without details;
  * Prisma errors are mapped (P2002 → 409, P2025 → 404, a foreign key refusing a change made by
  * concurrent requests → 409, database outages → 503 with Retry-After)
- * and never leaked raw.
+ * and never leaked raw; errors of the request parsers (QML, q, headers, base64) are 400s.
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -42,6 +43,8 @@ export class HttpErrorFilter implements ExceptionFilter {
       const response = exception.getResponse();
       return { status, message: messageOf(response), headers, problems: problemsOf(response) };
     }
+    const input = inputProblem(exception);
+    if (input) return { status: 400, ...input, headers: {} };
     if (exception instanceof Prisma.PrismaClientKnownRequestError) {
       if (exception.code === 'P2002') return { status: 409, message: 'the object already exists', headers: {} };
       if (exception.code === 'P2025') return { status: 404, message: 'the object does not exist', headers: {} };

@@ -56,3 +56,13 @@ export const BUSINESS_CLASSES = std?.concreteBelow(RootClass.revisionControlled)
 export const NUMBERED_CLASSES = std?.numberedClasses() ?? [];
 /** Container classes: products, libraries, projects. */
 export const CONTAINER_CLASSES = std?.concreteBelow(RootClass.container) ?? [];
+
+/** Whether `cls` is one of BUSINESS_CLASSES. */
+export function isBusinessClass(cls: string): boolean {
+  return std?.isConcreteBelow(cls, RootClass.revisionControlled) ?? false;
+}
+
+/** Whether `cls` is one of CONTAINER_CLASSES. */
+export function isContainerClass(cls: string): boolean {
+  return std?.isConcreteBelow(cls, RootClass.container) ?? false;
+}

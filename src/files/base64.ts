@@ -14,29 +14,38 @@ export function decodedLength(text: string): number {
   return Math.floor(text.length / 4) * 3 - pad;
 }
 
-export function decodeBase64Strict(text: string): Buffer {
+/**
+ * The bytes of strict base64 text. A Base64Error says what is wrong, as the rest of a sentence
+ * whose subject (e.g. "data", the field that held the text) comes first when given.
+ */
+export function decodeBase64Strict(text: string, subject?: string): Buffer {
+  const problem = base64Problem(text);
+  if (problem !== null) throw new Base64Error(subject ? `${subject} ${problem}` : problem);
+  return Buffer.from(text, 'base64');
+}
+
+function base64Problem(text: string): string | null {
   if (/^data:/i.test(text)) {
-    throw new Base64Error('is a data: URL; send only the base64 text after the comma');
+    return 'is a data: URL; send only the base64 text after the comma';
   }
   const bad = OUTSIDE_ALPHABET.exec(text);
-  if (bad) throw new Base64Error(`has ${describe(bad[0])} at position ${bad.index}, which is not base64`);
+  if (bad) return `has ${describe(bad[0])} at position ${bad.index}, which is not base64`;
   const firstPad = text.indexOf('=');
   if (firstPad !== -1 && (firstPad < text.length - 2 || (firstPad === text.length - 2 && text[firstPad + 1] !== '='))) {
-    throw new Base64Error(`has padding '=' at position ${firstPad}, before the end`);
+    return `has padding '=' at position ${firstPad}, before the end`;
   }
   if (text.length % 4 !== 0) {
-    throw new Base64Error(`is ${text.length} characters long, not a multiple of 4 (padding '=' missing?)`);
+    return `is ${text.length} characters long, not a multiple of 4 (padding '=' missing?)`;
   }
   // The bits the padding hides must be zero, or two different texts would decode to the same bytes.
   if (firstPad !== -1) {
     const last = ALPHABET.indexOf(text[firstPad - 1]);
     const hidden = firstPad === text.length - 2 ? last & 0x0f : last & 0x03;
-    if (hidden !== 0)
-      throw new Base64Error(
-        `is not canonical: the character before the padding at position ${firstPad} has bits set that no byte uses`,
-      );
+    if (hidden !== 0) {
+      return `is not canonical: the character before the padding at position ${firstPad} has bits set that no byte uses`;
+    }
   }
-  return Buffer.from(text, 'base64');
+  return null;
 }
 
 function describe(ch: string): string {

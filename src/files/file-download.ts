@@ -1,4 +1,4 @@
-import { BadRequestException, HttpStatus } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
 import contentDisposition from 'content-disposition';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
@@ -6,7 +6,6 @@ import { pipeline } from 'node:stream/promises';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import type { KeptFile } from './disk-cache.js';
 import {
-  HeaderError,
   matchesStrong,
   matchesWeak,
   parseEntityTags,
@@ -115,13 +114,8 @@ function disposition(fileName: string, type: 'inline' | 'attachment'): string {
 
 function conditionHeader(req: Request, name: 'if-match' | 'if-none-match'): EntityTags | undefined {
   const value = req.get(name);
-  if (value === undefined) return undefined;
-  try {
-    return parseEntityTags(value, name === 'if-match' ? 'If-Match' : 'If-None-Match');
-  } catch (e) {
-    if (e instanceof HeaderError) throw new BadRequestException(e.message);
-    throw e;
-  }
+  // A malformed one throws a HeaderError: 400 with its message (common/input-errors.ts).
+  return value === undefined ? undefined : parseEntityTags(value, name === 'if-match' ? 'If-Match' : 'If-None-Match');
 }
 
 /** If-Range: the range applies only while the file still has the given (strong) ETag. */

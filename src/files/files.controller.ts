@@ -16,6 +16,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
 import { baseUrl } from '../common/public-url.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {
@@ -63,13 +64,14 @@ export class FilesController {
     description: 'Lists the files of one role (default SECONDARY) or of all roles. Needs read rights.',
   })
   @ApiOkResponse({ type: FileListDto })
+  @AnswersRuntime()
   @ApiErrors({ 400: ERRORS.badRequest, 404: ERRORS.notFound })
   list(
     @CurrentUser() user: AuthUser,
     @Param() params: FileHolderParamsDto,
     @Query() query: ListFilesQueryDto,
     @Req() req: Request,
-  ): Promise<FileListDto> {
+  ): Promise<WithoutRuntime<FileListDto>> {
     const ref = parseHolderRef(params.oid_or_number, query.type);
     return this.files.list(user, ref, query.role ?? 'SECONDARY', this.link(req, query));
   }

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { BUSINESS_CLASSES, OidClass } from '../common/oid.js';
+import { BUSINESS_CLASSES, isBusinessClass, OidClass } from '../common/oid.js';
 import { parseObjectReference } from '../common/version-ref.js';
 import type { UploadFileBodyDto, WriteFileQueryDto } from './dto/files-request.dto.js';
 import { fileNameProblem, isMediaType } from './file-name.js';
@@ -16,7 +16,7 @@ export type HolderRef =
 export function parseHolderRef(text: string, type: string | undefined): HolderRef {
   const oid = parseObjectReference(text);
   if (oid) {
-    if (!(BUSINESS_CLASSES as readonly string[]).includes(oid.cls)) {
+    if (!isBusinessClass(oid.cls)) {
       throw new BadRequestException(`files are held by ${BUSINESS_CLASSES.join(', ')}; ${oid.cls} holds none`);
     }
     if (type !== undefined && type !== oid.cls) {

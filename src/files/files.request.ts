@@ -4,7 +4,7 @@ import { validateSync } from 'class-validator';
 import type { Request } from 'express';
 import { UploadFileBodyDto } from './dto/files-request.dto.js';
 import type { ChangeConditions } from './files.service.js';
-import { HeaderError, parseDigestHeaders, parseEntityTags, type ExpectedDigests } from './http-conditions.js';
+import { parseDigestHeaders, parseEntityTags, type ExpectedDigests } from './http-conditions.js';
 
 /**
  * Reading the parts of a write request that are not route or URL parameters: which body form
@@ -52,32 +52,21 @@ export function parseUploadBody(body: unknown): UploadFileBodyDto {
   return dto;
 }
 
+// A malformed header throws a HeaderError, answered 400 with its message (common/input-errors.ts).
+
 export function changeConditions(req: Request): ChangeConditions {
-  return headerChecked(() => {
-    const ifMatch = req.get('if-match');
-    const ifNoneMatch = req.get('if-none-match');
-    return {
-      ...(ifMatch !== undefined && { ifMatch: parseEntityTags(ifMatch, 'If-Match') }),
-      ...(ifNoneMatch !== undefined && { ifNoneMatch: parseEntityTags(ifNoneMatch, 'If-None-Match') }),
-    };
-  });
+  const ifMatch = req.get('if-match');
+  const ifNoneMatch = req.get('if-none-match');
+  return {
+    ...(ifMatch !== undefined && { ifMatch: parseEntityTags(ifMatch, 'If-Match') }),
+    ...(ifNoneMatch !== undefined && { ifNoneMatch: parseEntityTags(ifNoneMatch, 'If-None-Match') }),
+  };
 }
 
 export function digestHeaders(req: Request): ExpectedDigests {
-  return headerChecked(() =>
-    parseDigestHeaders({
-      digest: req.get('digest'),
-      'content-digest': req.get('content-digest'),
-      'content-md5': req.get('content-md5'),
-    }),
-  );
-}
-
-function headerChecked<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    if (e instanceof HeaderError) throw new BadRequestException(e.message);
-    throw e;
-  }
+  return parseDigestHeaders({
+    digest: req.get('digest'),
+    'content-digest': req.get('content-digest'),
+    'content-md5': req.get('content-md5'),
+  });
 }

@@ -15,7 +15,7 @@ import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { formatOid, OidClass } from '../common/oid.js';
-import { startRuntime } from '../common/runtime.js';
+import type { WithoutRuntime } from '../common/runtime.interceptor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { BlobRange } from './blob-store.js';
 import type { KeptFile } from './disk-cache.js';
@@ -105,8 +105,7 @@ export class FilesService implements OnModuleInit {
     }
   }
 
-  async list(user: AuthUser, ref: HolderRef, role: string, link: LinkContext): Promise<FileListDto> {
-    const runtime = startRuntime();
+  async list(user: AuthUser, ref: HolderRef, role: string, link: LinkContext): Promise<WithoutRuntime<FileListDto>> {
     if (role !== 'all') await this.checkRole(role);
     const { holder } = await this.resolve(user, ref, null, 'read');
     const items = await this.repository.listItems(holder, role === 'all' ? null : role);
@@ -121,7 +120,6 @@ export class FilesService implements OnModuleInit {
         oid: formatOid(OidClass.content, item.id),
         sha256: item.sha256,
       })),
-      _runtime: runtime(),
     };
   }
 

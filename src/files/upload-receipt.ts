@@ -1,7 +1,7 @@
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { Base64Error, decodeBase64Strict, decodedLength } from './base64.js';
+import { decodeBase64Strict, decodedLength } from './base64.js';
 import { StoreUnavailableError, type BlobSource } from './blob-store.js';
 import type { ExpectedDigests } from './http-conditions.js';
 import type { BodyMemoryBudget } from '../common/body-memory-budget.js';
@@ -50,13 +50,8 @@ export async function receiveUpload(
 ): Promise<ReceivedContent> {
   if (content.kind === 'base64') {
     if (decodedLength(content.data) > max) throw tooLarge(max);
-    let bytes: Buffer;
-    try {
-      bytes = decodeBase64Strict(content.data);
-    } catch (e) {
-      if (e instanceof Base64Error) throw new BadRequestException(`data ${e.message}`);
-      throw e;
-    }
+    // Bad base64 throws a Base64Error: 400 with its message (common/input-errors.ts).
+    const bytes = decodeBase64Strict(content.data, 'data');
     const sha256 = createHash('sha256').update(bytes).digest();
     verifyDigests(digests, sha256, digests.md5 && createHash('md5').update(bytes).digest());
     return { bytes, sha256: sha256.toString('hex'), size: bytes.length };

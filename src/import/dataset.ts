@@ -7,7 +7,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import type { CatalogFile } from '../catalog/catalog-model.js';
-import { BUSINESS_CLASSES, OidClass } from '../common/oid.js';
+import { BUSINESS_CLASSES, isBusinessClass, OidClass } from '../common/oid.js';
 import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../objects/lifecycle.js';
 import { Base64Error, decodeBase64Strict } from '../files/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
@@ -171,7 +171,7 @@ function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog, 
   }
   // Documents, CAD documents and parts follow the lifecycle; other classes name their own states.
   const state = orNull(f.state) ?? lifecycle.initial;
-  if ((BUSINESS_CLASSES as readonly string[]).includes(cls) && !lifecycle.transitions.has(state)) {
+  if (isBusinessClass(cls) && !lifecycle.transitions.has(state)) {
     fail(`${path}.state`, `unknown state "${state}" (expected ${[...lifecycle.transitions.keys()].join(', ')})`);
   }
   return {

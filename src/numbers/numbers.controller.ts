@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { ClassNameParamDto, ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
@@ -31,6 +32,7 @@ export class NumbersController {
       'Needs author or manager rights in the container.',
   })
   @ApiOkResponse({ type: GeneratedNumbersDto })
+  @AnswersRuntime()
   @ApiErrors({
     400: 'bad or missing parameter, a class the catalog does not know or that is not numbered',
     403: 'the caller may only read the container',
@@ -41,7 +43,7 @@ export class NumbersController {
     @CurrentUser() user: AuthUser,
     @Param() params: ClassNameParamDto,
     @Query() query: GenerateNumbersQueryDto,
-  ): Promise<GeneratedNumbersDto> {
+  ): Promise<WithoutRuntime<GeneratedNumbersDto>> {
     return this.numbers.generate(user, params.className, query);
   }
 
@@ -51,8 +53,12 @@ export class NumbersController {
     description: 'Give exactly one of container-ref, container-name, workspace-name, workspace-ref. Needs read rights.',
   })
   @ApiOkResponse({ type: NumberingRulesDto })
+  @AnswersRuntime()
   @ApiErrors({ 400: 'bad or missing parameter', 404: 'unknown (or unreadable) container or workspace' })
-  rules(@CurrentUser() user: AuthUser, @Query() query: ContainerSourceQueryDto): Promise<NumberingRulesDto> {
+  rules(
+    @CurrentUser() user: AuthUser,
+    @Query() query: ContainerSourceQueryDto,
+  ): Promise<WithoutRuntime<NumberingRulesDto>> {
     return this.numbers.rules(user, query);
   }
 }

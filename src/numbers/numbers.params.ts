@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { CONTAINER_CLASSES, OidClass, parseOid } from '../common/oid.js';
+import { CONTAINER_CLASSES, isContainerClass, OidClass, parseOid } from '../common/oid.js';
 
 /**
  * The URL parameters of the number service, checked without the database: which container
@@ -33,7 +33,7 @@ export function pickSource(query: Partial<Record<SourceParameter, string>>): Con
   switch (kind) {
     case 'container-ref': {
       const oid = parseOid(text);
-      if (!oid || !(CONTAINER_CLASSES as readonly string[]).includes(oid.cls)) {
+      if (!oid || !isContainerClass(oid.cls)) {
         throw new BadRequestException(
           `container-ref '${clip(text)}' is not a container OID like OR:wt.pdmlink.PDMLinkProduct:1 ` +
             `(container classes: ${CONTAINER_CLASSES.join(', ')})`,

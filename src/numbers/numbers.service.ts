@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole, type Access } from '../auth/permissions.service.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid } from '../common/oid.js';
-import { startRuntime } from '../common/runtime.js';
+import type { WithoutRuntime } from '../common/runtime.interceptor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import type { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
@@ -27,8 +27,11 @@ export class NumbersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async generate(user: AuthUser, className: string, query: GenerateNumbersQueryDto): Promise<GeneratedNumbersDto> {
-    const runtime = startRuntime();
+  async generate(
+    user: AuthUser,
+    className: string,
+    query: GenerateNumbersQueryDto,
+  ): Promise<WithoutRuntime<GeneratedNumbersDto>> {
     const source = pickSource(query);
     const cls = parseClassName(await this.catalog.current(), className);
     const count = parseCount(query.count, this.config.numbersMaxCount);
@@ -56,11 +59,10 @@ export class NumbersService {
       );
     }
     const items = formatRange(r, r.start, count);
-    return { count, class_name: cls.name, container: this.containerRef(container), items, _runtime: runtime() };
+    return { count, class_name: cls.name, container: this.containerRef(container), items };
   }
 
-  async rules(user: AuthUser, query: ContainerSourceQueryDto): Promise<NumberingRulesDto> {
-    const runtime = startRuntime();
+  async rules(user: AuthUser, query: ContainerSourceQueryDto): Promise<WithoutRuntime<NumberingRulesDto>> {
     const { container } = await this.resolve(user, pickSource(query));
     const rules = await this.repository.listRules(container.id);
     const items = rules.map((rule) => ({
@@ -71,7 +73,7 @@ export class NumbersService {
       next: Number(rule.next),
       next_number: formatNumber(rule, rule.next),
     }));
-    return { count: items.length, container: this.containerRef(container), items, _runtime: runtime() };
+    return { count: items.length, container: this.containerRef(container), items };
   }
 
   /** The container of the source and the caller's access to it; 404 unless the caller may read it. */

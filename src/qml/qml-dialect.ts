@@ -6,7 +6,8 @@ import { MACROS } from './qml-values.js';
  * What the parser and validator accept, as data: every element with the attributes the
  * compiler reads, every operator, function description and macro. The user reference
  * (docs/qml-reference.md) is generated from this list and the registry, and
- * qml-dialect.spec.ts checks the list against qml-validate.ts, so neither can drift.
+ * qml-dialect.spec.ts holds the list to what the validator does with the example templates, so
+ * neither can drift.
  */
 export interface AttributeSpec {
   name: string;

@@ -1,6 +1,11 @@
 /** The value types of the dialect: what a property, function or converted value is. */
 export type ValueType = 'string' | 'long' | 'double' | 'boolean' | 'timestamp' | 'oid';
 
+/**
+ * Java type names of `type` attributes and result headings. `wt.lifecycle.State` and
+ * `wt.fc.ObjectIdentifier` are Windchill value types, not classes of the catalog, so they are
+ * spelled here rather than in catalog/standard-classes.ts (whose names the standard catalog declares).
+ */
 const HINTS: Record<string, ValueType> = {
   'java.lang.String': 'string',
   string: 'string',

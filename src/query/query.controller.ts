@@ -5,6 +5,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
 import { baseUrl } from '../common/public-url.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { FetchPageParamsDto, OpenQueryParamsDto, type PagingParamsDto } from './dto/query-params.dto.js';
@@ -44,8 +45,13 @@ export class QueryController {
   @Get('1.0/query')
   @ApiOperation({ summary: 'Open a paged query session and return its first page (session_id 0: all fit)' })
   @ApiOkResponse({ type: QueryPageDto })
+  @AnswersRuntime()
   @ApiErrors({ 429: 'too many open sessions of this user' })
-  open(@CurrentUser() user: AuthUser, @Query() params: OpenQueryParamsDto, @Req() req: Request): Promise<QueryPageDto> {
+  open(
+    @CurrentUser() user: AuthUser,
+    @Query() params: OpenQueryParamsDto,
+    @Req() req: Request,
+  ): Promise<WithoutRuntime<QueryPageDto>> {
     const merged = mergeOpenParams(params, undefined);
     return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
   }
@@ -64,13 +70,14 @@ export class QueryController {
     },
   })
   @ApiOkResponse({ type: QueryPageDto })
+  @AnswersRuntime()
   @ApiErrors({ 429: 'too many open sessions of this user' })
   openPost(
     @CurrentUser() user: AuthUser,
     @Query() params: OpenQueryParamsDto,
     @Body() body: OpenQueryParamsDto,
     @Req() req: Request,
-  ): Promise<QueryPageDto> {
+  ): Promise<WithoutRuntime<QueryPageDto>> {
     const merged = mergeOpenParams(params, body);
     return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
   }
@@ -84,13 +91,14 @@ export class QueryController {
     example: 1, // the first session on a new database: run "open" first
   })
   @ApiOkResponse({ type: QueryPageDto })
+  @AnswersRuntime()
   @ApiErrors({ 404: 'no such session of the caller', 410: 'the session is closed or has expired' })
   page(
     @CurrentUser() user: AuthUser,
     @Param('session_id') sessionId: string,
     @Query() params: FetchPageParamsDto,
     @Req() req: Request,
-  ): Promise<QueryPageDto> {
+  ): Promise<WithoutRuntime<QueryPageDto>> {
     return this.service.page(user, sessionId, paging(params), params.close === 1, baseUrl(req, this.config));
   }
 

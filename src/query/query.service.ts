@@ -14,13 +14,13 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { formatOid } from '../common/oid.js';
 import { PeriodicTask } from '../common/periodic-task.js';
-import { startRuntime } from '../common/runtime.js';
+import type { WithoutRuntime } from '../common/runtime.interceptor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-response.dto.js';
 import { compileOrder, compileWhere, numberOrderScan } from './q/q-compile.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { QError, type ParsedQuery } from './q/q-model.js';
+import type { ParsedQuery } from './q/q-model.js';
 import { parseQuery } from './q/q-parse.js';
 import { refuseNul } from './q/q-text.js';
 import { QueryRepository, toPrismaSql, type ItemRow, type PosRange } from './query.repository.js';
@@ -34,15 +34,11 @@ export interface Paging {
 /** The largest snapshot position (PostgreSQL integer). */
 const MAX_POSITION = 2_147_483_647;
 
+/** The parsed `q`; a QError (400, see input-errors.ts) when it is not a valid query. */
 function parseOrRefuse(q: unknown[], catalog: Catalog): ParsedQuery {
-  try {
-    const parsed = parseQuery(q, catalog);
-    refuseNul(parsed);
-    return parsed;
-  } catch (e) {
-    if (e instanceof QError) throw new BadRequestException(e.message);
-    throw e;
-  }
+  const parsed = parseQuery(q, catalog);
+  refuseNul(parsed);
+  return parsed;
 }
 
 function numberOrder(parsed: ParsedQuery) {
@@ -84,8 +80,7 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.repo.sweep(this.config.querySessionTtlMs);
   }
 
-  async open(user: AuthUser, q: unknown[], paging: Paging, base: string): Promise<QueryPageDto> {
-    const runtime = startRuntime();
+  async open(user: AuthUser, q: unknown[], paging: Paging, base: string): Promise<WithoutRuntime<QueryPageDto>> {
     const range = this.range(paging);
     const parsed = parseOrRefuse(q, await this.catalog.current());
     const query = parsed.parts.map((p) => p.normalized);
@@ -113,7 +108,7 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
         return true;
       },
     });
-    return this.reply(id, query, total, paging, items, base, runtime);
+    return this.reply(id, query, total, paging, items, base);
   }
 
   async page(
@@ -122,19 +117,18 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
     paging: Paging,
     close: boolean,
     base: string,
-  ): Promise<QueryPageDto> {
-    const runtime = startRuntime();
+  ): Promise<WithoutRuntime<QueryPageDto>> {
     const sessionId = this.sessionId(sessionIdText);
     const range = this.range(paging);
     const readable = await this.permissions.readableContainerIds(user);
     const ttl = this.config.querySessionTtlMs;
     if (!close && range) {
       const page = await this.repo.touchAndRead(sessionId, user.id, range, readable, ttl);
-      if (page) return this.reply(sessionId, page.query as object[], page.total, paging, page.items, base, runtime);
+      if (page) return this.reply(sessionId, page.query as object[], page.total, paging, page.items, base);
     }
     const found = await this.repo.page(sessionId, user.id, range, readable, ttl, close);
     if (found.state !== 'open') this.throwNotOpen(found.state, sessionId);
-    return this.reply(sessionId, found.query as object[], found.total, paging, found.items, base, runtime);
+    return this.reply(sessionId, found.query as object[], found.total, paging, found.items, base);
   }
 
   async close(user: AuthUser, sessionIdText: string): Promise<CloseResponseDto> {
@@ -180,8 +174,7 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
     paging: Paging,
     rows: ItemRow[],
     base: string,
-    runtime: () => number,
-  ): QueryPageDto {
+  ): WithoutRuntime<QueryPageDto> {
     const items = rows.map((r) => this.item(r, base));
     return {
       session_id: Number(sessionId),
@@ -192,7 +185,6 @@ export class QueryService implements OnApplicationBootstrap, OnModuleDestroy {
       limit: paging.limit,
       count: items.length,
       items,
-      _runtime: runtime(),
     };
   }
 

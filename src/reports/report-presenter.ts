@@ -5,6 +5,8 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { formatOid, OidClass } from '../common/oid.js';
 import type { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
 import type { ReportListDto } from './dto/report-list.dto.js';
+import type { NamedReportQueryDto } from './dto/reports-query.dto.js';
+import type { WithoutRuntime } from '../common/runtime.interceptor.js';
 import {
   csvChunks,
   headingTags,
@@ -23,11 +25,11 @@ import { parameterValues, type Execution, type NamedRun } from './reports.servic
 
 /** The format of a named report's answer: `format` (URL parameter or form field), else Accept. */
 export function requestedFormat(
-  query: Record<string, unknown>,
+  url: NamedReportQueryDto,
   form: Record<string, unknown>,
   req: Pick<Request, 'accepts' | 'headers'>,
 ): ReportFormat {
-  const requested = form.format ?? query.format;
+  const requested = form.format ?? url.format;
   if (requested !== undefined && typeof requested !== 'string') {
     throw new BadRequestException('format is given more than once');
   }
@@ -45,23 +47,22 @@ export function namedParameters(query: Record<string, unknown>, form: Record<str
 }
 
 /** The templates of a listing, each with the URLs that run it and describe it (`base`: the service's URL). */
-export function listAnswer(rows: { oid: string; name: string }[], base: string, runtime: () => number): ReportListDto {
+export function listAnswer(rows: { oid: string; name: string }[], base: string): WithoutRuntime<ReportListDto> {
   const items = rows.map((r) => ({
     url: `${base}/${encodeURIComponent(r.name)}`,
     report_url: `${base}/api/1.0/templates/${encodeURIComponent(r.oid)}`,
     oid: r.oid,
     name: r.name,
   }));
-  return { count: items.length, items, _runtime: runtime() };
+  return { count: items.length, items };
 }
 
 /** The answer of an inline QML run. */
-export function inlineAnswer({ result }: Execution, runtime: () => number): QueryResultDto {
+export function inlineAnswer({ result }: Execution): WithoutRuntime<QueryResultDto> {
   return {
     count: result.rows.length,
     items: result.rows,
     ...(result.truncated ? { truncated: true } : {}),
-    _runtime: runtime(),
   };
 }
 
@@ -70,10 +71,10 @@ export function namedAnswer(
   format: ReportFormat,
   run: NamedRun,
   user: AuthUser,
-  options: { csvNeutralizeFormulas: boolean; runtime: () => number },
-): NamedReportResultDto | StreamableFile {
+  options: { csvNeutralizeFormulas: boolean },
+): WithoutRuntime<NamedReportResultDto> | StreamableFile {
   const { row, result } = run;
-  if (format === 'json') return namedJson(row, result, options.runtime);
+  if (format === 'json') return namedJson(row, result);
   if (format === 'csv') {
     const chunks = csvChunks(result, { neutralizeFormulas: options.csvNeutralizeFormulas });
     return new StreamableFile(Readable.from(chunks), { type: 'text/csv; charset=utf-8' });
@@ -94,7 +95,7 @@ export function namedAnswer(
   return new StreamableFile(Readable.from(chunks), { type: 'application/xml; charset=utf-8' });
 }
 
-function namedJson(row: TemplateRow, result: ReportResult, runtime: () => number): NamedReportResultDto {
+function namedJson(row: TemplateRow, result: ReportResult): WithoutRuntime<NamedReportResultDto> {
   const tags = headingTags(result.columns.map((c) => c.heading));
   return {
     name: row.name,
@@ -102,6 +103,5 @@ function namedJson(row: TemplateRow, result: ReportResult, runtime: () => number
     count: result.rows.length,
     items: result.rows,
     ...(result.truncated ? { truncated: true } : {}),
-    _runtime: runtime(),
   };
 }

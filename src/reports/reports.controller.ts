@@ -24,21 +24,22 @@ import {
   ApiOperation,
   ApiParam,
   ApiProduces,
-  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors, ApiQmlBody, ApiVersion } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, ApiQmlBody, ApiQueryKeys, ApiVersion } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
 import { baseUrl } from '../common/public-url.js';
-import { startRuntime } from '../common/runtime.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReportListDto } from './dto/report-list.dto.js';
 import { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
+import { ListReportsQueryDto, NamedReportQueryDto, PutReportQueryDto } from './dto/reports-query.dto.js';
 import { TemplateDetailsDto } from './dto/template-details.dto.js';
+import { ReportQuery } from './report-query.decorator.js';
 import { inlineAnswer, listAnswer, namedAnswer, namedParameters, requestedFormat } from './report-presenter.js';
 import { parameterValues, ReportsService } from './reports.service.js';
 
@@ -60,29 +61,16 @@ export class ReportsController {
 
   @Get()
   @ApiOperation({ summary: 'List the report templates the caller may read' })
-  @ApiQuery({
-    name: 'name',
-    required: false,
-    description: 'Name pattern: * any characters, ? one character',
-    example: 'Doc*',
-  })
-  @ApiQuery({ name: 'limit', required: false, description: 'Most items to return', example: 10 })
-  @ApiQuery({
-    name: 'container',
-    required: false,
-    description: 'Only templates of this container',
-    example: 'Drive Unit',
-  })
+  @ApiQueryKeys(ListReportsQueryDto)
   @ApiOkResponse({ type: ReportListDto })
+  @AnswersRuntime()
   async list(
     @CurrentUser() user: AuthUser,
-    @Query() query: Record<string, unknown>,
+    @ReportQuery() query: ListReportsQueryDto,
     @Req() req: Request,
-  ): Promise<ReportListDto> {
-    const runtime = startRuntime();
-    const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
-    const rows = await this.reports.list(user, { name: str('name'), limit: str('limit'), container: str('container') });
-    return listAnswer(rows, `${baseUrl(req, this.config)}/reports`, runtime);
+  ): Promise<WithoutRuntime<ReportListDto>> {
+    const rows = await this.reports.list(user, query);
+    return listAnswer(rows, `${baseUrl(req, this.config)}/reports`);
   }
 
   @Post()
@@ -90,16 +78,16 @@ export class ReportsController {
   @ApiOperation({ summary: 'Run an inline QML query; URL parameters give its parameter values' })
   @ApiQmlBody()
   @ApiOkResponse({ type: QueryResultDto })
+  @AnswersRuntime()
   @ApiGatewayTimeoutResponse({ description: 'the query ran past REPORT_TIMEOUT_MS', type: ErrorEnvelopeDto })
   async runInline(
     @CurrentUser() user: AuthUser,
     @Body() body: unknown,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
-  ): Promise<QueryResultDto> {
-    const runtime = startRuntime();
+  ): Promise<WithoutRuntime<QueryResultDto>> {
     const run = await this.reports.runInline(user, body, req.get('content-type'), parameterValues(query));
-    return inlineAnswer(run, runtime);
+    return inlineAnswer(run);
   }
 
   @Get('api/1.0/templates/:oid')
@@ -114,23 +102,20 @@ export class ReportsController {
   @Get(':name')
   @ApiOperation({ summary: 'Execute a named report; URL parameters give its parameter values' })
   @ApiParam({ name: 'name', description: 'Report name, URL-encoded', example: 'Documents by number' })
-  @ApiQuery({
-    name: 'format',
-    required: false,
-    enum: ['xml', 'json', 'csv'],
-    description: 'Result format (else Accept; XML by default)',
-  })
+  @ApiQueryKeys(NamedReportQueryDto)
   @ApiProduces('application/xml', 'application/json', 'text/csv')
   @ApiOkResponse({ description: 'queryResult XML by default; JSON or CSV on request', type: NamedReportResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiGatewayTimeoutResponse({ description: 'the query ran past REPORT_TIMEOUT_MS', type: ErrorEnvelopeDto })
+  @AnswersRuntime()
   runNamedGet(
     @CurrentUser() user: AuthUser,
     @Param('name') name: string,
-    @Query() query: Record<string, unknown>,
+    @ReportQuery() url: NamedReportQueryDto,
+    @Query() parameters: Record<string, unknown>,
     @Req() req: Request,
-  ): Promise<NamedReportResultDto | StreamableFile> {
-    return this.runNamed(user, name, query, {}, req);
+  ): Promise<WithoutRuntime<NamedReportResultDto> | StreamableFile> {
+    return this.runNamed(user, name, url, parameters, {}, req);
   }
 
   @Post(':name')
@@ -138,30 +123,27 @@ export class ReportsController {
   @ApiOperation({ summary: 'Execute a named report; parameters as URL parameters or form fields' })
   @ApiParam({ name: 'name', description: 'Report name, URL-encoded', example: 'Documents by number' })
   @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiQueryKeys(NamedReportQueryDto)
   @ApiProduces('application/xml', 'application/json', 'text/csv')
   @ApiOkResponse({ description: 'queryResult XML by default; JSON or CSV on request', type: NamedReportResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @AnswersRuntime()
   runNamedPost(
     @CurrentUser() user: AuthUser,
     @Param('name') name: string,
-    @Query() query: Record<string, unknown>,
+    @ReportQuery() url: NamedReportQueryDto,
+    @Query() parameters: Record<string, unknown>,
     @Body() body: unknown,
     @Req() req: Request,
-  ): Promise<NamedReportResultDto | StreamableFile> {
+  ): Promise<WithoutRuntime<NamedReportResultDto> | StreamableFile> {
     const form = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    return this.runNamed(user, name, query, form, req);
+    return this.runNamed(user, name, url, parameters, form, req);
   }
 
   @Put(':name')
   @ApiOperation({ summary: 'Create or replace a report template (managers of its container, administrators)' })
   @ApiParam({ name: 'name', description: 'Report name, URL-encoded', example: 'My report' })
-  @ApiQuery({
-    name: 'container',
-    required: false,
-    description: 'Container name; required to create',
-    example: 'Drive Unit',
-  })
-  @ApiQuery({ name: 'description', required: false, example: 'What the report shows' })
+  @ApiQueryKeys(PutReportQueryDto)
   @ApiQmlBody()
   @ApiCreatedResponse({ description: 'created', type: TemplateDetailsDto })
   @ApiOkResponse({ description: 'replaced', type: TemplateDetailsDto })
@@ -169,16 +151,12 @@ export class ReportsController {
   async put(
     @CurrentUser() user: AuthUser,
     @Param('name') name: string,
-    @Query() query: Record<string, unknown>,
+    @ReportQuery() query: PutReportQueryDto,
     @Body() body: unknown,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TemplateDetailsDto> {
-    const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
-    const { created, details } = await this.reports.put(user, name, body, req.get('content-type'), {
-      container: str('container'),
-      description: str('description'),
-    });
+    const { created, details } = await this.reports.put(user, name, body, req.get('content-type'), query);
     res.status(created ? 201 : 200);
     return details;
   }
@@ -197,13 +175,13 @@ export class ReportsController {
   private async runNamed(
     user: AuthUser,
     name: string,
-    query: Record<string, unknown>,
+    url: NamedReportQueryDto,
+    parameters: Record<string, unknown>,
     form: Record<string, unknown>,
     req: Request,
-  ): Promise<NamedReportResultDto | StreamableFile> {
-    const runtime = startRuntime();
-    const format = requestedFormat(query, form, req);
-    const run = await this.reports.runByName(user, name, namedParameters(query, form));
-    return namedAnswer(format, run, user, { csvNeutralizeFormulas: this.config.csvNeutralizeFormulas, runtime });
+  ): Promise<WithoutRuntime<NamedReportResultDto> | StreamableFile> {
+    const format = requestedFormat(url, form, req);
+    const run = await this.reports.runByName(user, name, namedParameters(parameters, form));
+    return namedAnswer(format, run, user, { csvNeutralizeFormulas: this.config.csvNeutralizeFormulas });
   }
 }

@@ -18,9 +18,7 @@ import {
   buildQuery,
   compileTemplate,
   templateLayout,
-  QmlError,
   QmlLimitError,
-  QmlProblems,
   templateColumns,
   type QmlLimitName,
   type QmlLimits,
@@ -233,7 +231,7 @@ export class ReportsService {
     try {
       return compileTemplate(qml, { maxBytes: this.config.xmlBodyLimit, limits: this.limits, catalog });
     } catch (e) {
-      throw compileError(e);
+      throw withLimitSetting(e);
     }
   }
 
@@ -293,7 +291,7 @@ export class ReportsService {
         this.limits,
       );
     } catch (e) {
-      throw compileError(e);
+      throw withLimitSetting(e);
     }
     let rows: unknown[][];
     try {
@@ -349,18 +347,12 @@ function nameTaken(name: string): ConflictException {
   return new ConflictException(`a report template named "${name}" exists already; nothing was stored`);
 }
 
-/** A compiler error as the 400 it is; a limit's message names the setting that raises it. */
-function compileError(e: unknown): unknown {
-  if (e instanceof QmlLimitError) return new BadRequestException(`${e.message} (${LIMIT_SETTINGS[e.limit]})`);
-  if (e instanceof QmlProblems) {
-    const more = e.problems.length - 1;
-    return new BadRequestException({
-      message: `${e.message} (and ${more} more problem${more === 1 ? '' : 's'}, listed in "problems")`,
-      problems: e.problems.map((p) => ({ path: p.path, message: p.reason })),
-    });
-  }
-  if (e instanceof QmlError) return new BadRequestException(e.message);
-  return e;
+/**
+ * A limit's error with the setting that raises it (REPORT_MAX_…), which only this service knows.
+ * Other compiler errors are answered 400 by the exception filter (common/input-errors.ts).
+ */
+function withLimitSetting(e: unknown): unknown {
+  return e instanceof QmlLimitError ? new BadRequestException(`${e.message} (${LIMIT_SETTINGS[e.limit]})`) : e;
 }
 
 /** Request parameters as report parameter values: one string each. */

@@ -259,6 +259,19 @@ describe('files: listing and downloading (demo data, read only)', () => {
       expect(res.body.message).toBe(`If-Match: the file's ETag is "${sha(SPEC_TXT)}"`);
     });
 
+    it('answers a malformed If-None-Match 400', async () => {
+      const res = await request(t.http)
+        .get('/files/0000000001/spec.txt')
+        .auth(...USERS.bob)
+        .set('If-None-Match', 'abc');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'If-None-Match: "abc" is not an entity tag; quote it: "<sha256>"',
+      });
+    });
+
     it.each([
       ['bytes=0-4', 0, 4],
       ['bytes=6-', 6, SPEC_TXT.length - 1],

@@ -137,6 +137,11 @@ describe('named reports: GET/POST /reports/<name>', () => {
       .auth(...USERS.alice);
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('format must be xml, json or csv, not "pdf"');
+    const twice = await request(t.http)
+      .get('/reports/Part%20structure?format=json&format=csv')
+      .auth(...USERS.alice);
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe('format is given more than once');
     const none = await request(t.http)
       .get('/reports/Part%20structure')
       .set('Accept', 'image/png')
