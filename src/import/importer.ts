@@ -4,58 +4,20 @@ import { auditViaPrisma, recordAuditAs } from '../audit/audit-events.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { OidClass } from '../common/oid.js';
 import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
-import { putBlob } from '../files/postgres-blob-store.js';
 import { UsageLinksTx } from '../objects/usage-links.tx.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
 import { referenceValues, resolveRef, storeTypes } from './importer-catalog.js';
+import { POSTGRES_IMPORT_BLOBS, type ImportBlobs, type ImportOptions, type ImportSummary } from './importer-types.js';
 
-export interface ImportSummary {
-  roles: number;
-  users: number;
-  containers: number;
-  workspaces: number;
-  /** Classes and soft types declared. */
-  types: number;
-  objects: number;
-  files: number;
-  links: number;
-  reports: number;
-}
+export {
+  compareIterations,
+  POSTGRES_IMPORT_BLOBS,
+  type ImportBlobs,
+  type ImportOptions,
+  type ImportSummary,
+} from './importer-types.js';
 
 type Tx = Prisma.TransactionClient;
-
-/**
- * Where an import puts the bytes of its files: a blob (its SHA-256 and size) that content items
- * written in the import's transaction may use. By default in PostgreSQL, inside that transaction
- * (putBlob); import-blobs.ts writes them to the vault or S3 first.
- */
-export interface ImportBlobs {
-  put(tx: Tx, bytes: Buffer): Promise<{ sha256: string; size: number }>;
-}
-
-/** File bytes in PostgreSQL, written in the import's transaction: stored with it or not at all. */
-export const POSTGRES_IMPORT_BLOBS: ImportBlobs = { put: putBlob };
-
-/** Orders iterations: version letters by length then alphabet (A < Z < AA), then iteration. */
-export function compareIterations(
-  a: { version: string; iteration: number },
-  b: { version: string; iteration: number },
-) {
-  if (a.version.length !== b.version.length) return a.version.length - b.version.length;
-  if (a.version !== b.version) return a.version < b.version ? -1 : 1;
-  return a.iteration - b.iteration;
-}
-
-export interface ImportOptions {
-  /** The user the import is recorded as (default `admin`). */
-  importingUser?: string;
-  /** Where the dataset came from, for the audit event (default `dataset`). */
-  source?: string;
-  /** Most usage links one iteration may hold, as OBJECTS_MAX_LINKS for /objects (default 10 000). */
-  maxLinks?: number;
-  /** Where file bytes go (default: PostgreSQL, in the import's transaction). */
-  blobs?: ImportBlobs;
-}
 
 /**
  * Loads a validated dataset in one transaction: either every record is stored or none is.

@@ -3,13 +3,15 @@ import type { Aux, ColumnRef, Storage } from '../catalog/storage.js';
 import type { AccessScope, ComputedTable, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
 import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
-import { likePrefixRange } from '../common/wildcard.js';
+import { likeRange } from './qml-sql-like.js';
 
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
  * from the storage whitelist (src/catalog/storage.ts) and generated aliases, checked by `ident`;
  * every value is a bound parameter.
  */
+export { genericPlanFits } from './qml-sql-like.js';
+
 export function renderSql(plan: Plan): Sql {
   const items = plan.select.map((s, i) => sql`${expr(s.expr)} AS ${ident(`c${i + 1}`)}`);
   const { source, joined } = from(plan.from, plan.where);
@@ -190,36 +192,6 @@ function cond(c: SqlCond): Sql {
     case 'link':
       return link(c);
   }
-}
-
-type LikeCond = Extract<SqlCond, { k: 'like' }>;
-
-/**
- * The byte range a column matched by LIKE lies in, from the pattern's literal prefix, rendered
- * beside the LIKE: PostgreSQL turns a known pattern's prefix into an index range itself, but only
- * when it plans for the value; with the range as conditions of their own, a plan made once for
- * every value (a prepared statement's generic plan) uses the index as well.
- */
-function likeRange(c: LikeCond): { lo: string; hi: string } | null {
-  if (c.not || c.left.k !== 'col' || c.right.k !== 'val' || typeof c.right.value !== 'string') return null;
-  return likePrefixRange(c.right.value);
-}
-
-/**
- * Whether a plan made once for every value serves this query as well as one made for its values:
- * not when a LIKE has a literal prefix that got no range (see likeRange), which only a plan for
- * the value could turn into an index range.
- */
-export function genericPlanFits(plan: Plan): boolean {
-  const fits = (c: SqlCond): boolean => {
-    if (c.k === 'and' || c.k === 'or') return c.parts.every(fits);
-    if (c.k !== 'like' || c.not || c.left.k !== 'col' || c.right.k !== 'val') return true;
-    const pattern = c.right.value;
-    const prefixed = typeof pattern === 'string' && pattern !== '' && pattern[0] !== '%' && pattern[0] !== '_';
-    return !prefixed || likeRange(c) !== null;
-  };
-  const outer = plan.from.flatMap((t) => (t.outer ? [...t.outer.on, ...t.filters] : []));
-  return [...plan.where, ...outer].every(fits);
 }
 
 function inList(column: Sql, values: readonly string[]): Sql {
