@@ -20,5 +20,9 @@ export default {
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
   reporters: ['default', '<rootDir>/test/summary-reporter.mjs'],
   testTimeout: 60000,
+  // One test file at a time (they share the run's database), in a worker process that is replaced
+  // once it holds more than this after a file: each file loads the application's modules afresh
+  // (ES modules in vm contexts), and one process running every file ran out of heap.
+  workerIdleMemoryLimit: '1536MB',
   slowTestThreshold: 30,
 };
