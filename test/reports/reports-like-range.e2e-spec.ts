@@ -4,7 +4,8 @@ import request from 'supertest';
 import { likePattern, likePrefixRange } from '../../src/common/wildcard.js';
 import { PreparedStatements } from '../../src/reports/prepared-statements.js';
 import { ReportsRepository } from '../../src/reports/reports.repository.js';
-import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { USERS, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { docQuery, LATEST, NUMBER } from './report-fixtures.js';
 
@@ -64,16 +65,8 @@ describe('LIKE prefixes as byte ranges', () => {
   });
 
   describe('through the service', () => {
-    let prepared: TestApp;
-    let unprepared: TestApp;
-    beforeAll(async () => {
-      prepared = await createTestApp({ REPORT_PREPARED_STATEMENTS: '100' });
-      unprepared = await createTestApp({ REPORT_PREPARED_STATEMENTS: '0' });
-    });
-    afterAll(async () => {
-      await prepared.close();
-      await unprepared.close();
-    });
+    const prepared = useTestApp({ REPORT_PREPARED_STATEMENTS: '100' });
+    const unprepared = useTestApp({ REPORT_PREPARED_STATEMENTS: '0' });
 
     const BY_PATTERN = docQuery(
       NUMBER,
@@ -87,8 +80,7 @@ describe('LIKE prefixes as byte ranges', () => {
         .send(BY_PATTERN);
 
     it('prepares LIKE reports and answers every pattern as a plan for its value does, past the generic plan', async () => {
-      const statements = (prepared.app.get(ReportsRepository) as unknown as { statements: PreparedStatements })
-        .statements;
+      const statements = (prepared.get(ReportsRepository) as unknown as { statements: PreparedStatements }).statements;
       const named = jest.spyOn(statements, 'name');
       try {
         for (const n of ['0000*', '00005*', 'STD-*', 'P-0000000?', '0000000001', 'zzz*', '*1']) {
