@@ -16,7 +16,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
 import { baseUrl } from '../common/public-url.js';
-import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/answers-runtime.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {

@@ -15,7 +15,7 @@ import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { formatOid, OidClass } from '../common/oid.js';
-import type { WithoutRuntime } from '../common/runtime.interceptor.js';
+import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { BlobRange } from './blob-store.js';
 import type { KeptFile } from './disk-cache.js';

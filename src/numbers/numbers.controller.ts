@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
-import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/answers-runtime.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { ClassNameParamDto, ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';

@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole, type Access } from '../auth/permissions.service.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid } from '../common/oid.js';
-import type { WithoutRuntime } from '../common/runtime.interceptor.js';
+import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import type { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';

@@ -14,7 +14,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { formatOid } from '../common/oid.js';
 import { PeriodicTask } from '../common/periodic-task.js';
-import type { WithoutRuntime } from '../common/runtime.interceptor.js';
+import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { CloseResponseDto, QueryItemDto, QueryPageDto } from './dto/query-response.dto.js';
 import { compileOrder, compileWhere, numberOrderScan } from './q/q-compile.js';

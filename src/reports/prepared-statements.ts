@@ -38,7 +38,7 @@ export class PreparedStatements {
     genericPlan = !LIKE.test(query.text),
   ): Promise<Q> {
     if (this.perConnection <= 0 || !genericPlan) return query;
-    const name = `report_${createHash('sha256').update(query.text).digest('hex').slice(0, 32)}`;
+    const name = statementName(query.text);
     let held = this.byClient.get(client);
     if (!held) {
       const evicted: string[] = [];
@@ -58,6 +58,26 @@ export class PreparedStatements {
 }
 
 const LIKE = / (NOT )?LIKE /;
+
+/**
+ * Names of recent texts (at most 1000, and 2 million characters of text): digesting the SQL of
+ * every request cost more than looking its name up.
+ */
+const NAMES = new LRUCache<string, string>({
+  max: 1000,
+  maxSize: 2 * 1024 * 1024,
+  sizeCalculation: (_n, text) => text.length,
+});
+
+/** `report_` and the first 128 bits of the text's SHA-256, in hex. */
+function statementName(text: string): string {
+  let name = NAMES.get(text);
+  if (name === undefined) {
+    name = `report_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    NAMES.set(text, name);
+  }
+  return name;
+}
 
 interface ClientStatements {
   names: LRUCache<string, true>;

@@ -6,7 +6,7 @@ import { formatOid, OidClass } from '../common/oid.js';
 import type { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
 import type { ReportListDto } from './dto/report-list.dto.js';
 import type { NamedReportQueryDto } from './dto/reports-query.dto.js';
-import type { WithoutRuntime } from '../common/runtime.interceptor.js';
+import type { WithoutRuntime } from '../common/answers-runtime.js';
 import {
   csvChunks,
   headingTags,

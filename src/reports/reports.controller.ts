@@ -32,7 +32,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, ApiQmlBody, ApiQueryKeys, ApiVersion } from '../common/api-docs.decorators.js';
 import { ErrorEnvelopeDto } from '../common/error-envelope.dto.js';
 import { baseUrl } from '../common/public-url.js';
-import { AnswersRuntime, type WithoutRuntime } from '../common/runtime.interceptor.js';
+import { AnswersRuntime, type WithoutRuntime } from '../common/answers-runtime.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ReportListDto } from './dto/report-list.dto.js';
