@@ -58,7 +58,12 @@ export class QueryCache {
     }
     this.misses++;
     const reader = new RequestReader(request, true);
-    const recorded = planAndRender(template, reader, { maxListValues });
+    let recorded: ReturnType<typeof planAndRender>;
+    try {
+      recorded = planAndRender(template, reader, { maxListValues });
+    } finally {
+      reader.release();
+    }
     const entry: Entry = {
       maxListValues,
       trace: reader.trace!,

@@ -43,11 +43,25 @@ export class RequestReader {
   /** The shape questions asked so far, in order (null: not recording). */
   readonly trace: Question[] | null;
 
-  constructor(
-    readonly req: PlanRequest,
-    record: boolean,
-  ) {
+  private request: PlanRequest | null;
+
+  constructor(req: PlanRequest, record: boolean) {
+    this.request = req;
     this.trace = record ? [] : null;
+  }
+
+  /** The request being planned. */
+  get req(): PlanRequest {
+    if (!this.request) throw new Error('the request was released');
+    return this.request;
+  }
+
+  /**
+   * Forgets the request once planned: the functions a cache keeps may reach the reader, and should
+   * not keep a caller's request alive with it.
+   */
+  release(): void {
+    this.request = null;
   }
 
   get recording(): boolean {

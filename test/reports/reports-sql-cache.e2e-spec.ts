@@ -15,12 +15,14 @@ describe('reports: SQL kept per template and parameter shape', () => {
     `${NUMBER}<constant heading="Me" isMacro="true">CURRENT_USER_NAME</constant>`,
     `<compositeCondition type="and">${LATEST}<condition><operand><column alias="D">master&gt;number</column></operand><operator type="like"/><operand><parameterTarget name="n"/></operand></condition></compositeCondition>`,
   ).replace('<qml>', '<qml><parameter name="n" type="java.lang.String"/>');
-  const run = (user: keyof typeof USERS, n: string, qml: string) =>
-    request(app.http)
+  const run = (user: keyof typeof USERS, n: string, qml: string) => {
+    const [name, password] = USERS[user] as readonly [string, string];
+    return request(app.http)
       .post(`/reports?n=${encodeURIComponent(n)}`)
-      .auth(...USERS[user])
+      .auth(name, password)
       .set('Content-Type', 'text/xml')
       .send(qml);
+  };
 
   it('answers each value and user as a fresh plan does', async () => {
     const runs: [keyof typeof USERS, string][] = [
