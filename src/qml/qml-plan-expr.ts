@@ -308,7 +308,7 @@ export class ExpressionPlanner {
       now: e.value as string,
       of: (e.of as ((r: PlanRequest) => string) | undefined) ?? null,
     };
-    const pattern = this.reader.map(text, (v) => likePattern(v, 'qml'));
+    const pattern = once(this.reader.map(text, (v) => likePattern(v, 'qml')));
     // Whether the pattern has a literal prefix, and a range, decides the SQL (qml-sql-like.ts).
     this.reader.shape(pattern, likeShape);
     return { k: 'val', value: pattern.now, type: 'string', ...(pattern.of ? { of: pattern.of } : {}) };
