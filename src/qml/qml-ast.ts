@@ -2,6 +2,7 @@ import type { CatalogClass, PropertyDef, ReferenceDef } from '../catalog/catalog
 import type { Catalog, TableType } from '../catalog/catalog.js';
 import type { ComparisonOperator, FunctionDef } from './qml-functions.js';
 import type { ReportAttribute } from './qml-layout-new-types.js';
+import type { PlanRequest } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
 
 /**
@@ -61,7 +62,15 @@ export interface SelectItem {
 
 export type Operand =
   | { k: 'prop'; table: number; prop: PropertyDef; path: string }
-  | { k: 'const'; text: string; isMacro: boolean; hint: ValueType | null; path: string }
+  /** `of`: a text of the request (a report attribute's value): how to read it from another request. */
+  | {
+      k: 'const';
+      text: string;
+      isMacro: boolean;
+      hint: ValueType | null;
+      path: string;
+      of?: (r: PlanRequest) => string;
+    }
   | { k: 'param'; name: string; path: string }
   | { k: 'fn'; fn: FunctionDef; args: Operand[]; type: ValueType | null; path: string };
 

@@ -1,15 +1,13 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { Sql } from '../catalog/sql.js';
 import type { QmlTemplate } from './qml-ast.js';
 import { operandType } from './qml-ast.js';
-import { QmlLimitError } from './qml-error.js';
-import { bindReportAttributes } from './qml-layout-new-bind.js';
 import { compileQueryLayout, isQueryLayout } from './qml-layout-new.js';
-import { DEFAULT_LIMITS, PG_MAX_BOUND_VALUES, type QmlLimits } from './qml-limits.js';
+import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 import { parseQml } from './qml-parse.js';
-import { planQuery, type PlanRequest } from './qml-plan.js';
-import { genericPlanFits, renderSql } from './qml-sql.js';
-import { javaTypeName, type ValueType } from './qml-types.js';
+import type { PlanRequest } from './qml-plan.js';
+import { planAndRender, type CompiledQuery, type ResultColumn } from './qml-query.js';
+import { RequestReader } from './qml-request.js';
+import { javaTypeName } from './qml-types.js';
 import { validateQml } from './qml-validate.js';
 
 export { QmlError, QmlLimitError, QmlProblems, type QmlLimitName, type QmlProblem } from './qml-error.js';
@@ -18,26 +16,8 @@ export type { QmlTemplate } from './qml-ast.js';
 export type { ReportAttribute } from './qml-layout-new-types.js';
 export type { PlanRequest } from './qml-plan.js';
 export type { ValueType } from './qml-types.js';
-
-/** A result column: its heading, its value type and the type name shown to callers. */
-export interface ResultColumn {
-  heading: string;
-  type: ValueType;
-  typeName: string;
-}
-
-export interface CompiledQuery {
-  /** SQL text with `$n` placeholders and its bound values. */
-  sql: Sql;
-  columns: ResultColumn[];
-  /** The value each declared parameter took (null: not used by this execution). */
-  parameters: { name: string; value: string | null }[];
-  /**
-   * Whether one plan made for every value (a prepared statement's generic plan) serves this SQL
-   * as well as plans made for the values: see genericPlanFits.
-   */
-  genericPlan: boolean;
-}
+export type { CompiledQuery, ResultColumn } from './qml-query.js';
+export { QueryCache } from './qml-query-cache.js';
 
 export interface CompileOptions {
   /** Largest accepted document in bytes (UTF-8); 1 MiB by default. */
@@ -65,32 +45,21 @@ export function templateLayout(template: QmlTemplate): 'statement' | 'query' {
   return template.reportAttributes ? 'query' : 'statement';
 }
 
-/** Plan and render one execution of a compiled template (limits: those of the execution). */
+/**
+ * Plan and render one execution of a compiled template (limits: those of the execution).
+ * QueryCache (qml-query-cache.ts) gives the same result, keeping the SQL per template and
+ * parameter shape: keyed by the answers to the questions planning asked of the request
+ * (qml-request.ts: is a parameter set, how many parts has an in-list, has a like pattern a
+ * literal prefix, does a value convert, is the caller an administrator …), the request's values
+ * bound again on each hit.
+ */
 export function buildQuery(
   template: QmlTemplate,
   request: PlanRequest,
   limits: Partial<Pick<QmlLimits, 'maxListValues'>> = {},
 ): CompiledQuery {
-  const bound = bindReportAttributes(template, request.values);
-  const { plan, parameters } = planQuery(bound.template, { ...request, values: bound.values }, limits);
-  const sql = renderSql(plan);
-  if (sql.values.length > PG_MAX_BOUND_VALUES) {
-    throw new QmlLimitError(
-      '',
-      `the query needs ${sql.values.length} bound values, more than the ${PG_MAX_BOUND_VALUES} PostgreSQL takes: use fewer constants or list values`,
-      'boundValues',
-    );
-  }
-  return {
-    sql,
-    columns: plan.select.map((s) => ({
-      heading: s.heading,
-      type: s.type,
-      typeName: s.objectClass ?? javaTypeName(s.type),
-    })),
-    parameters,
-    genericPlan: genericPlanFits(plan),
-  };
+  const { sql, columns, parameters, genericPlan } = planAndRender(template, new RequestReader(request, false), limits);
+  return { sql, columns, parameters, genericPlan };
 }
 
 /** Headings and types as far as the template alone tells them (constants count as strings). */

@@ -15,7 +15,32 @@ import type {
 } from './qml-plan-types.js';
 import { isNumeric, type ValueType } from './qml-types.js';
 import { likePattern } from '../common/wildcard.js';
-import { convertValue, expandMacro, type MacroContext } from './qml-values.js';
+import { convertValue, expandMacro } from './qml-values.js';
+import { fixed, once, type Derived, type ParamSource, type RequestReader } from './qml-request.js';
+import { likeShape } from './qml-sql-like.js';
+
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
+/** The type a value takes in a place of type `type`: a decimal met by an integer is a double. */
+function valueType(text: string, type: ValueType): ValueType {
+  return type === 'long' && !INTEGER_TEXT.test(text) && !text.trim().startsWith('OR:') ? 'double' : type;
+}
+
+function converts(text: string, type: ValueType): boolean {
+  try {
+    convertValue(text, type, '', '');
+    return true;
+  } catch (e) {
+    if (e instanceof QmlError) return false;
+    throw e;
+  }
+}
+
+const listParts = (text: string, delimiter: string): string[] =>
+  text
+    .split(delimiter)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 const CMP: Record<Exclude<ComparisonOperator, 'like' | 'notLike'>, CmpOp> = {
   equal: '=',
@@ -37,19 +62,30 @@ export interface Typed {
  * constants, macros and parameters become bound values of the type their place expects.
  */
 export class ExpressionPlanner {
-  private readonly macro: MacroContext;
   /** The value of each parameter used, by name. */
-  readonly used = new Map<string, string>();
+  readonly used = new Map<string, Derived<string>>();
   /** Values in the in-lists planned so far. */
   private listValues = 0;
 
   constructor(
     private readonly t: QmlTemplate,
-    private readonly req: Pick<PlanRequest, 'values' | 'user' | 'now'>,
+    private readonly reader: RequestReader,
+    private readonly params: ParamSource,
     private readonly tables: PlannedTable[],
     private readonly maxListValues: number,
-  ) {
-    this.macro = { userId: req.user.id, userName: req.user.name, now: req.now };
+  ) {}
+
+  /** The text a macro stands for, for this request. */
+  private macro(name: string, path: string): Derived<string> {
+    return this.reader.read((r: PlanRequest) =>
+      expandMacro(name, { userId: r.user.id, userName: r.user.name, now: r.now }, path),
+    );
+  }
+
+  /** The text of a constant: as written, a macro's, or a report attribute's value. */
+  private constText(o: Extract<Operand, { k: 'const' }>): Derived<string> {
+    if (o.isMacro) return this.macro(o.text, o.path);
+    return o.of && this.reader.recording ? { now: o.text, of: o.of } : fixed(o.text);
   }
 
   /** Marks the aux table a column is in as needed. */
@@ -112,10 +148,8 @@ export class ExpressionPlanner {
     switch (o.k) {
       case 'prop':
         return { e: this.property(o.table, o.prop), type: o.prop.type };
-      case 'const': {
-        const text = o.isMacro ? expandMacro(o.text, this.macro, o.path) : o.text;
-        return this.value(text, expected ?? o.hint ?? 'string', `value`, o.path);
-      }
+      case 'const':
+        return this.value(this.constText(o), expected ?? o.hint ?? 'string', `value`, o.path);
       case 'param': {
         const text = this.paramText(o.name, o.path);
         const decl = this.t.parameters.find((p) => p.name === o.name)!;
@@ -126,23 +160,25 @@ export class ExpressionPlanner {
     }
   }
 
-  private paramText(name: string, path: string): string {
+  private paramText(name: string, path: string): Derived<string> {
     const decl = this.t.parameters.find((p) => p.name === name)!;
-    let text: string;
-    if (Object.prototype.hasOwnProperty.call(this.req.values, name)) text = this.req.values[name];
-    else if (decl.default)
-      text = decl.default.isMacro ? expandMacro(decl.default.text, this.macro, decl.path) : decl.default.text;
-    else throw new QmlError(path, `parameter "${name}" has no value`);
+    let text = this.params.text(name);
+    if (!text && decl.default)
+      text = decl.default.isMacro ? this.macro(decl.default.text, decl.path) : fixed(decl.default.text);
+    if (!text) throw new QmlError(path, `parameter "${name}" has no value`);
     this.used.set(name, text);
     return text;
   }
 
-  private value(text: string, type: ValueType, what: string, path: string): Typed {
+  private value(text: Derived<string>, expected: ValueType, what: string, path: string): Typed {
     // A decimal compared with an integer property is compared as a number, not rejected.
-    if (type === 'long' && !/^\s*[+-]?\d+\s*$/.test(text) && !text.trim().startsWith('OR:')) {
-      return { e: { k: 'val', value: convertValue(text, 'double', what, path), type: 'double' }, type: 'double' };
-    }
-    return { e: { k: 'val', value: convertValue(text, type, what, path), type }, type };
+    const type = expected === 'long' ? this.reader.shape(text, (s) => valueType(s, expected)) : expected;
+    const value = convertValue(text.now, type, what, path);
+    const of = text.of;
+    if (!of) return { e: { k: 'val', value, type }, type };
+    // Whether another request's text converts is part of the shape: it decides the error.
+    if (type !== 'string' && type !== 'oid') this.reader.shape(text, (s) => converts(s, type));
+    return { e: { k: 'val', value, type, of: (r) => convertValue(of(r), type, what, path) }, type };
   }
 
   private text(x: Typed): SqlExpr {
@@ -224,18 +260,11 @@ export class ExpressionPlanner {
         const values: SqlExpr[] = [];
         for (const item of c.items) {
           const src = item.source;
-          const text =
-            src.k === 'param'
-              ? this.paramText(src.name, src.path)
-              : src.isMacro
-                ? expandMacro(src.text, this.macro, src.path)
-                : src.text;
+          const text = src.k === 'param' ? this.paramText(src.name, src.path) : this.constText(src);
           const what = src.k === 'param' ? `parameter "${src.name}" value` : 'value';
-          const parts = text
-            .split(item.delimiter)
-            .map((s) => s.trim())
-            .filter((s) => s !== '');
-          this.listValues += parts.length;
+          const parts = once(this.reader.map(text, (s) => listParts(s, item.delimiter)));
+          const count = this.reader.shape(parts, (p) => p.length);
+          this.listValues += count;
           if (this.listValues > this.maxListValues) {
             throw new QmlLimitError(
               c.path,
@@ -243,7 +272,10 @@ export class ExpressionPlanner {
               'maxListValues',
             );
           }
-          for (const part of parts) values.push(this.fold(this.value(part, expected, what, src.path)));
+          for (let i = 0; i < count; i++) {
+            const part = this.reader.map(parts, (p) => p[i]);
+            values.push(this.fold(this.value(part, expected, what, src.path)));
+          }
         }
         return { k: 'in', not: c.not, e: this.fold(left), values };
       }
@@ -271,8 +303,14 @@ export class ExpressionPlanner {
   }
 
   private likeValue(o: Operand): SqlExpr {
-    const typed = this.operand(o, 'string');
-    const v = (typed.e as Extract<SqlExpr, { k: 'val' }>).value as string;
-    return { k: 'val', value: likePattern(v, 'qml'), type: 'string' };
+    const e = this.operand(o, 'string').e as Extract<SqlExpr, { k: 'val' }>;
+    const text: Derived<string> = {
+      now: e.value as string,
+      of: (e.of as ((r: PlanRequest) => string) | undefined) ?? null,
+    };
+    const pattern = once(this.reader.map(text, (v) => likePattern(v, 'qml')));
+    // Whether the pattern has a literal prefix, and a range, decides the SQL (qml-sql-like.ts).
+    this.reader.shape(pattern, likeShape);
+    return { k: 'val', value: pattern.now, type: 'string', ...(pattern.of ? { of: pattern.of } : {}) };
   }
 }

@@ -2,6 +2,7 @@ import type { ComputedKind } from '../catalog/catalog-model.js';
 import type { Aux, Storage } from '../catalog/storage.js';
 import type { ValueType } from './qml-types.js';
 import type { BoundValue } from './qml-values.js';
+import type { Derived } from './qml-request.js';
 
 /**
  * The planned query: generated aliases, typed expressions and bound values, no user text.
@@ -16,6 +17,8 @@ export interface Plan {
   where: SqlCond[];
   orderBy: { by: { ordinal: number } | { expr: SqlExpr }; desc: boolean }[];
   limit: number;
+  /** Planned while recording (qml-request.ts): request values render as Rebind values. */
+  rebind?: true;
 }
 
 export interface PlannedItem {
@@ -68,7 +71,8 @@ export type SqlExpr =
       type: ValueType;
       fallback?: { alias: string; column: string };
     }
-  | { k: 'val'; value: BoundValue; type: ValueType }
+  /** `of`: set while recording for a value of the request (qml-request.ts): how to compute it again. */
+  | { k: 'val'; value: BoundValue; type: ValueType; of?: (r: PlanRequest) => BoundValue }
   | { k: 'call'; fn: InternalFunction; args: SqlExpr[] }
   | { k: 'computed'; name: ComputedKind; table: ComputedTable };
 
@@ -121,4 +125,6 @@ export interface PlanResult {
   plan: Plan;
   /** The value each declared parameter had in this execution (null: never used). */
   parameters: { name: string; value: string | null }[];
+  /** The same values as read from the request (qml-request.ts). */
+  used: (Derived<string> | null)[];
 }

@@ -5,22 +5,43 @@ import { STORAGES, type ColumnRef } from '../catalog/storage.js';
 import { ExpressionPlanner } from './qml-plan-expr.js';
 import { masterOid, oidFromColumns } from './qml-plan-oid.js';
 import type { Plan, PlannedTable, PlanRequest, PlanResult, ReadableScope, SqlCond } from './qml-plan-types.js';
+import { requestParams, RequestReader, type ParamSource } from './qml-request.js';
 
 export type { PlanRequest, PlanResult, ReadableScope } from './qml-plan-types.js';
 
 /** Turns a validated template and one request into a Plan of generated aliases and bound values. */
 export function planQuery(t: QmlTemplate, req: PlanRequest, limits: Partial<QmlLimits> = {}): PlanResult {
-  return new Planner(t, req, limits.maxListValues ?? DEFAULT_LIMITS.maxListValues).run();
+  const reader = new RequestReader(req, false);
+  return planWith(t, reader, requestParams(reader), limits);
+}
+
+/** planQuery reading the request through `reader`, the parameter values through `params`. */
+export function planWith(
+  t: QmlTemplate,
+  reader: RequestReader,
+  params: ParamSource,
+  limits: Partial<QmlLimits> = {},
+): PlanResult {
+  return new Planner(t, reader, params, limits.maxListValues ?? DEFAULT_LIMITS.maxListValues).run();
+}
+
+/** What the readable scope of a request looks like in SQL (its ids are bound values). */
+function scopeShape(r: ReadableScope): string {
+  if (r === null) return 'all';
+  if ('memberOf' in r) return 'memberOf';
+  return r.length === 0 ? 'none' : 'list';
 }
 
 /** The tables, joins, row order and result of one execution; expressions: ExpressionPlanner. */
 class Planner {
   private readonly tables: PlannedTable[];
   private readonly expr: ExpressionPlanner;
+  private readable: { scope: Exclude<ReadableScope, null> | null } | null = null;
 
   constructor(
     private readonly t: QmlTemplate,
-    private readonly req: PlanRequest,
+    private readonly reader: RequestReader,
+    params: ParamSource,
     maxListValues: number,
   ) {
     this.tables = t.tables.map((decl, i) => ({
@@ -30,7 +51,7 @@ class Planner {
       filters: [],
       outer: null,
     }));
-    this.expr = new ExpressionPlanner(t, req, this.tables, maxListValues);
+    this.expr = new ExpressionPlanner(t, reader, params, this.tables, maxListValues);
   }
 
   run(): PlanResult {
@@ -86,10 +107,12 @@ class Planner {
       from: this.fromOrder(),
       where: [...this.tables.filter((tb) => !tb.outer).flatMap((tb) => tb.filters), ...where],
       orderBy,
-      limit: this.req.limit,
+      limit: this.reader.req.limit,
+      ...(this.reader.recording ? { rebind: true as const } : {}),
     };
-    const parameters = t.parameters.map((p) => ({ name: p.name, value: this.expr.used.get(p.name) ?? null }));
-    return { plan, parameters };
+    const used = t.parameters.map((p) => this.expr.used.get(p.name) ?? null);
+    const parameters = t.parameters.map((p, i) => ({ name: p.name, value: used[i]?.now ?? null }));
+    return { plan, parameters, used };
   }
 
   private tableFilters(): void {
@@ -118,8 +141,11 @@ class Planner {
 
   /** The containers the caller may read; null: every row (administrators with bypassAccessControl). */
   private scope(): Exclude<ReadableScope, null> | null {
-    const bypass = this.t.bypassAccessControl && this.req.user.admin;
-    return bypass ? null : this.req.readable;
+    if (this.readable) return this.readable.scope;
+    const bypass = this.t.bypassAccessControl && this.reader.ask((r) => r.user.admin);
+    if (!bypass) this.reader.ask((r) => scopeShape(r.readable));
+    this.readable = { scope: bypass ? null : this.reader.req.readable };
+    return this.readable.scope;
   }
 
   /**

@@ -24,9 +24,20 @@ export function genericPlanFits(plan: Plan): boolean {
     if (c.k === 'and' || c.k === 'or') return c.parts.every(fits);
     if (c.k !== 'like' || c.not || c.left.k !== 'col' || c.right.k !== 'val') return true;
     const pattern = c.right.value;
-    const prefixed = typeof pattern === 'string' && pattern !== '' && pattern[0] !== '%' && pattern[0] !== '_';
-    return !prefixed || likeRange(c) !== null;
+    return typeof pattern !== 'string' || !prefixed(pattern) || likeRange(c) !== null;
   };
   const outer = plan.from.flatMap((t) => (t.outer ? [...t.outer.on, ...t.filters] : []));
   return [...plan.where, ...outer].every(fits);
+}
+
+function prefixed(pattern: string): boolean {
+  return pattern !== '' && pattern[0] !== '%' && pattern[0] !== '_';
+}
+
+/**
+ * What of a LIKE pattern decides the SQL text and genericPlanFits: whether it has a literal
+ * prefix, and whether that gives a range (the range's bounds are bound values).
+ */
+export function likeShape(pattern: string): string {
+  return `${prefixed(pattern)}/${likePrefixRange(pattern) !== null}`;
 }

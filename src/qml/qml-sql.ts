@@ -1,18 +1,35 @@
 import { ident, join, raw, sql, type Sql } from '../catalog/sql.js';
-import type { Aux, ColumnRef, Storage } from '../catalog/storage.js';
-import type { AccessScope, ComputedTable, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
+import type { Aux, Storage } from '../catalog/storage.js';
+import type { AccessScope, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
-import { MASTER_SUFFIX } from '../catalog/standard-classes.js';
+import { likePrefixRange } from '../common/wildcard.js';
+import type { BoundValue } from './qml-values.js';
+import { Rebind } from './qml-request.js';
+import { at, auxAlias, computed, jsonValue } from './qml-sql-computed.js';
 import { likeRange } from './qml-sql-like.js';
 
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
  * from the storage whitelist (src/catalog/storage.ts) and generated aliases, checked by `ident`;
- * every value is a bound parameter.
+ * every value is a bound parameter. A plan made while recording (qml-request.ts) renders the
+ * values of the request as Rebind values, the rest as they are: text and constants serve every
+ * request of the same shape.
  */
 export { genericPlanFits } from './qml-sql-like.js';
 
+/** Set while a recorded plan is rendered (rendering is synchronous). */
+let rebinding = false;
+
 export function renderSql(plan: Plan): Sql {
+  rebinding = plan.rebind === true;
+  try {
+    return render(plan);
+  } finally {
+    rebinding = false;
+  }
+}
+
+function render(plan: Plan): Sql {
   const items = plan.select.map((s, i) => sql`${expr(s.expr)} AS ${ident(`c${i + 1}`)}`);
   const { source, joined } = from(plan.from, plan.where);
   const where = plan.where.filter((c) => !joined.has(c));
@@ -29,7 +46,7 @@ export function renderSql(plan: Plan): Sql {
     });
     parts.push(sql`ORDER BY ${join(keys, ', ')}`);
   }
-  parts.push(sql`LIMIT ${plan.limit}`);
+  parts.push(sql`LIMIT ${rebinding ? new Rebind((r) => r.limit) : plan.limit}`);
   return join(parts, '\n');
 }
 
@@ -46,18 +63,6 @@ const PG_TYPE: Record<ValueType, string> = {
   boolean: 'boolean',
   timestamp: 'timestamptz',
 };
-
-/** The alias of a table's helper join (`t1m` for the master of `t1`). */
-function auxAlias(alias: string, storage: Storage, aux: Aux): string {
-  if (aux === 'self') return alias;
-  const join = storage.aux[aux];
-  if (!join) throw new Error(`storage ${storage.kind} has no ${aux}`);
-  return `${alias}${join.suffix}`;
-}
-
-function at(alias: string, storage: Storage, ref: ColumnRef): Sql {
-  return ident(auxAlias(alias, storage, ref.aux), ref.column);
-}
 
 type LinkCond = Extract<SqlCond, { k: 'link' }>;
 
@@ -173,8 +178,15 @@ function cond(c: SqlCond): Sql {
       const like = sql`${expr(c.left)} ${raw(c.not ? 'NOT LIKE' : 'LIKE')} ${expr(c.right)}`;
       const range = likeRange(c);
       if (!range) return like;
-      const bound = (value: string): SqlExpr => ({ k: 'val', value, type: 'string' });
-      return sql`(${like} AND ${expr(c.left)} ~>=~ ${expr(bound(range.lo))} AND ${expr(c.left)} ~<~ ${expr(bound(range.hi))})`;
+      // The pattern's shape (likeShape) is the cache's: another request's pattern has a range too.
+      const of = c.right.k === 'val' ? c.right.of : undefined;
+      const bound = (value: string, end: 'lo' | 'hi'): SqlExpr => ({
+        k: 'val',
+        value,
+        type: 'string',
+        ...(of ? { of: (r) => likePrefixRange(of(r) as string)![end] } : {}),
+      });
+      return sql`(${like} AND ${expr(c.left)} ~>=~ ${expr(bound(range.lo, 'lo'))} AND ${expr(c.left)} ~<~ ${expr(bound(range.hi, 'hi'))})`;
     }
     case 'null':
       return sql`${expr(c.e)} ${raw(c.not ? 'IS NOT NULL' : 'IS NULL')}`;
@@ -216,13 +228,15 @@ function link(c: Extract<SqlCond, { k: 'link' }>): Sql {
 /** Rows the caller may read, inside the SQL. */
 function access(a: string, storage: Storage, scope: AccessScope): Sql {
   let ids: Sql;
+  // A plan's scope is the request's readable containers (Planner.scope), their shape its trace's.
   if ('memberOf' in scope) {
+    const user = rebinding ? new Rebind((r) => (r.readable as { memberOf: number }).memberOf) : scope.memberOf;
     // The containers PermissionsService.readableContainerIds gives a non-administrator: those
     // it is a member of, in any role. Looked up here, in the query's own snapshot.
-    ids = sql`ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = ${scope.memberOf}::int4))`;
+    ids = sql`ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = ${user}::int4))`;
   } else {
     if (scope.length === 0) ids = raw('ANY(ARRAY[]::int4[])');
-    else ids = sql`ANY(${[...scope]}::int4[])`;
+    else ids = sql`ANY(${rebinding ? new Rebind((r) => [...(r.readable as readonly number[])]) : [...scope]}::int4[])`;
   }
   const rule = storage.access;
   switch (rule.k) {
@@ -242,112 +256,15 @@ function access(a: string, storage: Storage, scope: AccessScope): Sql {
   }
 }
 
-/**
- * A JSON key read as its type: a value of another JSON type, or one that does not fit the type
- * (a fraction for a long, a number past the range, a text that is no date), reads as NULL.
- */
-function jsonValue(doc: Sql, key: string, type: ValueType): Sql {
-  const v = sql`(${doc} -> ${key}::text)`;
-  const text = sql`(${doc} ->> ${key}::text)`;
-  switch (type) {
-    case 'string':
-    case 'oid':
-      return text;
-    case 'boolean':
-      return sql`(CASE WHEN jsonb_typeof(${v}) = 'boolean' THEN (${text})::boolean END)`;
-    case 'long':
-      return sql`(CASE WHEN jsonb_typeof(${v}) = 'number' AND (${text})::numeric = trunc((${text})::numeric) AND abs((${text})::numeric) <= 9223372036854775807 THEN (${text})::numeric::int8 END)`;
-    case 'double':
-      return sql`(CASE WHEN jsonb_typeof(${v}) = 'number' AND abs((${text})::numeric) < 1e308 THEN (${text})::float8 END)`;
-    case 'timestamp':
-      // jsonpath's datetime() checks the date silently; ISO forms with T and Z are normalised first.
-      return sql`(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (jsonb_path_query_first(to_jsonb(regexp_replace(replace(${text}, 'T', ' '), 'Z$', '+00:00')), '$.datetime()', '{}', true) #>> '{}')::timestamptz END)`;
-  }
-}
-
-const FORMATS: [string, string][] = [
-  ['application/pdf', 'PDF'],
-  ['text/plain', 'Text'],
-  ['text/csv', 'CSV'],
-  ['image/png', 'PNG'],
-  ['image/jpeg', 'JPEG'],
-  ['application/zip', 'ZIP'],
-  ['application/xml', 'XML'],
-  ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'Microsoft Word'],
-  ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'Microsoft Excel'],
-  ['application/octet-stream', 'Binary'],
-];
-
-/** `CASE <column> WHEN <bound name> THEN <bound label> … END`. */
-function labelCase(column: Sql, labels: readonly [string, string][]): Sql {
-  if (labels.length === 0) return raw('NULL::text');
-  return sql`(CASE ${column} ${join(
-    labels.map(([k, v]) => sql`WHEN ${k}::text THEN ${v}::text`),
-    ' ',
-  )} END)`;
-}
-
-function className(t: ComputedTable): Sql {
-  const oid = t.storage.oid;
-  if (t.storage.classColumn) return at(t.alias, t.storage, t.storage.classColumn);
-  return oid === 'catalogClass' ? sql`${t.cls}::text` : at(t.alias, t.storage, oid.classAt);
-}
-
-/** The branch id of an iteration's version: the id of the version's first iteration. */
-function branchId(a: string): Sql {
-  const b = `${a}vb`;
-  return sql`(SELECT min(${ident(b, 'id')}) FROM iterations ${ident(b)}
-    WHERE ${ident(b, 'master_id')} = ${ident(a, 'master_id')} AND ${ident(b, 'version')} = ${ident(a, 'version')})`;
-}
-
-function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: ComputedTable): Sql {
-  const a = t.alias;
-  switch (name) {
-    case 'oid': {
-      const idText = sql`${ident(a, 'id')}::text`;
-      const oid = t.storage.oid;
-      if (oid === 'catalogClass') return sql`(${`OR:${t.cls}:`}::text || ${idText})`;
-      return sql`('OR:' || ${at(a, t.storage, oid.classAt)} || ${oid.suffix} || ${idText})`;
-    }
-    case 'classname':
-      return t.storage.kind === 'master' ? sql`(${className(t)} || ${raw(`'${MASTER_SUFFIX}'`)})` : className(t);
-    case 'typeName': {
-      const soft = t.storage.softTypeColumn;
-      return soft ? sql`(${className(t)} || coalesce('|' || ${at(a, t.storage, soft)}, ''))` : className(t);
-    }
-    case 'displayType': {
-      const cls = t.storage.classColumn
-        ? labelCase(className(t), t.labels.classes)
-        : sql`${t.labels.classes[0]?.[1] ?? t.cls}::text`;
-      const soft = t.storage.softTypeColumn;
-      if (!soft || t.labels.softTypes.length === 0) return cls;
-      const st = at(a, t.storage, soft);
-      return sql`coalesce(${labelCase(st, t.labels.softTypes)}, ${cls})`;
-    }
-    case 'iterationDisplay':
-      return sql`(${ident(a, 'version')} || '.' || ${ident(a, 'iteration')}::text)`;
-    case 'branchId':
-      return branchId(a);
-    case 'versionReference': {
-      // VR:<class>:<branch id> (src/common/version-ref.ts): the version, whatever iteration the row is.
-      const oid = t.storage.oid as Exclude<typeof t.storage.oid, 'catalogClass'>;
-      return sql`('VR:' || ${at(a, t.storage, oid.classAt)} || ':' || ${branchId(a)}::text)`;
-    }
-    case 'folderPath':
-      return sql`('/' || ${ident(auxAlias(a, t.storage, 'container'), 'name')})`;
-    case 'containerName':
-      return ident(auxAlias(a, t.storage, 'container'), 'name');
-    case 'formatName':
-      return sql`coalesce(${labelCase(ident(a, 'mime_type'), FORMATS)}, ${ident(a, 'mime_type')})`;
-  }
-}
-
 function expr(e: SqlExpr): Sql {
   switch (e.k) {
     case 'col':
       return ident(e.alias, e.column);
-    case 'val':
-      return sql`${e.value instanceof Date ? e.value.toISOString() : e.value}::${raw(PG_TYPE[e.type])}`;
+    case 'val': {
+      const of = e.of;
+      const value = of ? new Rebind((r) => boundValue(of(r))) : boundValue(e.value);
+      return sql`${value}::${raw(PG_TYPE[e.type])}`;
+    }
     case 'json': {
       const value = jsonValue(ident(e.alias, e.column), e.key, e.type);
       if (!e.fallback) return value;
@@ -399,4 +316,8 @@ function call(fn: Extract<SqlExpr, { k: 'call' }>['fn'], a: Sql[]): Sql {
     case 'TEXT':
       return sql`(${a[0]})::text`;
   }
+}
+
+function boundValue(v: BoundValue): string | number | boolean {
+  return v instanceof Date ? v.toISOString() : v;
 }

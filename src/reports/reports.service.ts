@@ -15,11 +15,12 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid, OidClass, parseOid } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {
-  buildQuery,
   compileTemplate,
   templateLayout,
   QmlLimitError,
+  QueryCache,
   templateColumns,
+  type CompiledQuery,
   type QmlLimitName,
   type QmlLimits,
   type QmlTemplate,
@@ -72,6 +73,8 @@ const LIMIT_SETTINGS: Record<QmlLimitName, string> = {
 @Injectable()
 export class ReportsService {
   private readonly templates = new TemplateCache();
+  /** The rendered SQL of each template per parameter shape (entries go with the compiled template). */
+  private readonly queries = new QueryCache();
   private readonly limits: QmlLimits;
   /** Reports one user may run at once: see perUserReports. */
   private readonly perUser: number;
@@ -275,9 +278,9 @@ export class ReportsService {
 
   private async execute(user: AuthUser, template: QmlTemplate, values: Record<string, string>): Promise<Execution> {
     const max = this.config.reportMaxRows;
-    let query: ReturnType<typeof buildQuery>;
+    let query: CompiledQuery;
     try {
-      query = buildQuery(
+      query = this.queries.build(
         template,
         {
           values,
