@@ -392,7 +392,10 @@ class Validator {
     const name = requiredAttr(j, 'name');
     if (j.children.length !== 2)
       fail(j.path, `a join names exactly two aliasTarget elements, found ${j.children.length}`);
-    const [a, b] = j.children.map((t) => this.alias(t));
+    const [a, b] = j.children.map((t) => {
+      only(t, []);
+      return this.alias(t);
+    });
     return resolveJoin(this.catalog, kind, name, [a, b], this.tables, j.path);
   }
 }
