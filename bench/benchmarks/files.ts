@@ -15,12 +15,6 @@
  * with the blobs the uploads left. Targets: downloads at least 0.7 × the baseline, the 100 MiB
  * upload (into the PostgreSQL store) at least 0.5 × the baseline, memory growth under 64 MiB
  * while serving the 100 MiB file.
- *
- * Writes left by one phase settle before the next phase that writes or is measured on a cold
- * path, the same for both sides (settleWrites: VACUUM, CHECKPOINT, sync): after each side's
- * round, and between its 1 MiB uploads and its 100 MiB upload, so the large upload does not
- * pay for writing back what the 1 MiB uploads left (PostgreSQL's dirty pages and WAL, the page
- * cache's dirty files) and is timed alone, as the baseline's is.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -171,8 +165,6 @@ async function measure(side: Side, ctx: BenchContext, run: RunSpec): Promise<Sam
   const agent = new http.Agent({ keepAlive: false });
   content.large.writeDoubleBE(Date.now());
   await writeFile(join(dir, 'upload-source.bin'), content.large);
-  // The 1 MiB uploads' writes settle first, on both sides, as they do before downloads.
-  await settleWrites(ctx);
   const [largeUp, uploadGrowth] = await withMemory(server, async () => {
     const start = performance.now();
     const source = { path: join(dir, 'upload-source.bin'), size: FILES.large.size };
@@ -205,8 +197,7 @@ async function measure(side: Side, ctx: BenchContext, run: RunSpec): Promise<Sam
 /**
  * The uploads leave hundreds of megabytes for PostgreSQL (WAL, dirty pages, autovacuum) and the
  * page cache (the baseline's files) to write back. Without waiting for that, the next round's
- * downloads, whichever side is next, compete with it for the 2 cores: 20-40% less in later
- * rounds; likewise the 100 MiB upload after the 1 MiB uploads. Run for both sides alike.
+ * downloads, whichever side is next, compete with it for the 2 cores: 20-40% less in later rounds.
  */
 async function settleWrites(ctx: BenchContext): Promise<void> {
   await withClient(ctx.databaseUrl, async (c) => {
