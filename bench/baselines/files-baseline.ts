@@ -3,11 +3,13 @@
  * with fs.createReadStream (GET /files/<name>) and writes uploads to a file in that folder
  * (POST /files/<name>, the raw body), with the same cached HTTP Basic check as the service (baseline-auth.ts).
  * No database, no hashing: what Node alone moves. Started as its own process by the runner:
- * PORT, HOST, DATABASE_URL (for the users table), FILES_DIR.
+ * PORT, HOST, DATABASE_URL (for the users table), FILES_DIR. With FILES_DURABLE=1 an upload is
+ * made durable before the answer, as the service's vault makes it: the file flushed to disk
+ * (fsync) as it is closed, then its folder.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +17,7 @@ import { createBaselineAuth } from './baseline-auth.js';
 import { baselinePool, sendJson, serveBaseline } from './baseline-http.js';
 
 const DIR = process.env.FILES_DIR ?? '.';
+const DURABLE = process.env.FILES_DURABLE === '1';
 // Only the users table is read, once per caller and cache period.
 const pool = baselinePool(2);
 const authenticate = createBaselineAuth(pool);
@@ -37,11 +40,22 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'POST') {
     const path = join(DIR, `upload-${randomUUID()}`);
-    await pipeline(req, createWriteStream(path));
+    await pipeline(req, createWriteStream(path, { flush: DURABLE }));
+    if (DURABLE) await syncFolder();
     await rm(path, { force: true });
     return sendJson(res, 201, { success: true });
   }
   sendJson(res, 405, { message: 'method not allowed' });
+}
+
+/** Flushes the folder's entries (the new file's name) to disk. */
+async function syncFolder(): Promise<void> {
+  const folder = await open(DIR, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
 }
 
 serveBaseline(pool, handle);
