@@ -14,6 +14,11 @@ import { swaggerMetadata } from './swagger-metadata.generated.js';
  */
 export async function configureApp(app: NestExpressApplication, config: AppConfig, logger?: Logger): Promise<void> {
   app.disable('x-powered-by');
+  // No entity tag computed over every JSON answer (a SHA-1 of the whole body, some 50 µs for a
+  // report of 500 rows): answers of POST cannot be revalidated, and reports and query pages are
+  // made afresh for each request anyway. File downloads send the content's own
+  // (files/file-download.ts).
+  app.set('etag', false);
   // The client address (sign-in throttling, logs) behind a load balancer: see TRUST_PROXY.
   app.set('trust proxy', config.trustProxy);
   applyHttpTimeouts(app.getHttpServer() as Server, config);

@@ -26,6 +26,21 @@ describe('version endpoints', () => {
     expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
   });
 
+  it('computes no entity tag over JSON answers', async () => {
+    const list = await request(t.http)
+      .get('/reports')
+      .auth(...USERS.alice);
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body.items)).toBe(true);
+    expect(list.headers.etag).toBeUndefined();
+    const numbers = await request(t.http)
+      .get('/numbers/version')
+      .auth(...USERS.alice);
+    expect(numbers.status).toBe(200);
+    expect(numbers.headers['content-type']).toMatch(/^application\/json/);
+    expect(numbers.headers.etag).toBeUndefined();
+  });
+
   it('answers unknown routes 404 in the error envelope', async () => {
     const res = await request(t.http)
       .get('/files-nope/x')
