@@ -17,8 +17,8 @@ export interface Plan {
   where: SqlCond[];
   orderBy: { by: { ordinal: number } | { expr: SqlExpr }; desc: boolean }[];
   limit: number;
-  /** Planned while recording (qml-request.ts): request values render as Rebind values. */
-  rebind?: true;
+  /** Set while recording (qml-request.ts): how to read the limit from another request. */
+  limitOf?: (r: PlanRequest) => number;
 }
 
 export interface PlannedItem {
@@ -101,7 +101,14 @@ export type SqlCond =
   /** A link row of these classes between two aliases, in a link table (not in FROM). */
   | { k: 'link'; storage: Storage; classes: readonly string[]; a: string; b: string; scope: AccessScope | null };
 
-export type AccessScope = readonly number[] | { memberOf: number };
+/**
+ * The containers a caller may read, as the plan uses them: the user whose memberships count, or
+ * the container ids. `of` (set while recording, qml-request.ts): how to read them from another
+ * request, whose readable scope has the same kind.
+ */
+export type AccessScope =
+  | { memberOf: number; of?: (r: PlanRequest) => number }
+  | { ids: readonly number[]; of?: (r: PlanRequest) => readonly number[] };
 
 /** What one execution adds to a template: parameter values, the caller, limits. */
 export interface PlanRequest {

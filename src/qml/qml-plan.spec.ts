@@ -43,7 +43,7 @@ describe('planQuery', () => {
         aux: new Set(['master']),
         filters: [
           { k: 'class', alias: 't1', storage: STORAGES.iteration, classes: ['wt.doc.WTDocument'] },
-          { k: 'access', alias: 't1', storage: STORAGES.iteration, scope: [1, 2] },
+          { k: 'access', alias: 't1', storage: STORAGES.iteration, scope: { ids: [1, 2] } },
         ],
         outer: null,
       },

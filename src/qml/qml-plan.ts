@@ -4,7 +4,15 @@ import { DEFAULT_LIMITS, PG_MAX_RESULT_COLUMNS, type QmlLimits } from './qml-lim
 import { STORAGES, type ColumnRef } from '../catalog/storage.js';
 import { ExpressionPlanner } from './qml-plan-expr.js';
 import { masterOid, oidFromColumns } from './qml-plan-oid.js';
-import type { Plan, PlannedTable, PlanRequest, PlanResult, ReadableScope, SqlCond } from './qml-plan-types.js';
+import type {
+  AccessScope,
+  Plan,
+  PlannedTable,
+  PlanRequest,
+  PlanResult,
+  ReadableScope,
+  SqlCond,
+} from './qml-plan-types.js';
 import { requestParams, RequestReader, type ParamSource } from './qml-request.js';
 
 export type { PlanRequest, PlanResult, ReadableScope } from './qml-plan-types.js';
@@ -32,11 +40,20 @@ function scopeShape(r: ReadableScope): string {
   return r.length === 0 ? 'none' : 'list';
 }
 
+/** A request's readable scope as the plan uses it (recording: with how to read another's). */
+function accessScope(r: ReadableScope, recording: boolean): AccessScope | null {
+  if (r === null) return null;
+  if ('memberOf' in r) {
+    return recording ? { memberOf: r.memberOf, of: (q) => (q.readable as { memberOf: number }).memberOf } : r;
+  }
+  return recording ? { ids: r, of: (q) => q.readable as readonly number[] } : { ids: r };
+}
+
 /** The tables, joins, row order and result of one execution; expressions: ExpressionPlanner. */
 class Planner {
   private readonly tables: PlannedTable[];
   private readonly expr: ExpressionPlanner;
-  private readable: { scope: Exclude<ReadableScope, null> | null } | null = null;
+  private readable: { scope: AccessScope | null } | null = null;
 
   constructor(
     private readonly t: QmlTemplate,
@@ -108,7 +125,7 @@ class Planner {
       where: [...this.tables.filter((tb) => !tb.outer).flatMap((tb) => tb.filters), ...where],
       orderBy,
       limit: this.reader.req.limit,
-      ...(this.reader.recording ? { rebind: true as const } : {}),
+      ...(this.reader.recording ? { limitOf: (r: PlanRequest) => r.limit } : {}),
     };
     const used = t.parameters.map((p) => this.expr.used.get(p.name) ?? null);
     const parameters = t.parameters.map((p, i) => ({ name: p.name, value: used[i]?.now ?? null }));
@@ -140,11 +157,11 @@ class Planner {
   }
 
   /** The containers the caller may read; null: every row (administrators with bypassAccessControl). */
-  private scope(): Exclude<ReadableScope, null> | null {
+  private scope(): AccessScope | null {
     if (this.readable) return this.readable.scope;
     const bypass = this.t.bypassAccessControl && this.reader.ask((r) => r.user.admin);
     if (!bypass) this.reader.ask((r) => scopeShape(r.readable));
-    this.readable = { scope: bypass ? null : this.reader.req.readable };
+    this.readable = { scope: bypass ? null : accessScope(this.reader.req.readable, this.reader.recording) };
     return this.readable.scope;
   }
 

@@ -11,25 +11,13 @@ import { likeRange } from './qml-sql-like.js';
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
  * from the storage whitelist (src/catalog/storage.ts) and generated aliases, checked by `ident`;
- * every value is a bound parameter. A plan made while recording (qml-request.ts) renders the
- * values of the request as Rebind values, the rest as they are: text and constants serve every
- * request of the same shape.
+ * every value is a bound parameter. A plan made while recording (qml-request.ts) carries, for
+ * each value of the request, how to read it from another request (`of`): those render as Rebind
+ * values, the rest as they are, so text and constants serve every request of the same shape.
  */
 export { genericPlanFits } from './qml-sql-like.js';
 
-/** Set while a recorded plan is rendered (rendering is synchronous). */
-let rebinding = false;
-
 export function renderSql(plan: Plan): Sql {
-  rebinding = plan.rebind === true;
-  try {
-    return render(plan);
-  } finally {
-    rebinding = false;
-  }
-}
-
-function render(plan: Plan): Sql {
   const items = plan.select.map((s, i) => sql`${expr(s.expr)} AS ${ident(`c${i + 1}`)}`);
   const { source, joined } = from(plan.from, plan.where);
   const where = plan.where.filter((c) => !joined.has(c));
@@ -46,7 +34,7 @@ function render(plan: Plan): Sql {
     });
     parts.push(sql`ORDER BY ${join(keys, ', ')}`);
   }
-  parts.push(sql`LIMIT ${rebinding ? new Rebind((r) => r.limit) : plan.limit}`);
+  parts.push(sql`LIMIT ${plan.limitOf ? new Rebind(plan.limitOf) : plan.limit}`);
   return join(parts, '\n');
 }
 
@@ -228,15 +216,15 @@ function link(c: Extract<SqlCond, { k: 'link' }>): Sql {
 /** Rows the caller may read, inside the SQL. */
 function access(a: string, storage: Storage, scope: AccessScope): Sql {
   let ids: Sql;
-  // A plan's scope is the request's readable containers (Planner.scope), their shape its trace's.
   if ('memberOf' in scope) {
-    const user = rebinding ? new Rebind((r) => (r.readable as { memberOf: number }).memberOf) : scope.memberOf;
+    const user = scope.of ? new Rebind(scope.of) : scope.memberOf;
     // The containers PermissionsService.readableContainerIds gives a non-administrator: those
     // it is a member of, in any role. Looked up here, in the query's own snapshot.
     ids = sql`ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = ${user}::int4))`;
   } else {
-    if (scope.length === 0) ids = raw('ANY(ARRAY[]::int4[])');
-    else ids = sql`ANY(${rebinding ? new Rebind((r) => [...(r.readable as readonly number[])]) : [...scope]}::int4[])`;
+    const of = scope.of;
+    if (scope.ids.length === 0) ids = raw('ANY(ARRAY[]::int4[])');
+    else ids = sql`ANY(${of ? new Rebind((r) => [...of(r)]) : [...scope.ids]}::int4[])`;
   }
   const rule = storage.access;
   switch (rule.k) {
@@ -244,11 +232,11 @@ function access(a: string, storage: Storage, scope: AccessScope): Sql {
       return raw('TRUE');
     case 'container': {
       const column = rule.at.aux === 'self' ? ident(a, rule.at.column) : at(a, storage, rule.at);
-      if (!('memberOf' in scope) && scope.length === 0 && !rule.nullReadable) return raw('FALSE');
+      if ('ids' in scope && scope.ids.length === 0 && !rule.nullReadable) return raw('FALSE');
       return rule.nullReadable ? sql`(${column} IS NULL OR ${column} = ${ids})` : sql`${column} = ${ids}`;
     }
     case 'holder': {
-      if (!('memberOf' in scope) && scope.length === 0) return raw('FALSE');
+      if ('ids' in scope && scope.ids.length === 0) return raw('FALSE');
       const hi = ident(`${a}h`);
       const hm = ident(`${a}hm`);
       return sql`EXISTS (SELECT 1 FROM "iterations" ${hi} JOIN "masters" ${hm} ON ${hm}."id" = ${hi}."master_id" WHERE ${hi}."id" = ${ident(a, rule.column)} AND ${hm}."container_id" = ${ids})`;
