@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
     // It serves one connection at a time: no connection can be kept listening for notices.
-    config = { ...config, databaseUrl: embedded.url, dbPoolMax: 1, authNotices: false };
+    config = { ...config, databaseUrl: embedded.url, embeddedDatabase: true, dbPoolMax: 1, authNotices: false };
     logger.info(`no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}/pglite`);
   }
 

@@ -30,6 +30,11 @@ export interface AppConfig extends FilesConfig {
   host: string;
   /** PostgreSQL connection string; empty means "start the embedded database". */
   databaseUrl: string;
+  /**
+   * Set by the start-up when it started the embedded database (PGlite) and put its address in
+   * `databaseUrl`; never read from the environment. PGlite cannot take COPY FROM.
+   */
+  embeddedDatabase: boolean;
   /** A streaming replica of DATABASE_URL for reads that may lag (docs/deployment.md); empty: none. */
   databaseReplicaUrl: string;
   /**
@@ -109,7 +114,7 @@ export interface AppConfig extends FilesConfig {
   catalogCheckIntervalMs: number;
 }
 
-const SPEC: ConfigSpec<AppConfig> = {
+const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   port: ['PORT', '3000', intIn(0, 65535)],
   host: ['HOST', '0.0.0.0', text],
   databaseUrl: ['DATABASE_URL', '', databaseUrl],
@@ -168,8 +173,8 @@ export class ConfigError extends Error {
 /** Reads and validates the configuration; throws ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
-  const out: Partial<Record<keyof AppConfig, unknown>> = {};
-  for (const key of Object.keys(SPEC) as (keyof AppConfig)[]) {
+  const out: Partial<Record<keyof AppConfig, unknown>> = { embeddedDatabase: false };
+  for (const key of Object.keys(SPEC) as (keyof typeof SPEC)[]) {
     const [name, fallback, parse] = SPEC[key];
     const raw = env[name] ?? fallback;
     try {

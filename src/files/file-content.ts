@@ -61,7 +61,7 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
     this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
     this.stores = new BlobStores(repository.blobPool, config);
-    this.copyChunks = config.databaseUrl !== '';
+    this.copyChunks = !config.embeddedDatabase;
     this.writer = new BlobWriter(repository.blobPool, this.stores, this.copyChunks);
     this.maxStreams = Math.floor(config.dbPoolMax / STREAMS_PER_POOL);
     this.maxSize = config.filesMaxSize;
