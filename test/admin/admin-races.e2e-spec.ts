@@ -2,6 +2,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { CONTENT_ROLES_MAX } from '../../src/admin/workspaces.repository.js';
 import { hashPassword } from '../../src/auth/password.js';
+import { interleave } from '../helpers/interleave.js';
 import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -44,31 +45,16 @@ describe('administration limits under concurrent requests', () => {
   });
 
   it('leaves one of them an enabled administrator', async () => {
-    const holder = await pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE users IN SHARE MODE');
-      const first = request(t.http)
-        .patch('/admin/users/race-2')
-        .auth('race-1', 'race-1-pw')
-        .send({ disabled: true })
-        .then((r) => r);
-      await waitingBackends(pool, 1);
-      const second = request(t.http)
-        .patch('/admin/users/race-1')
-        .auth('race-2', 'race-2-pw')
-        .send({ disabled: true })
-        .then((r) => r);
-      await waitingBackends(pool, 2);
-      await holder.query('COMMIT');
-      const [a, b] = await Promise.all([first, second]);
-      expect([a.status, b.status]).toEqual([200, 409]);
-      expect(b.body.message).toBe(
-        "disabled: 'race-1' is the last enabled administrator; make another user administrator first",
-      );
-    } finally {
-      holder.release();
-    }
+    const [a, b] = await interleave(
+      pool,
+      'LOCK TABLE users IN SHARE MODE',
+      () => request(t.http).patch('/admin/users/race-2').auth('race-1', 'race-1-pw').send({ disabled: true }),
+      () => request(t.http).patch('/admin/users/race-1').auth('race-2', 'race-2-pw').send({ disabled: true }),
+    );
+    expect([a.status, b.status]).toEqual([200, 409]);
+    expect(b.body.message).toBe(
+      "disabled: 'race-1' is the last enabled administrator; make another user administrator first",
+    );
     const { rows } = await pool.query('SELECT name FROM users WHERE admin AND NOT disabled');
     expect(rows).toEqual([{ name: 'race-1' }]);
   });
@@ -84,41 +70,14 @@ describe('administration limits under concurrent requests', () => {
     for (let i = rows[0].n; i < CONTENT_ROLES_MAX - 1; i++) {
       await pool.query('INSERT INTO content_roles (name) VALUES ($1)', [`RACE_FILL_${i}`]);
     }
-    const holder = await pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE content_roles IN SHARE MODE');
-      const first = request(t.http)
-        .post('/admin/content-roles')
-        .auth('race-1', 'race-1-pw')
-        .send({ name: 'RACE_A' })
-        .then((r) => r);
-      await waitingBackends(pool, 1);
-      const second = request(t.http)
-        .post('/admin/content-roles')
-        .auth('race-1', 'race-1-pw')
-        .send({ name: 'RACE_B' })
-        .then((r) => r);
-      await waitingBackends(pool, 2);
-      await holder.query('COMMIT');
-      const statuses = (await Promise.all([first, second])).map((r) => r.status).sort();
-      expect(statuses).toEqual([201, 409]);
-    } finally {
-      holder.release();
-    }
+    const answers = await interleave(
+      pool,
+      'LOCK TABLE content_roles IN SHARE MODE',
+      () => request(t.http).post('/admin/content-roles').auth('race-1', 'race-1-pw').send({ name: 'RACE_A' }),
+      () => request(t.http).post('/admin/content-roles').auth('race-1', 'race-1-pw').send({ name: 'RACE_B' }),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
     const count = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM content_roles');
     expect(count.rows[0].n).toBe(CONTENT_ROLES_MAX);
   });
 });
-
-/** Resolves once `n` backends of the database wait for a lock. */
-async function waitingBackends(pool: pg.Pool, n: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
-    );
-    if (rows[0].n >= n) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import request from 'supertest';
 import { reservationSql } from '../../src/numbers/numbers.repository.js';
+import { LOCK_WAIT_MS, lockWaiters, withinMs } from '../helpers/bounded-wait.js';
 import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -203,9 +204,12 @@ describe('/admin/containers/<name>/rules', () => {
         .auth(...USERS.admin)
         .send({ next: 60 })
         .then((r) => r);
-      await waitForBlockedRuleChange(pool);
+      await lockWaiters(pool, 1, 'the change of next waits for the reservation under way', {
+        pending: [pending],
+        where: "query LIKE '%numbering_rules%'",
+      });
       await first.query('COMMIT');
-      const res = await pending;
+      const res = await withinMs(pending, LOCK_WAIT_MS, 'the change of next is answered');
       expect(res.status).toBe(409);
       expect(res.body.message).toBe(
         "next: 60 is below the rule's counter 90; numbers below it may have been handed out",
@@ -216,15 +220,3 @@ describe('/admin/containers/<name>/rules', () => {
     }
   });
 });
-
-/** Resolves once a backend of the service waits for a lock on a numbering rule. */
-async function waitForBlockedRuleChange(pool: pg.Pool): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0 AND query LIKE '%numbering_rules%'`,
-    );
-    if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

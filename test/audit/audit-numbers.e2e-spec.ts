@@ -1,6 +1,7 @@
 import pg from 'pg';
 import request from 'supertest';
 import { ReservationBatcher } from '../../src/numbers/reservation-batcher.js';
+import { LOCK_WAIT_MS, lockWaiters, pollUntil, withinMs } from '../helpers/bounded-wait.js';
 import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -8,26 +9,6 @@ import { counterOf, createContainer, generateUrl, type TestContainer } from '../
 import { failEventsMarked, lastEventId, recorded } from './audit-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
-
-/** Resolves once the backend `pid` waits for a lock held by another session. */
-async function blocked(pool: pg.Pool, pid: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>('SELECT cardinality(pg_blocking_pids($1))::int AS n', [pid]);
-    if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Resolves once a backend of the database waits for a lock. */
-async function someoneBlocked(pool: pg.Pool): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-    );
-    if (rows.length) return blocked(pool, rows[0].pid);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Number generation records one numbers.generate event per request, in the transaction of the
@@ -84,6 +65,7 @@ describe('audit events of number generation', () => {
     const since = await lastEventId(db);
     const batcher = t.app.get(ReservationBatcher) as unknown as { waiting: Map<string, unknown[]> };
     let results: request.Response[];
+    let letGo = false;
     try {
       // The first request waits for the rule row the test holds; the next three queue behind it
       // in the batcher and are then served by one reservation.
@@ -91,18 +73,21 @@ describe('audit events of number generation', () => {
       await holder.query('SELECT id FROM numbering_rules WHERE container_id = $1 FOR UPDATE', [box.id]);
       const first = generate(1);
       const pending = first.then((r) => r);
-      await someoneBlocked(db);
+      await lockWaiters(db, 1, 'the first request waits for the rule row the test holds', { pending: [pending] });
       const rest = [generate(2, USERS.carol), generate(3, USERS.alice), generate(4, USERS.carol)].map((r) =>
         r.then((x) => x),
       );
-      for (;;) {
-        if ((batcher.waiting.get(`${box.id}:${DOC}`)?.length ?? 0) === 3) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await pollUntil(
+        async () => (batcher.waiting.get(`${box.id}:${DOC}`)?.length ?? 0) === 3,
+        'the three other requests queue in the batcher',
+        { pending: rest },
+      );
       await holder.query('COMMIT');
-      results = await Promise.all([pending, ...rest]);
+      letGo = true;
+      results = await withinMs(Promise.all([pending, ...rest]), LOCK_WAIT_MS, 'the four requests are answered');
     } finally {
-      holder.release();
+      // Ending the connection of a failed wait lets go of the rule row, so the requests finish.
+      holder.release(!letGo);
     }
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(results[0].body.items).toEqual(['AN0004']);

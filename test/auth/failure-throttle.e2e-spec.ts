@@ -3,16 +3,8 @@ import { FailureThrottle, keys, reserveSql } from '../../src/auth/failure-thrott
 import { loadConfig } from '../../src/config/app-config.js';
 import { DatabasePools } from '../../src/prisma/database-pools.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
+import { backendWaits, LOCK_WAIT_MS, withinMs } from '../helpers/bounded-wait.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
-
-/** Resolves once the backend `pid` waits for a lock held by another session. */
-async function blocked(pool: pg.Pool, pid: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>('SELECT cardinality(pg_blocking_pids($1))::int AS n', [pid]);
-    if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** The failure counts stored for (name, address) and for the address. */
 async function counts(db: pg.Pool, name: string, address: string): Promise<{ pair?: number; address?: number }> {
@@ -141,9 +133,9 @@ describe('sign-in failure counts in PostgreSQL', () => {
       expect((await first.query<{ wait: number }>(one.text, one.values)).rows[0].wait).toBe(0);
 
       const pending = second.query<{ wait: number }>(one.text, one.values);
-      await blocked(db, secondPid);
+      await backendWaits(db, secondPid, 'the second attempt waits for the first', { pending: [pending] });
       await first.query('COMMIT');
-      refused((await pending).rows[0].wait);
+      refused((await withinMs(pending, LOCK_WAIT_MS, 'the second attempt is answered')).rows[0].wait);
       expect(await counts(db, 'mallory', a)).toEqual({ pair: 3, address: 3 });
     } finally {
       await first.end();

@@ -1,7 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import request from 'supertest';
+import { interleave } from '../helpers/interleave.js';
 import { USERS } from '../helpers/test-app.js';
-import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
+import { testPool } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { createCadFixture, type CadFixture } from './cad-fixtures.js';
 
@@ -123,40 +124,20 @@ describe('POST /numbers/used/<oid_or_number>', () => {
   it('never gives two links the same line number when calls run at the same time', async () => {
     const p = 'cadused3';
     const f = await createCadFixture(pool, p, { alice: 'author' });
-    const holder = new pg.Client({ connectionString: testDatabaseUrl() });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE usage_links IN SHARE MODE');
-      const change = request(t.http)
-        .post(`/numbers/attributes/${p}-ASM/${p}-C3`)
-        .auth(...USERS.alice)
-        .send({ lineNumber: 10 })
-        .then((r) => r);
-      await waitingBackends(pool, 1);
-      const numbering = request(t.http)
-        .post(`/numbers/used/${p}-ASM`)
-        .auth(...USERS.alice)
-        .then((r) => r);
-      await waitingBackends(pool, 2);
-      await holder.query('COMMIT');
-      const [a, b] = await Promise.all([change, numbering]);
-      expect([a.status, b.status]).toEqual([200, 200]);
-    } finally {
-      await holder.end();
-    }
+    const [a, b] = await interleave(
+      pool,
+      'LOCK TABLE usage_links IN SHARE MODE',
+      () =>
+        request(t.http)
+          .post(`/numbers/attributes/${p}-ASM/${p}-C3`)
+          .auth(...USERS.alice)
+          .send({ lineNumber: 10 }),
+      () =>
+        request(t.http)
+          .post(`/numbers/used/${p}-ASM`)
+          .auth(...USERS.alice),
+    );
+    expect([a.status, b.status]).toEqual([200, 200]);
     expect(await lineNumbers(f, p)).toEqual({ C3: 10, C1: 20, C2: 30 });
   });
 });
-
-/** Resolves once `n` backends of this database wait for a lock. */
-async function waitingBackends(pool: pg.Pool, n: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
-    );
-    if (rows[0].n >= n) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

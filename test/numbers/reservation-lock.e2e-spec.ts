@@ -1,18 +1,10 @@
 import pg from 'pg';
 import { reservationSql, type Reservation } from '../../src/numbers/numbers.repository.js';
+import { backendWaits, LOCK_WAIT_MS, withinMs } from '../helpers/bounded-wait.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 import { counterOf, createContainer, type TestContainer } from './numbers-fixtures.js';
 
 const DOC = 'wt.doc.WTDocument';
-
-/** Resolves once the backend `pid` waits for a lock held by another session. */
-async function blocked(pool: pg.Pool, pid: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>('SELECT cardinality(pg_blocking_pids($1))::int AS n', [pid]);
-    if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function reserve(client: pg.Client, containerId: number, count: number): Promise<Reservation> {
   const sql = reservationSql(containerId, { cls: DOC, table: 'masters' }, count);
@@ -59,9 +51,9 @@ describe('reservationSql on two interleaved connections', () => {
     expect(a).toMatchObject({ start: '1', reserved: true });
 
     const pending = reserve(second, box.id, 3);
-    await blocked(pool, secondPid);
+    await backendWaits(pool, secondPid, 'the second reservation waits for the first', { pending: [pending] });
     await first.query('COMMIT');
-    const b = await pending;
+    const b = await withinMs(pending, LOCK_WAIT_MS, 'the second reservation is answered');
 
     expect(b).toMatchObject({ start: '6', reserved: true });
     expect(await counterOf(pool, box.id, DOC)).toBe('9');

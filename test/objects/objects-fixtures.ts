@@ -2,6 +2,7 @@ import type pg from 'pg';
 import request from 'supertest';
 import { createContainer, type TestContainer } from '../numbers/numbers-fixtures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { interleave } from '../helpers/interleave.js';
 import { testPool } from '../helpers/test-database.js';
 
 export type User = keyof typeof USERS;
@@ -103,41 +104,17 @@ export async function auditOf(
   return rows;
 }
 
-/** Resolves once `n` backends of the database wait for a lock. */
-export async function waitingBackends(pool: pg.Pool, n: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
-    );
-    if (rows[0].n >= n) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /**
  * Two requests forced to interleave: a connection of the test holds `table` in SHARE mode while
  * `first` starts (it reads and locks rows but cannot insert), `second` starts once the first
  * waits, and the test lets go once both wait, so the first commits before the second sees its
- * rows. Answers both.
+ * rows. Answers both; every wait is bounded (test/helpers/interleave.ts).
  */
-export async function whileTableHeld<T>(
+export function whileTableHeld<T>(
   db: pg.Pool,
-  table: 'objects' | 'links',
+  table: 'objects' | 'links' | 'audit_events',
   first: () => PromiseLike<T>,
   second: () => PromiseLike<T>,
 ): Promise<T[]> {
-  const holder = await db.connect();
-  try {
-    await holder.query('BEGIN');
-    await holder.query(`LOCK TABLE ${table} IN SHARE MODE`);
-    const a = Promise.resolve(first());
-    await waitingBackends(db, 1);
-    const b = Promise.resolve(second());
-    await waitingBackends(db, 2);
-    await holder.query('COMMIT');
-    return await Promise.all([a, b]);
-  } finally {
-    holder.release();
-  }
+  return interleave(db, `LOCK TABLE ${table} IN SHARE MODE`, first, second);
 }

@@ -1,6 +1,8 @@
 import type request from 'supertest';
 import { counterOf } from '../numbers/numbers-fixtures.js';
-import { objectsFixture, waitingBackends, type ObjectsFixture } from './objects-fixtures.js';
+import { LOCK_WAIT_MS, lockWaiters, withinMs } from '../helpers/bounded-wait.js';
+import { interleave as interleaveUnder } from '../helpers/interleave.js';
+import { objectsFixture, type ObjectsFixture } from './objects-fixtures.js';
 
 const NAME = `OR${process.pid}`;
 
@@ -18,26 +20,9 @@ describe('objects under concurrent requests', () => {
   });
   afterAll(() => f.close());
 
-  /** Starts both requests while `lock` holds, once each waits; answers both. */
-  async function interleave(
-    lock: string,
-    first: () => request.Test,
-    second: () => request.Test,
-  ): Promise<[request.Response, request.Response]> {
-    const holder = await f.db.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query(lock);
-      const a = first().then((r) => r);
-      await waitingBackends(f.db, 1);
-      const b = second().then((r) => r);
-      await waitingBackends(f.db, 2);
-      await holder.query('COMMIT');
-      return await Promise.all([a, b]);
-    } finally {
-      holder.release();
-    }
-  }
+  /** Starts both requests while `lock` holds, once each waits; answers both (bounded waits). */
+  const interleave = (lock: string, first: () => request.Test, second: () => request.Test) =>
+    interleaveUnder(f.db, lock, first, second);
 
   const doc = (number: string) => ({
     type: 'wt.doc.WTDocument',
@@ -86,6 +71,7 @@ describe('objects under concurrent requests', () => {
   it('gives a refused create its generated number back', async () => {
     const other = await f.db.connect();
     let res: request.Response;
+    let committed = false;
     try {
       await other.query('BEGIN');
       await other.query(
@@ -96,11 +82,15 @@ describe('objects under concurrent requests', () => {
         .as('alice')
         .post('/objects', doc('generate'))
         .then((r) => r);
-      await waitingBackends(f.db, 1);
+      await lockWaiters(f.db, 1, 'the create waits for the number the other transaction stored', {
+        pending: [pending],
+      });
       await other.query('COMMIT');
-      res = await pending;
+      committed = true;
+      res = await withinMs(pending, LOCK_WAIT_MS, 'the create is answered once the other transaction commits');
     } finally {
-      other.release();
+      // Ending the connection of a failed wait lets go of the number, so the create finishes.
+      other.release(!committed);
     }
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(

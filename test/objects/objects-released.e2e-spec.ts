@@ -1,5 +1,5 @@
-import type request from 'supertest';
-import { objectsFixture, waitingBackends, type ObjectsFixture } from './objects-fixtures.js';
+import { interleave } from '../helpers/interleave.js';
+import { objectsFixture, type ObjectsFixture } from './objects-fixtures.js';
 
 const NAME = `RL${process.pid}`;
 
@@ -62,26 +62,12 @@ describe('released objects and the usage-link cap', () => {
       201,
     );
     // Both adds wait for the advisory lock that serialises them; then each counts under it.
-    const holder = await f.db.connect();
-    let answers: request.Response[];
-    try {
-      await holder.query('BEGIN');
-      await holder.query(`SELECT pg_advisory_xact_lock(hashtext('pdm.usage_structure'))`);
-      const a = f
-        .as('alice')
-        .post(`/objects/${parent.number}/uses`, { member: members[1].number })
-        .then((r) => r);
-      await waitingBackends(f.db, 1);
-      const b = f
-        .as('carol')
-        .post(`/objects/${parent.number}/uses`, { member: members[2].number })
-        .then((r) => r);
-      await waitingBackends(f.db, 2);
-      await holder.query('COMMIT');
-      answers = await Promise.all([a, b]);
-    } finally {
-      holder.release();
-    }
+    const answers = await interleave(
+      f.db,
+      `SELECT pg_advisory_xact_lock(hashtext('pdm.usage_structure'))`,
+      () => f.as('alice').post(`/objects/${parent.number}/uses`, { member: members[1].number }),
+      () => f.as('carol').post(`/objects/${parent.number}/uses`, { member: members[2].number }),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(answers.find((r) => r.status === 409)!.body.message).toBe(
       `${NAME}-p A.1 has 2 usage links, the most one iteration may hold (OBJECTS_MAX_LINKS=2); nothing was added`,

@@ -1,20 +1,9 @@
 import pg from 'pg';
 import type request from 'supertest';
+import { LOCK_WAIT_MS, lockWaiters, withinMs } from '../helpers/bounded-wait.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 import { createSessionsContext, type SessionsContext } from './sessions-context.js';
-
-/** Backends of an open that wait for a lock: at the cap check (advisory lock) or at the insert. */
-const WAITING_OPENS = `
-  SELECT count(*)::int AS n FROM pg_stat_activity
-  WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0
-    AND (query LIKE '%pg_advisory_xact_lock%' OR query LIKE '%INSERT INTO query_sessions%')`;
-
-async function waitingOpens(pool: pg.Pool, n: number): Promise<void> {
-  while ((await pool.query<{ n: number }>(WAITING_OPENS)).rows[0].n < n) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Two opens at the per-user session cap, forced to interleave: a connection of the test holds
@@ -50,9 +39,12 @@ describe('opening query sessions in parallel at QUERY_MAX_SESSIONS_PER_USER', ()
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE query_sessions IN SHARE MODE');
     const racing: Promise<request.Response>[] = [open().then((r) => r), open().then((r) => r)];
-    await waitingOpens(c.pool, 2);
+    await lockWaiters(c.pool, 2, 'both opens wait (at the cap check or at the insert)', {
+      pending: racing,
+      where: "query LIKE '%pg_advisory_xact_lock%' OR query LIKE '%INSERT INTO query_sessions%'",
+    });
     await holder.query('COMMIT');
-    const replies = await Promise.all(racing);
+    const replies = await withinMs(Promise.all(racing), LOCK_WAIT_MS, 'both opens are answered');
 
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 429]);
