@@ -68,3 +68,24 @@ export async function failEventsMarked(db: pg.Pool, marker: string): Promise<() 
     await db.query(`DROP FUNCTION IF EXISTS ${name}()`);
   };
 }
+
+/**
+ * Makes every audit event of `action` (`objects.uses.add` …) fail to be stored, as a failure
+ * after the change inside its transaction. Returns the function undoing it. Test files run one
+ * at a time, so no other file's events meet it while it is there.
+ */
+export async function failEventsOf(db: pg.Pool, action: string): Promise<() => Promise<void>> {
+  const name = `audit_test_fail_${action.replace(/\W/g, '_').toLowerCase()}`;
+  await db.query(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.action = '${action.replace(/'/g, "''")}' THEN
+        RAISE EXCEPTION 'audit event refused by the test';
+      END IF;
+      RETURN NEW;
+    END $$`);
+  await db.query(`CREATE TRIGGER ${name} BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+  return async () => {
+    await db.query(`DROP TRIGGER IF EXISTS ${name} ON audit_events`);
+    await db.query(`DROP FUNCTION IF EXISTS ${name}()`);
+  };
+}
