@@ -238,7 +238,8 @@ export async function swaggerMetadata() {
                 type: 'object',
                 additionalProperties: true,
                 nullable: true,
-                description: 'what changed, before and after, where small: names, states, sizes, SHA-256 digests',
+                description:
+                  'what changed, before and after, where small: names, states, sizes, SHA-256 digests; in a history, another object the caller may not read is `{ "restricted": true }`',
               },
             },
             AuditEventListDto: {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { MEMBER_ACTIONS } from './event-references.js';
 
 /** A business object as its history names it: its master. */
 export interface MasterRow {
@@ -41,6 +42,15 @@ export interface EventRow {
   object_number: string | null;
   container: string | null;
   detail: Record<string, unknown> | null;
+  /** Whether detail.member names an object the reader may not read (see event-references.ts); false for all-readers. */
+  member_hidden: boolean;
+}
+
+/** Who reads a history, for the references its events make: their readable containers, and the object's class. */
+export interface HistoryReader {
+  readable: readonly number[];
+  /** The class of the object (an iteration class): members are masters of it. */
+  cls: string;
 }
 
 const MASTER_COLUMNS = Prisma.raw('m.id, m.class AS cls, m.number, m.name, m.container_id, c.name AS container');
@@ -65,14 +75,31 @@ export class AuditRepository {
       WHERE ${where} ORDER BY m.class LIMIT 10`;
   }
 
-  /** One page of the events the filter selects, newest first, and how many it selects in all. */
-  async page(filter: EventFilter, skip: number, take: number): Promise<{ total: number; rows: EventRow[] }> {
+  /**
+   * One page of the events the filter selects, newest first, and how many it selects in all.
+   * With `reader`, each event naming a member says whether it is hidden from them: a member is
+   * looked up by class and number (the unique key) in the same statement, so a page costs no
+   * statement per event; a member that no longer exists counts as hidden (where it was is not
+   * known any more).
+   */
+  async page(
+    filter: EventFilter,
+    skip: number,
+    take: number,
+    reader?: HistoryReader,
+  ): Promise<{ total: number; rows: EventRow[] }> {
     const where = conditions(filter);
+    const hidden = reader
+      ? Prisma.sql`(e.action = ANY(${MEMBER_ACTIONS}::text[]) AND e.detail->>'member' IS NOT NULL AND NOT EXISTS (
+          SELECT 1 FROM masters mm
+          WHERE mm.class = ${reader.cls} AND mm.number = e.detail->>'member'
+            AND mm.container_id = ANY(${reader.readable}::int4[])))`
+      : Prisma.sql`false`;
     const [[{ total }], rows] = await this.prisma.$transaction([
       this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events e WHERE ${where}`,
       this.prisma.$queryRaw<EventRow[]>`
         SELECT e.id, e.at, e.user_name, e.action, e.object_class, e.object_id, e.object_number,
-               c.name AS container, e.detail
+               c.name AS container, e.detail, ${hidden} AS member_hidden
         FROM audit_events e LEFT JOIN containers c ON c.id = e.container_id
         WHERE ${where}
         ORDER BY e.id DESC

@@ -13,6 +13,7 @@ import {
   type MasterKey,
   type MasterRow,
 } from './audit.repository.js';
+import { withHiddenMember } from './event-references.js';
 import type { AuditEventDto, AuditEventListDto, EventsQueryDto, HistoryDto, HistoryQueryDto } from './dto/audit.dto.js';
 
 /** The OID class of audit events (wt.audit.AuditRecord in the type catalog). */
@@ -32,9 +33,11 @@ export class AuditService {
   ) {}
 
   async history(user: AuthUser, ref: string, query: HistoryQueryDto): Promise<HistoryDto> {
-    const master = await this.readableMaster(user, ref, query.type);
+    const { master, readable } = await this.readableMaster(user, ref, query.type);
     const filter: EventFilter = { object: { kind: 'id', cls: masterClassOf(master.cls), id: master.id } };
-    const { total, rows } = await this.repo.page(filter, (query.page - 1) * query.limit, query.limit);
+    // Administrators read every member; anyone else only those in containers they read.
+    const reader = readable === null ? undefined : { readable, cls: master.cls };
+    const { total, rows } = await this.repo.page(filter, (query.page - 1) * query.limit, query.limit, reader);
     return {
       count: rows.length,
       total,
@@ -69,8 +72,12 @@ export class AuditService {
     return { count: rows.length, total, page: query.page, limit: query.limit, items: rows.map(eventDto) };
   }
 
-  /** The master the reference names, if the caller may read it; 404 otherwise. */
-  private async readableMaster(user: AuthUser, text: string, type: string | undefined): Promise<MasterRow> {
+  /** The master the reference names, if the caller may read it (404 otherwise), and what the caller reads. */
+  private async readableMaster(
+    user: AuthUser,
+    text: string,
+    type: string | undefined,
+  ): Promise<{ master: MasterRow; readable: number[] | null }> {
     const found = await this.repo.findMasters(masterKey(await this.catalog.current(), text, type));
     const readable = await this.permissions.readableContainerIds(user);
     const visible = found.filter((m) => readable === null || readable.includes(m.container_id));
@@ -80,7 +87,7 @@ export class AuditService {
         `several objects carry the number "${text}" (${visible.map((m) => m.cls).join(', ')}): give type`,
       );
     }
-    return visible[0];
+    return { master: visible[0], readable };
   }
 }
 
@@ -129,6 +136,6 @@ function eventDto(row: EventRow): AuditEventDto {
     object: row.object_class === null || row.object_id === null ? null : formatOid(row.object_class, row.object_id),
     number: row.object_number,
     container: row.container,
-    detail: row.detail,
+    detail: withHiddenMember(row.detail, row.member_hidden),
   };
 }

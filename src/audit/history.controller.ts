@@ -22,7 +22,9 @@ export class HistoryController {
       'and links by any service, who made it and when, with what changed where small. Every iteration shares ' +
       "its master's history. The object is named by an OID (of an iteration or its master) or by its number " +
       '(`type` picks the class when several carry it). Needs read rights in its container; an object the caller ' +
-      'may not read is answered 404 like one that does not exist.',
+      'may not read is answered 404 like one that does not exist. A usage-link member the caller may not read ' +
+      '(or one deleted since, for all but administrators) is shown as `"member": { "restricted": true }`, as ' +
+      'structure shows it.',
   })
   @ApiOkResponse({ type: HistoryDto })
   @ApiErrors({ 400: BAD, 404: 'no such object the caller may read' })

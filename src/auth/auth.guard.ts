@@ -27,7 +27,7 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     // req.ip: the socket's address, or the client's as named by a trusted proxy (TRUST_PROXY).
     return this.auth
-      .authenticate(singleAuthorization(req), req.ip ?? req.socket.remoteAddress ?? 'unknown')
+      .authenticate(singleAuthorization(req), req.ip ?? req.socket.remoteAddress ?? 'unknown', req.socket)
       .then((u: AuthUser) => {
         req.user = u;
         return this.readBody(context);

@@ -35,6 +35,10 @@ class MemoryThrottle {
     const full = (this.counts.get(`${name}@${address}`) ?? 0) >= this.limit;
     return full || (this.counts.get(address) ?? 0) >= this.limit * 10 ? 60 : 0;
   }
+  /** Counts attempts as another instance would, without a notice reaching this one. */
+  countElsewhere(name: string, address: string, n: number): void {
+    for (const k of [`${name}@${address}`, address]) this.counts.set(k, (this.counts.get(k) ?? 0) + n);
+  }
   refund(name: string, address: string): Promise<void> {
     this.counts.delete(`${name}@${address}`);
     this.counts.set(address, Math.max(0, (this.counts.get(address) ?? 0) - 1));
@@ -92,8 +96,11 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
     config,
     notices as unknown as AuthNotices,
   );
-  return { service, users, record, notices };
+  return { service, users, record, notices, throttle: throttle as unknown as MemoryThrottle };
 }
+
+/** A client connection (the request's socket, as AuthGuard passes it). */
+const connection = () => ({});
 
 describe('AuthService', () => {
   it('shares one verification among simultaneous first requests and caches it', async () => {
@@ -216,20 +223,53 @@ describe('AuthService', () => {
   describe('while the database notices are received', () => {
     it('uses a trusted cached check with no statement, and confirms it again after a notice on the user', async () => {
       const { service, users, notices, record } = await serviceWith(60_000);
+      const conn = connection();
       notices.resume();
-      await service.authenticate(basic('erin:erin-pw'), 'a');
-      for (let i = 0; i < 5; i++) await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
+      for (let i = 0; i < 5; i++) await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       expect(users.confirmations).toBe(0);
       notices.handlers.user(record.id);
       record.admin = true;
-      expect((await service.authenticate(basic('erin:erin-pw'), 'a')).admin).toBe(true);
+      expect((await service.authenticate(basic('erin:erin-pw'), 'a', conn)).admin).toBe(true);
       expect(users.confirmations).toBe(1);
-      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       expect(users.confirmations).toBe(1);
       // A notice on another user changes nothing for erin.
       notices.handlers.user(record.id + 1);
-      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       expect(users.confirmations).toBe(1);
+    });
+
+    it('skips the statement only on a connection that signed in with those credentials from that address', async () => {
+      const { service, users, notices } = await serviceWith(60_000);
+      notices.resume();
+      const own = connection();
+      await service.authenticate(basic('erin:erin-pw'), 'a', own);
+      // Another connection, a request without one: each reads the counts and the row first.
+      await service.authenticate(basic('erin:erin-pw'), 'a', connection());
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      expect(users.confirmations).toBe(2);
+      await service.authenticate(basic('erin:erin-pw'), 'a', own);
+      expect(users.confirmations).toBe(2);
+      // The same connection naming another client address (a proxy's, carrying several clients).
+      await service.authenticate(basic('erin:erin-pw'), 'b', own);
+      expect(users.confirmations).toBe(3);
+      expect(users.lookups).toBe(1);
+    });
+
+    it('answers a right guess 429 once the counts are at the limit, before any notice or failure here', async () => {
+      const { service, notices, throttle } = await serviceWith(60_000, { AUTH_FAILURE_LIMIT: '3' });
+      notices.resume();
+      const victim = connection();
+      await service.authenticate(basic('erin:erin-pw'), 'a', victim);
+      // Guesses on another instance brought (erin, a) to its limit; the notice has not come yet.
+      throttle.countElsewhere('erin', 'a', 3);
+      const wrong = await settle(() => service.authenticate(basic('erin:guess'), 'a', connection()));
+      const right = await settle(() => service.authenticate(basic('erin:erin-pw'), 'a', connection()));
+      expect([wrong.status, right.status]).toEqual([429, 429]);
+      expect(right.headers).toEqual(wrong.headers);
+      // The 429 given here marks the pair: the victim's own connection is confirmed from now on too.
+      expect((await settle(() => service.authenticate(basic('erin:erin-pw'), 'a', victim))).status).toBe(429);
     });
 
     it('refuses the old password once the notice of a changed one came', async () => {
@@ -243,52 +283,57 @@ describe('AuthService', () => {
 
     it('confirms every cached check once after listening resumed, and all of them while it is down', async () => {
       const { service, users, notices } = await serviceWith(60_000);
+      const conn = connection();
       notices.resume();
-      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       notices.live = false;
-      await service.authenticate(basic('erin:erin-pw'), 'a');
-      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       expect(users.confirmations).toBe(2);
       notices.resume();
-      await service.authenticate(basic('erin:erin-pw'), 'a');
-      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       expect(users.confirmations).toBe(3);
     });
 
     it('does not trust a check read while a notice came', async () => {
       const { service, users, notices, record } = await serviceWith(60_000);
+      const conn = connection();
       notices.resume();
       let release!: () => void;
       users.gate = new Promise((r) => (release = r));
-      const first = service.authenticate(basic('erin:erin-pw'), 'a');
+      const first = service.authenticate(basic('erin:erin-pw'), 'a', conn);
       await new Promise((r) => setImmediate(r));
       notices.handlers.user(record.id);
       release();
       users.gate = null;
       await first;
-      await service.authenticate(basic('erin:erin-pw'), 'a');
+      await service.authenticate(basic('erin:erin-pw'), 'a', conn);
       expect(users.confirmations).toBe(1);
     });
 
     it('confirms cached checks of a (user, address) with a recent failure here, or a count at its limit elsewhere', async () => {
       const { service, users, notices } = await serviceWith(60_000, { AUTH_FAILURE_LIMIT: '3' });
+      const [onA, onB, onC] = [connection(), connection(), connection()];
       notices.resume();
-      await service.authenticate(basic('erin:erin-pw'), 'a');
-      await service.authenticate(basic('erin:erin-pw'), 'b');
+      await service.authenticate(basic('erin:erin-pw'), 'a', onA);
+      await service.authenticate(basic('erin:erin-pw'), 'b', onB);
+      await service.authenticate(basic('erin:erin-pw'), 'c', onC);
+      expect(users.confirmations).toBe(2);
       expect((await settle(() => service.authenticate(basic('erin:wrong-pw'), 'a'))).status).toBe(401);
-      await service.authenticate(basic('erin:erin-pw'), 'a');
-      expect(users.confirmations).toBe(1);
-      await service.authenticate(basic('erin:erin-pw'), 'b');
-      expect(users.confirmations).toBe(1);
+      await service.authenticate(basic('erin:erin-pw'), 'a', onA);
+      expect(users.confirmations).toBe(3);
+      await service.authenticate(basic('erin:erin-pw'), 'b', onB);
+      expect(users.confirmations).toBe(3);
       // Another instance's guesses brought the pair (erin, b) to its limit.
       notices.handlers.throttled(keys('erin', 'b').pair.toString('hex'), Date.now() + 60_000);
-      await service.authenticate(basic('erin:erin-pw'), 'b');
-      expect(users.confirmations).toBe(2);
+      await service.authenticate(basic('erin:erin-pw'), 'b', onB);
+      expect(users.confirmations).toBe(4);
       // A limit whose window has passed is forgotten.
       notices.handlers.throttled(keys('erin', 'c').address.toString('hex'), Date.now() - 1);
-      await service.authenticate(basic('erin:erin-pw'), 'c');
-      await service.authenticate(basic('erin:erin-pw'), 'c');
-      expect(users.confirmations).toBe(2);
+      await service.authenticate(basic('erin:erin-pw'), 'c', onC);
+      await service.authenticate(basic('erin:erin-pw'), 'c', onC);
+      expect(users.confirmations).toBe(4);
     });
   });
 });

@@ -35,15 +35,22 @@ const UNTRUSTED = -1;
  * know it, chosen per request:
  * - While AuthNotices listens, the database tells every instance when a user row changes (the
  *   admin API, an import, plain SQL) or a failure count reaches its limit: a trusted entry is used
- *   as it is, with no statement; a notice makes the user's entries untrusted.
- * - Otherwise, and for an untrusted entry, or a (user, address) with recent failures, the entry is
- *   confirmed in one prepared statement against the user's row as it is now and the shared
- *   failure counts (FailureThrottle.confirm): when the row changed it is dropped and the password
- *   checked again; the admin flag and contact data are taken from the row; a throttled pair gets
- *   its 429. A confirmed entry is trusted again if no notice came while it was read.
+ *   as it is, with no statement, on a connection that has already been answered for these
+ *   credentials from this address; a notice makes the user's entries untrusted.
+ * - Otherwise, on any other connection, and for an untrusted entry, or a (user, address) with
+ *   recent failures, the entry is confirmed in one prepared statement against the user's row as
+ *   it is now and the shared failure counts (FailureThrottle.confirm): when the row changed it is
+ *   dropped and the password checked again; the admin flag and contact data are taken from the
+ *   row; a throttled pair gets its 429. A confirmed entry is trusted again if no notice came while it was read.
  * So a changed password, a disabled user or a removed admin flag holds at the next request on this
  * instance when it was changed through it, and on every other instance sharing the database as
  * soon as the notice arrives (a few milliseconds), or at the next request when they do not listen.
+ *
+ * Why the connection: a guesser's connections never signed in with the right password, so a guess
+ * that happens to be right reads the shared counts in the database like every other guess, and
+ * once they are at the limit (committed by any instance) it gets the same 429, notice or not.
+ * Without that, a right guess answered from the cache while the notice of the limit was on its way
+ * was a 200 among 429s. Only the party that already holds the password skips the statement.
  */
 @Injectable()
 export class AuthService {
@@ -56,6 +63,12 @@ export class AuthService {
   private generation = 0;
   /** Counts notices and (re)starts: an entry read while one came is not trusted. */
   private sequence = 0;
+  /**
+   * Per client connection, the credentials (cache key) and address it was last answered for: a
+   * trusted entry is used without a statement only on such a connection. Weak: it goes with the
+   * socket.
+   */
+  private readonly signedIn = new WeakMap<object, string>();
 
   constructor(
     private readonly users: UsersRepository,
@@ -79,21 +92,31 @@ export class AuthService {
    *
    * A throttled (user, address) gets the 429 whatever the password, cached or not: if the right
    * password still passed, the 429s for wrong ones would tell a guesser when they found it.
+   * `connection` is the client's connection (the request's socket): see the class comment.
    */
-  authenticate(header: string | undefined, address: string): Promise<AuthUser> {
+  authenticate(header: string | undefined, address: string, connection?: object): Promise<AuthUser> {
     const creds = parseBasicAuth(header);
     if (!creds) throw unauthorized();
 
     const cacheKey = createHash('sha256').update(creds.name).update('\u0000').update(creds.password).digest('base64');
+    const proof = `${cacheKey}\u0000${address}`;
     const hit = this.cache.get(cacheKey);
     if (hit) {
       // Re-verify in the background shortly before expiry, so busy callers never wait for scrypt.
       if (this.cache.getRemainingTTL(cacheKey) < this.config.authCacheTtlMs / 4)
         void this.verifyOnce(cacheKey, creds).catch(() => undefined);
-      if (this.trusted(hit, creds, address)) return Promise.resolve(hit.user);
-      return this.confirm(cacheKey, hit, creds, address);
+      if (connection && this.signedIn.get(connection) === proof && this.trusted(hit, creds, address))
+        return Promise.resolve(hit.user);
+      return this.answered(connection, proof, this.confirm(cacheKey, hit, creds, address));
     }
-    return this.signIn(cacheKey, creds, address);
+    return this.answered(connection, proof, this.signIn(cacheKey, creds, address));
+  }
+
+  /** Remembers the connection a check succeeded on, for the next request on it. */
+  private async answered(connection: object | undefined, proof: string, check: Promise<AuthUser>): Promise<AuthUser> {
+    const user = await check;
+    if (connection) this.signedIn.set(connection, proof);
+    return user;
   }
 
   /** The user's cached sign-ins are confirmed at their next use (their row changed). */
@@ -129,6 +152,16 @@ export class AuthService {
     for (const [key, until] of this.marks) if (until <= now) this.marks.delete(key);
   }
 
+  /**
+   * The 429 of a throttled (user, address). The pair is marked until the wait is over, so cached
+   * sign-ins there are confirmed from now on, even on connections that signed in with them,
+   * without waiting for a failed check to finish or for the notice.
+   */
+  private throttled(creds: BasicCredentials, address: string, wait: number): HttpErrorWithHeaders {
+    this.mark(keys(creds.name, address).pair.toString('hex'), Date.now() + wait * 1000);
+    return tooManyFailures(wait);
+  }
+
   /** What to stamp on an entry read now, to be settled by trustFrom() once the row is read. */
   private snapshot(): { sequence: number; generation: number; live: boolean } {
     return { sequence: this.sequence, generation: this.generation, live: this.notices.live };
@@ -147,7 +180,7 @@ export class AuthService {
   ): Promise<AuthUser> {
     const before = this.snapshot();
     const { wait, row } = await this.throttle.confirm(creds.name, address, hit.user.id);
-    if (wait > 0) throw tooManyFailures(wait);
+    if (wait > 0) throw this.throttled(creds, address, wait);
     if (!row || row.disabled || row.passwordHash !== hit.passwordHash || row.name !== hit.user.name) {
       if (this.cache.peek(cacheKey) === hit) this.cache.delete(cacheKey);
       return this.signIn(cacheKey, creds, address);
@@ -176,7 +209,7 @@ export class AuthService {
       }),
     );
     const user = await check;
-    if (wait > 0) throw tooManyFailures(wait);
+    if (wait > 0) throw this.throttled(creds, address, wait);
     if (!user) {
       // Until the window has passed, cached sign-ins of this (user, address) are confirmed, so
       // the 429 that follows more failures holds for the right password too, on this instance at
@@ -197,7 +230,7 @@ export class AuthService {
     address: string,
   ): Promise<AuthUser> {
     const wait = await this.throttle.retryAfter(creds.name, address);
-    if (wait > 0) throw tooManyFailures(wait);
+    if (wait > 0) throw this.throttled(creds, address, wait);
     const verdict = await pending;
     // Its caller was throttled (at another address): no check was made, so make one.
     if (verdict === undefined) return this.signIn(cacheKey, creds, address);

@@ -7,6 +7,7 @@ import {
   intIn,
   logLevel,
   optionalBool,
+  optionalIntIn,
   parseSize,
   publicUrl,
   text,
@@ -100,6 +101,12 @@ export interface AppConfig extends FilesConfig {
   httpIdleTimeoutMs: number;
   /** Reports one user may run at once (429 past it); 0: no limit. */
   reportMaxConcurrentPerUser: number;
+  /**
+   * Connections of an instance's report pool a user's second and further concurrent reports
+   * leave free for users running none there (429 past it); null: a quarter of DB_POOL_MAX (see
+   * reservedReportConnections).
+   */
+  reportPoolReserved: number | null;
   /** Most tables (aliases) one QML template may name. */
   reportMaxTables: number;
   /** Most select items one QML template may have. */
@@ -156,6 +163,7 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   httpRequestTimeoutMs: ['HTTP_REQUEST_TIMEOUT_MS', '300000', intIn(1000, 86_400_000)],
   httpIdleTimeoutMs: ['HTTP_IDLE_TIMEOUT_MS', '30000', intIn(1000, 3_600_000)],
   reportMaxConcurrentPerUser: ['REPORT_MAX_CONCURRENT_PER_USER', '3', intIn(0, 1000)],
+  reportPoolReserved: ['REPORT_POOL_RESERVED', '', optionalIntIn(0, 1000)],
   reportMaxTables: ['REPORT_MAX_TABLES', '100', intIn(1, 1000)],
   reportMaxSelectItems: ['REPORT_MAX_SELECT_ITEMS', '1000', intIn(1, 1600)],
   reportMaxListValues: ['REPORT_MAX_LIST_VALUES', '10000', intIn(1, 60_000)],

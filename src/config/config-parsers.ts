@@ -41,6 +41,12 @@ export function intIn(min: number, max: number): Parser<number> {
   };
 }
 
+/** An integer in [min, max], or null when empty (the default is then derived from other settings). */
+export function optionalIntIn(min: number, max: number): Parser<number | null> {
+  const parse = intIn(min, max);
+  return (raw) => (raw.trim() === '' ? null : parse(raw));
+}
+
 export const text: Parser<string> = (raw) => raw.trim();
 
 export function bool(raw: string): boolean {

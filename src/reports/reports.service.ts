@@ -37,6 +37,7 @@ import {
   TemplateNameTakenError,
   type TemplateRow,
 } from './reports.repository.js';
+import { ReportAdmission, reservedReportConnections } from './report-admission.js';
 import { TemplateCache } from './template-cache.js';
 
 export interface ListQuery {
@@ -78,6 +79,8 @@ export class ReportsService {
   private readonly limits: QmlLimits;
   /** Reports one user may run at once: see perUserReports. */
   private readonly perUser: number;
+  /** This instance's report pool shared among users (null: nothing kept for others). */
+  private readonly admission: ReportAdmission | null;
 
   constructor(
     private readonly repo: ReportsRepository,
@@ -92,6 +95,8 @@ export class ReportsService {
       maxNesting: config.reportMaxNesting,
     };
     this.perUser = perUserReports(config);
+    const reserved = reservedReportConnections(config);
+    this.admission = reserved > 0 ? new ReportAdmission(config.dbPoolMax, reserved) : null;
   }
 
   async list(user: AuthUser, q: ListQuery): Promise<{ oid: string; name: string }[]> {
@@ -297,6 +302,8 @@ export class ReportsService {
       throw withLimitSetting(e);
     }
     let rows: unknown[][];
+    // A place on this instance's report pool, or the 429 of a user past their share.
+    const end = this.admission ? this.admission.admit(user.id) : () => undefined;
     try {
       rows = await this.repo.execute(
         query.sql,
@@ -319,6 +326,8 @@ export class ReportsService {
       if (e instanceof ReportDataError)
         throw new BadRequestException(`the report query failed on its values: ${e.message}`);
       throw e;
+    } finally {
+      end();
     }
     const n = query.columns.length;
     const out: ReportResult['rows'] = new Array(Math.min(rows.length, max));

@@ -35,7 +35,10 @@ export class AuditEventDto {
   @ApiProperty({ example: 'Drive Unit' })
   container!: string | null;
 
-  /** what changed, before and after, where small: names, states, sizes, SHA-256 digests */
+  /**
+   * what changed, before and after, where small: names, states, sizes, SHA-256 digests; in a history, another
+   * object the caller may not read is `{ "restricted": true }`
+   */
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
