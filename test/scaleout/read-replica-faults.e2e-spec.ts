@@ -2,7 +2,9 @@ import pg from 'pg';
 import request from 'supertest';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { postgresBinaries, startReplicaPair, type ReplicaPair } from '../helpers/replica-cluster.js';
-import { demoQml } from '../reports/report-fixtures.js';
+import { DatabasePools } from '../../src/prisma/database-pools.js';
+import { ReadReplica } from '../../src/prisma/read-replica.js';
+import { demoQml, until } from '../reports/report-fixtures.js';
 
 const bin = postgresBinaries();
 if (!bin) {
@@ -13,6 +15,8 @@ if (!bin) {
 }
 
 const DOCS = JSON.stringify({ type: 'wt.doc.WTDocument' });
+/** How long the service may wait for a hung replica (DB_REPLICA_TIMEOUT_MS in this test). */
+const REPLICA_TIMEOUT_MS = 1000;
 /** Far longer than falling back needs, far shorter than the HTTP idle timeout that ends a hung request. */
 const ANSWER_WITHIN_MS = 20_000;
 
@@ -98,11 +102,15 @@ interface Item {
     t = await createTestApp({
       DATABASE_URL: pair.primaryUrl,
       DATABASE_REPLICA_URL: pair.replicaUrl,
+      DB_REPLICA_TIMEOUT_MS: String(REPLICA_TIMEOUT_MS),
     });
     primary = new pg.Pool({ connectionString: pair.primaryUrl, max: 2 });
   }, 180_000);
 
+  afterEach(() => pair?.thawReplica());
+
   afterAll(async () => {
+    pair?.thawReplica();
     await t?.close();
     await primary?.end();
     await pair?.stop();
@@ -147,5 +155,81 @@ interface Item {
       await pair.catchUp();
     }
     expect(await reported('alice', '0000000001')).toEqual(['Drive unit specification']);
+  });
+
+  it('lets a report run on past DB_REPLICA_TIMEOUT_MS while the replica answers', async () => {
+    await pair.catchUp();
+    const onReplica = new pg.Client({ connectionString: pair.replicaUrl });
+    await onReplica.connect();
+    const locker = await primary.connect();
+    try {
+      // A lock on the primary is replayed on the replica: the report waits there, on a server that answers.
+      await locker.query('BEGIN; LOCK TABLE iterations IN ACCESS EXCLUSIVE MODE');
+      // A commit flushes the WAL before it, the lock's record with it, so it is sent at once.
+      await primary.query('SELECT pg_current_xact_id()');
+      const held = `SELECT 1 FROM pg_locks WHERE relation = 'iterations'::regclass AND mode = 'AccessExclusiveLock'`;
+      await until('the replica holds the lock', async () => (await onReplica.query(held)).rowCount === 1);
+      const running = report('alice', '0000000001');
+      const waiting = `SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND wait_event_type = 'Lock'`;
+      await until('the report waits on the replica', async () => (await onReplica.query(waiting)).rowCount === 1);
+      // Past several checks of the replica.
+      await new Promise((r) => setTimeout(r, 3 * REPLICA_TIMEOUT_MS));
+      expect((await onReplica.query(waiting)).rowCount).toBe(1);
+      expect(t.app.get(ReadReplica).usable).toBe(true);
+      await locker.query('ROLLBACK');
+      const res = await running;
+      expect(res.status).toBe(200);
+      expect((res.body.items as unknown[][]).map((row) => row[2])).toEqual(['Drive unit specification']);
+      expect(t.app.get(ReadReplica).usable).toBe(true);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+      await onReplica.end();
+    }
+  });
+
+  /**
+   * A report and a page of alice with the replica's processes stopped after both of its pools
+   * have connections to it (which now hang), in the order given: the first meets the hung
+   * connections, the second comes right after it. Both answer from the primary, as only it has
+   * the new name.
+   */
+  const whileHung = async (first: 'report' | 'page') => {
+    await pair.catchUp();
+    // The replica is tried again once it has been set aside long enough.
+    await until('the service reads on the replica again', async () => t.app.get(ReadReplica).usable);
+    const id = await open('alice');
+    await pair.catchUp();
+    expect(await reported('alice', '0000000001')).toEqual(['Drive unit specification']);
+    expect((await page('alice', id)).find((i) => i.number === '0000000001')?.name).toBe('Drive unit specification');
+
+    pair.freezeReplica();
+    try {
+      await rename('0000000001', 'Renamed while the replica hangs');
+      const report = async () =>
+        expect(await reported('alice', '0000000001')).toEqual(['Renamed while the replica hangs']);
+      const onePage = async () => {
+        const items = await page('alice', id);
+        expect(items.find((i) => i.number === '0000000001')?.name).toBe('Renamed while the replica hangs');
+      };
+      for (const read of first === 'report' ? [report, onePage] : [onePage, report]) await read();
+      // The connections to the hung replica are dropped, not left to hold the pools' places.
+      const pools = t.app.get(DatabasePools);
+      await until(
+        'no connection to the replica is left',
+        async () => pools.replica!.totalCount + pools.replicaReports!.totalCount === 0,
+      );
+    } finally {
+      pair.thawReplica();
+      await rename('0000000001', 'Drive unit specification');
+    }
+  };
+
+  it('reads on the primary when the replica hangs (its processes stopped): a report first', async () => {
+    await whileHung('report');
+  });
+
+  it('reads on the primary when the replica hangs (its processes stopped): a page first', async () => {
+    await whileHung('page');
   });
 });
