@@ -123,6 +123,12 @@ describe('loadConfig', () => {
       'DATABASE_REPLICA_URL: must start with postgresql://',
     );
   });
+
+  it('waits 2 s for a silent replica by default, at least 100 ms', () => {
+    expect(loadConfig({}).dbReplicaTimeoutMs).toBe(2000);
+    expect(loadConfig({ DB_REPLICA_TIMEOUT_MS: '500' }).dbReplicaTimeoutMs).toBe(500);
+    expect(() => loadConfig({ DB_REPLICA_TIMEOUT_MS: '0' })).toThrow('DB_REPLICA_TIMEOUT_MS:');
+  });
 });
 
 describe('parseSize', () => {

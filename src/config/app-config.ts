@@ -68,6 +68,11 @@ export interface AppConfig extends FilesConfig {
   dbStatementTimeoutMs: number;
   /** Longest wait for a new database connection. */
   dbConnectTimeoutMs: number;
+  /**
+   * A read on the replica that has not answered this long has the replica checked, on a new
+   * connection given as long; a replica that does not answer that is set aside (read-replica.ts).
+   */
+  dbReplicaTimeoutMs: number;
   /** A pooled connection unused this long is closed (0: kept open). */
   dbPoolIdleTimeoutMs: number;
   /** Most rows a report returns; a longer result is cut and marked truncated. */
@@ -145,6 +150,7 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   logLevel: ['LOG_LEVEL', 'info', logLevel],
   dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '120000', intIn(0, 86_400_000)],
   dbConnectTimeoutMs: ['DB_CONNECT_TIMEOUT_MS', '5000', intIn(100, 600_000)],
+  dbReplicaTimeoutMs: ['DB_REPLICA_TIMEOUT_MS', '2000', intIn(100, 600_000)],
   dbPoolIdleTimeoutMs: ['DB_POOL_IDLE_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],

@@ -61,6 +61,20 @@ describe('the database pools', () => {
     }
   });
 
+  it('send TCP keepalive probes on every connection, so a server gone unseen is noticed', async () => {
+    const pools = new DatabasePools(loadConfig({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URL: REPLICA }));
+    try {
+      for (const pool of [pools.primary, pools.reports, pools.replica, pools.replicaReports]) {
+        expect((pool as unknown as { options: pg.PoolConfig }).options).toMatchObject({
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000,
+        });
+      }
+    } finally {
+      await pools.onModuleDestroy();
+    }
+  });
+
   it('close the primary last, once the others are closed: a read failing on the replica is made on the primary', async () => {
     const pools = new DatabasePools(
       loadConfig({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URL: REPLICA, DB_POOL_MAX: '2' }),

@@ -49,6 +49,9 @@ export class DatabasePools implements OnModuleDestroy {
   }
 }
 
+/** A connection idle this long gets TCP keepalive probes (their interval and count are the system's). */
+const KEEPALIVE_AFTER_MS = 10_000;
+
 /**
  * A pool of DB_POOL_MAX connections to DATABASE_URL (or `url`, the replica's) with the service's
  * connect and idle limits. `statementTimeoutMs` (0: none) and `readOnly` hold for each connection.
@@ -59,6 +62,10 @@ function createPgPool(config: AppConfig, opts: { statementTimeoutMs: number; rea
     max: config.dbPoolMax,
     connectionTimeoutMillis: config.dbConnectTimeoutMs,
     idleTimeoutMillis: config.dbPoolIdleTimeoutMs,
+    // A server gone without closing its connections (a host down, a network cut) is noticed by
+    // the system's keepalive probes, and no firewall drops an idle pooled connection unseen.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
     ...(opts.statementTimeoutMs > 0 && { statement_timeout: opts.statementTimeoutMs }),
     ...(opts.readOnly && { options: '-c default_transaction_read_only=on' }),
   });

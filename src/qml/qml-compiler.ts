@@ -15,6 +15,7 @@ export { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 export type { QmlTemplate } from './qml-ast.js';
 export type { ReportAttribute } from './qml-layout-new-types.js';
 export type { PlanRequest } from './qml-plan.js';
+export type { ReadableScope } from './qml-plan.js';
 export type { ValueType } from './qml-types.js';
 export type { CompiledQuery, ResultColumn } from './qml-query.js';
 export { QueryCache } from './qml-query-cache.js';

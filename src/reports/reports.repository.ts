@@ -125,6 +125,14 @@ export class ReportsRepository {
     this.statements = new PreparedStatements(config.reportPreparedStatements);
   }
 
+  /**
+   * Whether a report started now runs on the replica (execute with `onReplica`): one is
+   * configured and was not found unable to answer lately. It may still fall back to the primary.
+   */
+  get replicaUsable(): boolean {
+    return this.replica.usable;
+  }
+
   async list(f: TemplateFilter): Promise<{ id: number; name: string }[]> {
     const where: Prisma.Sql[] = [Prisma.sql`TRUE`];
     if (f.containerIds) where.push(Prisma.sql`t.container_id = ANY(${f.containerIds}::int4[])`);
@@ -217,13 +225,16 @@ export class ReportsRepository {
    * `genericPlan`: whether the statement may be prepared and keep a generic plan (see
    * PreparedStatements).
    *
-   * With a replica, reports run there (slots are then taken on the replica) and see the data as
-   * far as it has replayed; on the primary only while the replica cannot answer.
+   * With a replica, reports run there when `onReplica` is set (slots are then taken on the
+   * replica) and see the data as far as it has replayed; on the primary while the replica cannot
+   * answer. `onReplica` false (the default): on the primary (the query reads the caller's memberships, which
+   * only the primary has up to date; see replicaUsable).
    */
   async execute(
     sql: { text: string; values: readonly unknown[] },
     slot: ReportSlot | null,
     genericPlan?: boolean,
+    onReplica = false,
   ): Promise<unknown[][]> {
     const query = {
       text: sql.text,
@@ -231,14 +242,13 @@ export class ReportsRepository {
       rowMode: 'array' as const,
       types: REPORT_TYPES,
     };
-    const onPrimary = this.pools.reports;
+    const reports = this.pools.reports;
+    const primary = () =>
+      reports ? this.onPool(reports, query, genericPlan, slot) : this.inTransaction(query, genericPlan, slot);
     try {
-      return await this.replica.read(
-        (replica) => this.onPool(replica, query, genericPlan, slot),
-        () =>
-          onPrimary ? this.onPool(onPrimary, query, genericPlan, slot) : this.inTransaction(query, genericPlan, slot),
-        'reports',
-      );
+      return await (onReplica
+        ? this.replica.read((replica) => this.onPool(replica, query, genericPlan, slot), primary, 'reports')
+        : primary());
     } catch (e) {
       const state = sqlState(e);
       if (state?.code === '57014') throw new ReportTimeoutError();

@@ -24,6 +24,7 @@ import {
   type QmlLimitName,
   type QmlLimits,
   type QmlTemplate,
+  type ReadableScope,
 } from '../qml/qml-compiler.js';
 import { likePattern } from '../common/wildcard.js';
 import type { TemplateDetailsDto } from './dto/template-details.dto.js';
@@ -283,6 +284,7 @@ export class ReportsService {
 
   private async execute(user: AuthUser, template: QmlTemplate, values: Record<string, string>): Promise<Execution> {
     const max = this.config.reportMaxRows;
+    const onReplica = this.repo.replicaUsable;
     let query: CompiledQuery;
     try {
       query = this.queries.build(
@@ -290,9 +292,7 @@ export class ReportsService {
         {
           values,
           user,
-          // What PermissionsService.readableContainerIds returns, resolved inside the report query
-          // instead of by a query of its own before it (half the cost of a small report).
-          readable: user.admin ? null : { memberOf: user.id },
+          readable: await this.readable(user, onReplica),
           now: new Date(),
           limit: max + 1,
         },
@@ -309,6 +309,7 @@ export class ReportsService {
         query.sql,
         this.perUser > 0 ? { userId: user.id, max: this.perUser } : null,
         query.genericPlan,
+        onReplica,
       );
     } catch (e) {
       if (e instanceof ReportSlotsTakenError) {
@@ -340,6 +341,19 @@ export class ReportsService {
       result: { columns: query.columns, rows: out, truncated: rows.length > max },
       parameters: query.parameters,
     };
+  }
+
+  /**
+   * The containers a report shows the caller, as the compiler takes them. On the primary, the
+   * caller's memberships are read inside the report query itself (half the cost of a small
+   * report, against a query of its own before it). On a replica they may lag behind the
+   * primary, where memberships are granted and revoked: the ids are then read on the primary
+   * and bound into the query (docs/deployment.md).
+   */
+  private async readable(user: AuthUser, onReplica: boolean): Promise<ReadableScope> {
+    if (user.admin) return null;
+    if (!onReplica) return { memberOf: user.id };
+    return (await this.permissions.readableContainerIds(user)) ?? [];
   }
 }
 

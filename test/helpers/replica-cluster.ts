@@ -29,6 +29,14 @@ export interface ReplicaPair {
   catchUp(): Promise<void>;
   /** Stops the replica's server (it stays stopped). */
   stopReplica(): Promise<void>;
+  /**
+   * Stops the replica's processes (its postmaster and every process it started) with SIGSTOP: a
+   * hung server, whose connections stay open and whose port still accepts, but that answers
+   * nothing. Undo it with thawReplica (stop() does too).
+   */
+  freezeReplica(): void;
+  /** Lets the processes freezeReplica stopped run again (SIGCONT). */
+  thawReplica(): void;
   stop(): Promise<void>;
 }
 
@@ -91,7 +99,18 @@ export async function startReplicaPair(bin: string): Promise<ReplicaPair> {
   const dir = mkdtempSync(join(tmpdir(), 'pdm-replica-'));
   if (asRoot) chownSync(dir, idOf('postgres', 3), idOf('postgres', 4));
   const started: string[] = [];
+  const frozen: number[] = [];
+  const thaw = () => {
+    for (const pid of frozen.splice(0)) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
   const stop = async () => {
+    thaw();
     for (const data of started.reverse()) {
       await pgBin(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
     }
@@ -175,6 +194,15 @@ export async function startReplicaPair(bin: string): Promise<ReplicaPair> {
         await pgBin(bin, 'pg_ctl', ['-D', replicaData, '-m', 'fast', '-w', 'stop']);
         started.splice(started.indexOf(replicaData), 1);
       },
+      freezeReplica: () => {
+        // The postmaster first, so that it starts nothing new, then everything it started.
+        const postmaster = Number(readFileSync(join(replicaData, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        for (const pid of [postmaster, ...childrenOf(postmaster)]) {
+          process.kill(pid, 'SIGSTOP');
+          frozen.push(pid);
+        }
+      },
+      thawReplica: thaw,
       stop,
     };
     await pair.catchUp();
@@ -183,6 +211,24 @@ export async function startReplicaPair(bin: string): Promise<ReplicaPair> {
     await stop();
     throw e;
   }
+}
+
+/** The processes whose parent is `pid` (from /proc: Linux only, as PostgreSQL's packages here are). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // "pid (name) state ppid …": the name may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === pid) out.push(Number(entry));
+  }
+  return out;
 }
 
 /** The uid (field 3) or gid (field 4) of a user in /etc/passwd. */
