@@ -295,21 +295,26 @@ function renderExample(e: ReferenceExample): string {
   parts.push(`[docs/examples/${e.name}.qml](examples/${e.name}.qml):`, `\`\`\`xml\n${e.qml.trimEnd()}\n\`\`\``);
   for (const run of e.runs) {
     const query = new URLSearchParams(run.params ?? {}).toString();
+    // The answer as test/docs/doc-examples.e2e-spec.ts reads it: the rows in the table under
+    // the block, or none.
+    const answer = run.rows.length ? '200' : '200 {"count": 0, "items": [], "_runtime": "…"}';
     parts.push(
-      `\`\`\`sh\ncurl -u ${run.user}:${PASSWORDS[run.user]} -H 'Content-Type: text/xml' --data-binary @docs/examples/${e.name}.qml \\\n  'http://localhost:3000/reports${query ? `?${query}` : ''}'\n\`\`\``,
-      run.rows.length
-        ? table(
-            headings.map(cell),
-            run.rows.map((r) => r.map(value)),
-          )
-        : '(no rows)',
+      `\`\`\`sh\ncurl -u ${run.user}:${PASSWORDS[run.user]} -H 'Content-Type: text/xml' --data-binary @docs/examples/${e.name}.qml \\\n  'http://localhost:3000/reports${query ? `?${query}` : ''}'\n# → ${answer}\n\`\`\``,
+      ...(run.rows.length
+        ? [
+            table(
+              headings.map(cell),
+              run.rows.map((r) => r.map(exampleCell)),
+            ),
+          ]
+        : []),
     );
   }
   return parts.join('\n\n');
 }
 
 /** A result value as a table cell; `…` for the values that differ per database or run. */
-function value(v: unknown): string {
+export function exampleCell(v: unknown): string {
   if (v === null) return '*null*';
   const s = typeof v === 'string' ? v : JSON.stringify(v);
   return cell(s.replace(/<id>|<timestamp>/g, '…')) || '""';

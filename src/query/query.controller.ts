@@ -19,6 +19,14 @@ function paging(p: PagingParamsDto): Paging {
   return { page: p.page ?? 0, start: p.start ?? 0, limit: p.limit ?? 25 };
 }
 
+/**
+ * Session ids come from a sequence shared by all users, and another user's session is answered
+ * 404: no example id works for everyone, so Swagger UI asks for the one "open" answered.
+ */
+const SESSION_ID_ABOUT = 'the session_id an "Open …" operation answered (not 0): run one first';
+const OPEN_ABOUT =
+  "A session_id above 0 names the session kept: fetch its pages and close it with that id (session ids are not reused, and other users' sessions are answered 404).";
+
 @ApiTags('query')
 @ApiAuthenticated()
 @ApiErrors({ 400: 'bad parameter or q; the message names it' })
@@ -43,7 +51,10 @@ export class QueryController {
   }
 
   @Get('1.0/query')
-  @ApiOperation({ summary: 'Open a paged query session and return its first page (session_id 0: all fit)' })
+  @ApiOperation({
+    summary: 'Open a paged query session and return its first page (session_id 0: all fit)',
+    description: OPEN_ABOUT,
+  })
   @ApiOkResponse({ type: QueryPageDto })
   @AnswersRuntime()
   @ApiErrors({ 429: 'too many open sessions of this user' })
@@ -58,7 +69,10 @@ export class QueryController {
 
   @Post('1.0/query')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Open a session with the parameters in a JSON or form body (or the URL)' })
+  @ApiOperation({
+    summary: 'Open a session with the parameters in a JSON or form body (or the URL)',
+    description: OPEN_ABOUT,
+  })
   @ApiBody({
     type: OpenQueryParamsDto,
     required: false,
@@ -87,8 +101,7 @@ export class QueryController {
   @ApiParam({
     name: 'session_id',
     type: 'integer',
-    description: 'a session id from open (not 0)',
-    example: 1, // the first session on a new database: run "open" first
+    description: SESSION_ID_ABOUT,
   })
   @ApiOkResponse({ type: QueryPageDto })
   @AnswersRuntime()
@@ -107,8 +120,7 @@ export class QueryController {
   @ApiParam({
     name: 'session_id',
     type: 'integer',
-    description: 'a session id from open (not 0)',
-    example: 1, // the first session on a new database: run "open" first
+    description: SESSION_ID_ABOUT,
   })
   @ApiOkResponse({ type: CloseResponseDto })
   @ApiErrors({ 404: 'no such session of the caller', 410: 'the session is closed or has expired' })

@@ -25,10 +25,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs `node dist/src/main.js` with the test's environment plus `env` (undefined: unset). */
-export function startService(env: Record<string, string | undefined>): ServiceProcess {
+/**
+ * Runs `node dist/src/main.js` with the test's environment plus `env` (undefined: unset); with
+ * `clean`, with `env` and PATH and HOME only, as a user's shell starts `npm start`.
+ */
+export function startService(env: Record<string, string | undefined>, { clean = false } = {}): ServiceProcess {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm test does)`);
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
+  const base = clean ? { PATH: process.env.PATH, HOME: process.env.HOME } : process.env;
+  const childEnv: NodeJS.ProcessEnv = { ...base, NO_COLOR: '1', ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   const child = spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
