@@ -6,7 +6,7 @@ import { errorEnvelope, type EnvelopeProblem } from './error-envelope.js';
 import { inputProblem } from './input-errors.js';
 import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
-import { closeIfBodyUnread } from './request-body.reader.js';
+import { closeIfBodyUnread } from './lingering-close.js';
 
 /**
  * The one exception filter: every error of every service leaves as the error envelope.

@@ -122,14 +122,6 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
 
-/**
- * An answer sent before the request body was read to its end closes the connection: otherwise
- * Node would read (and discard) the rest of the body to keep the connection, however large.
- */
-export function closeIfBodyUnread(req: Request, res: Response): void {
-  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** XML bodies declared (or defaulting to) UTF-8 must be valid UTF-8, not silently repaired. */
