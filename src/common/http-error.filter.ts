@@ -102,7 +102,8 @@ export function bodyParserError(e: unknown): { status: number; message: string }
     case 'charset.unsupported':
       return { status: 415, message: 'unsupported request body encoding' };
     case 'encoding.invalid':
-      return { status: 400, message: 'request body is not valid UTF-8' };
+      // The verify step's own error (invalid-utf8.ts): its message says where.
+      return { status: 400, message: e instanceof Error ? e.message : 'request body is not valid UTF-8' };
     case 'request.aborted':
       return { status: 400, message: 'request aborted' };
     default:
