@@ -2,6 +2,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
+import { parseUrlQuery } from './common/invalid-utf8.js';
 import { createLogger, requestContext } from './common/logger.js';
 import type { Logger } from 'pino';
 import { versionRecord } from './common/version.js';
@@ -21,6 +22,8 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   app.set('etag', false);
   // The client address (sign-in throttling, logs) behind a load balancer: see TRUST_PROXY.
   app.set('trust proxy', config.trustProxy);
+  // Express's own parser, refusing %-escapes that are not UTF-8 instead of decoding them to U+FFFD.
+  app.set('query parser', parseUrlQuery);
   applyHttpTimeouts(app.getHttpServer() as Server, config);
   app.use(requestContext(logger ?? createLogger(config.logLevel)));
   // Bodies are read after authentication, by the global guard (RequestBodyReader), never by

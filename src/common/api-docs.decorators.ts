@@ -24,7 +24,7 @@ export function ApiAuthenticated() {
 
 /** The error answers an operation documents, by status: each a description of when it comes. */
 export type ApiErrorAnswers = Partial<
-  Record<400 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 416 | 422 | 429 | 503 | 504, string>
+  Record<400 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 416 | 422 | 429 | 502 | 503 | 504, string>
 >;
 
 /** The error answers of an operation (or of every operation of a controller), each an error envelope. */

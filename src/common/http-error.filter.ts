@@ -6,7 +6,7 @@ import { errorEnvelope, type EnvelopeProblem } from './error-envelope.js';
 import { inputProblem } from './input-errors.js';
 import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
-import { closeIfBodyUnread } from './request-body.reader.js';
+import { closeIfBodyUnread } from './lingering-close.js';
 
 /**
  * The one exception filter: every error of every service leaves as the error envelope.
@@ -102,7 +102,8 @@ export function bodyParserError(e: unknown): { status: number; message: string }
     case 'charset.unsupported':
       return { status: 415, message: 'unsupported request body encoding' };
     case 'encoding.invalid':
-      return { status: 400, message: 'request body is not valid UTF-8' };
+      // The verify step's own error (invalid-utf8.ts): its message says where.
+      return { status: 400, message: e instanceof Error ? e.message : 'request body is not valid UTF-8' };
     case 'request.aborted':
       return { status: 400, message: 'request aborted' };
     default:

@@ -21,21 +21,38 @@ const wellFormed: (s: string) => boolean =
 
 /** The first lone surrogate in a string, or in the keys and strings of a parsed JSON value. */
 export function firstLoneSurrogate(value: unknown, path = ''): LoneSurrogate | null {
+  const found = firstStringWhere(value, (s) => !wellFormed(s), path);
+  if (!found) return null;
+  return { codeUnit: codeUnitOf(found.text), path: found.inKey ? `${found.path} (in the name)` : found.path };
+}
+
+/** A string found in a parsed JSON value: a value, or the name of an object's member. */
+export interface FoundString {
+  text: string;
+  /** The value's path, or the member's whose name it is: "name", "q[0].name", "items[2]"; "" for the value itself. */
+  path: string;
+  /** The path of the object or array holding it ("" at the top). */
+  parent: string;
+  inKey: boolean;
+}
+
+/** The first string (in document order) of a parsed JSON value, key or value, that passes `test`. */
+export function firstStringWhere(value: unknown, test: (s: string) => boolean, path = ''): FoundString | null {
   // Iterative: a parsed value may nest deeper than the stack allows recursion.
-  const stack: [unknown, string][] = [[value, path]];
+  const stack: [unknown, string, string][] = [[value, path, '']];
   while (stack.length > 0) {
-    const [v, at] = stack.pop()!;
+    const [v, at, parent] = stack.pop()!;
     if (typeof v === 'string') {
-      if (!wellFormed(v)) return { codeUnit: codeUnitOf(v), path: at };
+      if (test(v)) return { text: v, path: at, parent, inKey: false };
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}[${i}]`]);
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}[${i}]`, at]);
     } else if (typeof v === 'object' && v !== null) {
       const entries = Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
         const keyPath = at === '' ? printable(key) : `${at}.${printable(key)}`;
-        if (!wellFormed(key)) return { codeUnit: codeUnitOf(key), path: `${keyPath} (in the name)` };
-        stack.push([child, keyPath]);
+        if (test(key)) return { text: key, path: keyPath, parent: at, inKey: true };
+        stack.push([child, keyPath, at]);
       }
     }
   }

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { BodyMemoryBudget } from './body-memory-budget.js';
 import { HttpErrorWithHeaders } from './http-errors.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
+import { checkFormUtf8, checkJsonUtf8, checkTextUtf8 } from './invalid-utf8.js';
 import { firstLoneSurrogate, loneSurrogateMessage } from './lone-surrogate.js';
 
 export const JSON_TYPES = ['application/json'];
@@ -46,17 +47,22 @@ export class RequestBodyReader {
       {
         types: JSON_TYPES,
         limit: config.jsonBodyLimit,
-        parse: express.json({ type: JSON_TYPES, limit: config.jsonBodyLimit }),
+        parse: express.json({ type: JSON_TYPES, limit: config.jsonBodyLimit, verify: utf8Only(checkJsonUtf8) }),
       },
       {
         types: FORM_TYPES,
         limit: config.jsonBodyLimit,
-        parse: express.urlencoded({ type: FORM_TYPES, extended: false, limit: config.jsonBodyLimit }),
+        parse: express.urlencoded({
+          type: FORM_TYPES,
+          extended: false,
+          limit: config.jsonBodyLimit,
+          verify: utf8Only(checkFormUtf8),
+        }),
       },
       {
         types: XML_TYPES,
         limit: config.xmlBodyLimit,
-        parse: express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: strictUtf8 }),
+        parse: express.text({ type: XML_TYPES, limit: config.xmlBodyLimit, verify: utf8Only(checkTextUtf8) }),
       },
     ];
   }
@@ -123,25 +129,17 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * An answer sent before the request body was read to its end closes the connection: otherwise
- * Node would read (and discard) the rest of the body to keep the connection, however large.
+ * A body declared (or defaulting to) UTF-8 must be valid UTF-8, not silently repaired into
+ * U+FFFD by the parser (invalid-utf8.ts); one in another charset its parser may take is decoded
+ * from that.
  */
-export function closeIfBodyUnread(req: Request, res: Response): void {
-  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** XML bodies declared (or defaulting to) UTF-8 must be valid UTF-8, not silently repaired. */
-function strictUtf8(req: Request, _res: Response, buf: Buffer): void {
-  const charset = /charset=([^;]+)/i
-    .exec(req.headers['content-type'] ?? '')?.[1]
-    ?.trim()
-    .toLowerCase();
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') return;
-  try {
-    utf8.decode(buf);
-  } catch {
-    throw Object.assign(new Error('request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
-  }
+function utf8Only(check: (bytes: Buffer) => void) {
+  return (req: Request, _res: Response, bytes: Buffer): void => {
+    const charset = /charset=([^;]+)/i
+      .exec(req.headers['content-type'] ?? '')?.[1]
+      ?.trim()
+      .toLowerCase();
+    if (charset && charset !== 'utf-8' && charset !== 'utf8') return;
+    check(bytes);
+  };
 }

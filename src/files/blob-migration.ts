@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
 import { BlobWriter } from './blob-writer.js';
+import { MIGRATION_COPY_PREFIX } from './upload-spool.js';
 
 /** Only one move runs at a time, whichever instance or shell started it. */
 const MIGRATION_LOCK = 0x70646d62; // 'pdmb'
@@ -21,6 +22,8 @@ export interface MigrationOptions {
   batch?: number;
   /** Called after each blob with what happened to it. */
   progress?: (event: MigrationEvent) => void;
+  /** Where the temporary copies go: the system's temporary folder unless given. */
+  tempDir?: string;
 }
 
 export type MigrationEvent =
@@ -33,6 +36,8 @@ export interface MigrationResult {
   bytes: number;
   skipped: number;
   failed: number;
+  /** Temporary copies that earlier runs, killed midway, left behind: removed at the start. */
+  leftovers: number;
 }
 
 export class MigrationBusyError extends Error {
@@ -54,7 +59,8 @@ interface BlobRow {
  * the target in one statement that also deletes the PostgreSQL chunks (BlobWriter.move); bytes
  * in another external store are deleted after that. Downloads follow the row, so they read the old copy until the
  * switch and the new one after. The row's stored_at is refreshed first, so the sweep leaves the
- * blob alone meanwhile. Interrupted, it is run again: it goes on with what is not moved yet.
+ * blob alone meanwhile. Interrupted, it is run again: it goes on with what is not moved yet,
+ * and removes the temporary copy the interrupted run left.
  * A blob that fails (unreadable, damaged, store down) is reported and left where it is.
  */
 export async function migrateBlobs(
@@ -66,11 +72,13 @@ export async function migrateBlobs(
   if (options.from) stores.get(options.from);
   // The migration needs DATABASE_URL (a server, not the embedded database): COPY is available.
   const writer = new BlobWriter(pool, stores, true);
-  const result: MigrationResult = { moved: 0, bytes: 0, skipped: 0, failed: 0 };
+  const result: MigrationResult = { moved: 0, bytes: 0, skipped: 0, failed: 0, leftovers: 0 };
+  const tempDir = options.tempDir ?? tmpdir();
   const lock = await pool.connect();
   try {
     const got = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK]);
     if (!got.rows[0].ok) throw new MigrationBusyError();
+    result.leftovers = await removeAbandonedCopies(tempDir);
     let after = '';
     for (;;) {
       const rows = await pool.query<BlobRow>(
@@ -82,7 +90,7 @@ export async function migrateBlobs(
       if (!rows.rowCount) break;
       for (const row of rows.rows) {
         after = row.sha256;
-        const event = await moveBlob(pool, stores, writer, target.name, row);
+        const event = await moveBlob(pool, stores, writer, target.name, row, tempDir);
         if (event.kind === 'moved') {
           result.moved++;
           result.bytes += event.size;
@@ -104,10 +112,12 @@ async function moveBlob(
   writer: BlobWriter,
   to: StoreName,
   row: BlobRow,
+  tempDir: string,
 ): Promise<MigrationEvent> {
   const { sha256, store: from } = row;
   const size = Number(row.size);
-  const path = join(tmpdir(), `pdm-migrate-${randomUUID()}`);
+  // Named by the process, so that a later run knows whether the one that made it is gone.
+  const path = join(tempDir, `${MIGRATION_COPY_PREFIX}${process.pid}-${randomUUID()}`);
   try {
     const claimed = await pool.query('UPDATE content_blobs SET stored_at = now() WHERE sha256 = $1 AND store = $2', [
       sha256,
@@ -125,6 +135,33 @@ async function moveBlob(
     return { kind: 'failed', sha256, reason: (e as Error).message };
   } finally {
     await rm(path, { force: true });
+  }
+}
+
+/**
+ * Removes the temporary copies whose process is gone: a run killed midway leaves the copy of the
+ * blob it was moving. Copies of live processes (another run on another database, sharing the
+ * folder) are left alone; the service's sweep removes any copy older than a day too
+ * (removeStaleSpools), also those of a process whose number was taken again.
+ */
+async function removeAbandonedCopies(dir: string): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [])) {
+    const pid = new RegExp(`^${MIGRATION_COPY_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    await rm(join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0 only asks whether the process exists
+    return true;
+  } catch (e) {
+    // EPERM: it exists, under another user.
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 

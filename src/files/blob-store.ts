@@ -25,7 +25,8 @@ export interface BlobStore {
   write(source: BlobSource): Promise<void>;
   /**
    * The bytes (or a range of them) as a stream that fails rather than ends short. Opening
-   * (the promise) fails when the blob is missing or the store unreachable, before any byte.
+   * (the promise) fails before any byte when the blob is missing (BlobMissingError) or the
+   * store unreachable (StoreUnavailableError).
    */
   read(sha256: string, size: number, range?: BlobRange): Promise<Readable>;
   /** All bytes of a small blob. */
@@ -76,6 +77,16 @@ export class StoreUnavailableError extends Error {
 
 /** Bytes that were read do not match their recorded SHA-256 or size. */
 export class BlobIntegrityError extends Error {}
+
+/** The store does not hold the bytes of a blob that content_blobs says it holds. */
+export class BlobMissingError extends Error {
+  constructor(
+    readonly store: StoreName,
+    readonly sha256: string,
+  ) {
+    super(`blob ${sha256} is not in the ${store} store`);
+  }
+}
 
 export function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -12,16 +12,17 @@ import { removeStaleSpools } from './upload-spool.js';
 
 /** Bytes stored this recently are never swept: an upload may not have recorded its file yet. */
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
-/** Spool files of uploads older than this were left by a process that died mid-upload. */
+/** Spool files of uploads (and copies of files:migrate) older than this were left by a process that died. */
 export const STALE_SPOOL_MS = 24 * 60 * 60 * 1000;
 /** Orphans of an external store deleted per query of candidates. */
 const SWEEP_BATCH = 100;
 
 /**
  * Deletes, every FILES_SWEEP_INTERVAL_MS, the file bytes that no file uses any more (in every
- * store this instance is configured for), upload spool files that a killed process left in the
- * temporary folder, and what such a process left half-written in a store. Several instances
- * may sweep at once: each deletion re-checks its condition under a row lock, so they do no harm.
+ * store this instance is configured for), upload spool files and files:migrate's copies that a
+ * killed process left in the temporary folder, and what such a process left half-written in a
+ * store. Several instances may sweep at once: each deletion re-checks its condition under a row
+ * lock, so they do no harm.
  * As often, it walks the vault and the bucket for bytes no row names at all (store-walk.ts): one
  * instance at a time, at most FILES_STORE_SWEEP_RATE blobs a second. A walk may outlast the
  * interval: the next one starts at the first interval after it ended, while the sweep of
@@ -69,7 +70,8 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   /** Deletes the bytes no file uses any more, and what killed processes left; returns how many blobs went. */
   async sweepUnused(): Promise<number> {
     const spools = await removeStaleSpools(STALE_SPOOL_MS).catch(() => 0);
-    if (spools > 0) this.logger.log(`removed ${spools} upload spool files left by an earlier process`);
+    if (spools > 0)
+      this.logger.log(`removed ${spools} upload spool files or migration copies left by an earlier process`);
     let n = 0;
     try {
       n += await sweepOrphanBlobs(this.prisma.pgPool, ORPHAN_GRACE_MS);

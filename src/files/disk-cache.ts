@@ -119,6 +119,11 @@ export class DiskCache {
     return this.enabled && size <= this.budget;
   }
 
+  /** Whether a copy of the blob is kept (read() still checks it). */
+  holds(sha256: string): boolean {
+    return this.entries?.has(sha256) ?? false;
+  }
+
   /** The kept copy (or a range of it), opened, or null when there is none. */
   async read(sha256: string, size: number, range?: { start: number; end: number }): Promise<KeptFile | null> {
     if (!this.entries?.has(sha256)) return null;

@@ -1,4 +1,5 @@
 import {
+  BadGatewayException,
   HttpStatus,
   Inject,
   Injectable,
@@ -12,7 +13,14 @@ import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BlobCache } from './blob-cache.js';
 import { storeOf } from './blob-records.js';
-import { StoreUnavailableError, type BlobRange, type BlobSource, type BlobStore } from './blob-store.js';
+import {
+  BlobIntegrityError,
+  BlobMissingError,
+  StoreUnavailableError,
+  type BlobRange,
+  type BlobSource,
+  type BlobStore,
+} from './blob-store.js';
 import { BlobStores } from './blob-stores.js';
 import { BlobWriter } from './blob-writer.js';
 import { DiskCache, type KeptFile } from './disk-cache.js';
@@ -103,6 +111,18 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   /**
+   * Fails as read() would when the bytes cannot be read (BlobMissingError, 503 when the store
+   * cannot be reached), without reading them: for HEAD. Bytes kept in a cache are there.
+   */
+  async check(file: BlobRef): Promise<void> {
+    await unavailableAs503(async () => {
+      if (this.cache.get(file.sha256) || this.disk.holds(file.sha256)) return;
+      const store = await this.storeFor(file);
+      if (!(await store.has(file.sha256, file.size))) throw new BlobMissingError(store.name, file.sha256);
+    }, '');
+  }
+
+  /**
    * Makes the bytes durable in a store and recorded in content_blobs (BlobWriter), before the
    * content item that uses them is written; bytes stored before (in whichever store) are not
    * written again. What is left when the content item is not written (its transaction failed)
@@ -179,5 +199,28 @@ export async function unavailableAs503<T>(work: () => Promise<T>, outcome: strin
       `the file store (${e.store}) is unavailable${outcome}; retry shortly`,
       { 'Retry-After': '5' },
     );
+  }
+}
+
+/**
+ * A file whose bytes its store does not hold (removed behind the service's back, or cut short)
+ * is answered 502, naming the file: the service answers for its store as a gateway for the
+ * server behind it. The log names the blob, for the operator to restore it.
+ */
+export async function unreadableAs502<T>(file: BlobRef & { fileName: string }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof BlobMissingError) {
+      new Logger('Files').error(
+        `the content of ${file.fileName} (blob ${file.sha256}, ${file.size} bytes) is missing from the ${e.store} store`,
+      );
+      throw new BadGatewayException(`the content of ${file.fileName} is missing from the file store (${e.store})`);
+    }
+    if (e instanceof BlobIntegrityError) {
+      new Logger('Files').error(`the content of ${file.fileName} (blob ${file.sha256}) is damaged: ${e.message}`);
+      throw new BadGatewayException(`the content of ${file.fileName} in the file store is damaged`);
+    }
+    throw e;
   }
 }

@@ -22,6 +22,14 @@ export interface DownloadableFile {
   sha256: string;
 }
 
+/** The bytes of a file to send. */
+export interface FileBytes {
+  /** The bytes (or a range of them), opened: fails before any byte when they cannot be read. */
+  open(range?: ByteRange): Readable | KeptFile | Promise<Readable | KeptFile>;
+  /** Fails as open() would, without reading the bytes (for HEAD). */
+  check(): Promise<void>;
+}
+
 /** Types a browser may show in place: they cannot run script in the service's origin. */
 const SHOWN_INLINE =
   /^(image\/(png|jpeg|gif|webp|avif|bmp)|application\/pdf|text\/(plain|csv|markdown)|application\/json|(audio|video)\/[\w.+-]+)$/;
@@ -39,12 +47,7 @@ const SANDBOX = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  * sniffing or rendering active content. The body is streamed with backpressure; a client that
  * goes away stops the database reads.
  */
-export async function sendFile(
-  req: Request,
-  res: Response,
-  file: DownloadableFile,
-  open: (range?: ByteRange) => Readable | KeptFile | Promise<Readable | KeptFile>,
-): Promise<void> {
+export async function sendFile(req: Request, res: Response, file: DownloadableFile, bytes: FileBytes): Promise<void> {
   const etag = `"${file.sha256}"`;
   const ifMatch = conditionHeader(req, 'if-match');
   if (ifMatch && !matchesStrong(ifMatch, file.sha256)) {
@@ -75,8 +78,11 @@ export async function sendFile(
   }
 
   // The body is opened before the file's headers are set: a file that cannot be read is
-  // answered with an error of its own, not with the file's headers and a cut-off body.
-  const body = req.method === 'HEAD' || file.size === 0 ? null : await open(range);
+  // answered with an error of its own, not with the file's headers and a cut-off body. HEAD
+  // gets the same answer as GET, from a check that reads nothing.
+  const head = req.method === 'HEAD';
+  if (head && file.size > 0) await bytes.check();
+  const body = head || file.size === 0 ? null : await bytes.open(range);
   const inline = SHOWN_INLINE.test(file.mimeType.toLowerCase());
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'private, no-cache');

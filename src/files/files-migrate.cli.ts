@@ -71,6 +71,7 @@ async function main(): Promise<number> {
         if (++done % 1000 === 0) console.log(`${done} blobs done`);
       },
     });
+    if (result.leftovers) console.log(`removed ${result.leftovers} temporary copies left by an interrupted run`);
     console.log(
       `moved ${result.moved} blobs (${result.bytes} bytes) to ${to}; ${result.skipped} deleted or moved meanwhile, ` +
         `${result.failed} failed${result.failed ? ' (left where they are: run again to retry)' : ''}`,

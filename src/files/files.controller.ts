@@ -93,6 +93,7 @@ export class FilesController {
     404: ERRORS.notFound,
     412: ERRORS.precondition,
     416: 'the range lies outside the file',
+    502: 'the file store does not hold the content of the file (missing or damaged)',
   })
   async download(
     @CurrentUser() user: AuthUser,
@@ -103,7 +104,10 @@ export class FilesController {
   ): Promise<void> {
     const ref = parseHolderRef(params.oid_or_number, query.type);
     const file = await this.files.find(user, ref, checkedFileName(params.filename));
-    await sendFile(req, res, file, (range) => this.files.read(file, range));
+    await sendFile(req, res, file, {
+      open: (range) => this.files.read(file, range),
+      check: () => this.files.check(file),
+    });
   }
 
   @Post(':oid_or_number/:filename')

@@ -19,7 +19,7 @@ import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { BlobRange } from './blob-store.js';
 import type { KeptFile } from './disk-cache.js';
-import { FileContent, unavailableAs503 } from './file-content.js';
+import { FileContent, unavailableAs503, unreadableAs502 } from './file-content.js';
 import type { FileListDto } from './dto/files-response.dto.js';
 import { fileChangeEvent } from './file-audit.js';
 import { guessMimeType } from './file-name.js';
@@ -129,9 +129,17 @@ export class FilesService implements OnModuleInit {
     return { fileName: item.fileName, mimeType: item.mimeType, size: item.size, sha256: item.sha256 };
   }
 
-  /** The file's bytes (or a range of them), from a cache or the store that holds them. */
+  /**
+   * The file's bytes (or a range of them), from a cache or the store that holds them; 502 when
+   * the store does not hold them.
+   */
   read(file: StoredFile, range?: BlobRange): Promise<Readable | KeptFile> {
-    return this.content.read(file, range);
+    return unreadableAs502(file, () => this.content.read(file, range));
+  }
+
+  /** Fails as read() would, without reading the bytes (for HEAD). */
+  check(file: StoredFile): Promise<void> {
+    return unreadableAs502(file, () => this.content.check(file));
   }
 
   async save(

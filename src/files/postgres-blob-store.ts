@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
 import {
+  BlobIntegrityError,
+  BlobMissingError,
   sha256Hex,
   type BlobRange,
   type BlobSource,
@@ -110,7 +112,7 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   read(sha256: string, size: number, range?: BlobRange): Promise<Readable> {
-    return Promise.resolve(readBlob(this.pool, sha256, size, range));
+    return readBlob(this.pool, sha256, size, range);
   }
 
   readWhole(sha256: string, size: number): Promise<Buffer> {
@@ -136,13 +138,19 @@ export class PostgresBlobStore implements BlobStore {
 /**
  * The bytes of a blob (or a range of them) as a stream that queries a few chunks at a time,
  * only as fast as the consumer reads: memory stays flat whatever the file size. A blob whose
- * chunks do not add up to its size makes the stream fail rather than end short.
+ * chunks do not add up to its size makes the stream fail rather than end short. The first
+ * batch is read before the stream is returned, so that a blob without chunks (or a database
+ * that does not answer) fails the opening, before a download has sent its headers.
  */
-export function readBlob(pool: pg.Pool, sha256: string, size: number, range?: BlobRange): Readable {
-  return Readable.from(chunksOf(pool, sha256, size, range ?? { start: 0, end: size - 1 }), {
-    objectMode: false,
-    highWaterMark: CHUNKS_PER_BATCH * CHUNK_SIZE,
-  });
+export async function readBlob(pool: pg.Pool, sha256: string, size: number, range?: BlobRange): Promise<Readable> {
+  const chunks = chunksOf(pool, sha256, size, range ?? { start: 0, end: size - 1 });
+  const first = await chunks.next();
+  async function* all(): AsyncGenerator<Buffer> {
+    if (first.done) return;
+    yield first.value;
+    yield* chunks;
+  }
+  return Readable.from(all(), { objectMode: false, highWaterMark: CHUNKS_PER_BATCH * CHUNK_SIZE });
 }
 
 async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: BlobRange): AsyncGenerator<Buffer> {
@@ -161,7 +169,8 @@ async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: Blo
       offset += length;
       return false;
     });
-    if (!first) throw new Error(`blob ${sha256} is shorter than its size ${size}`);
+    if (!layout.rows.length) throw new BlobMissingError('postgres', sha256);
+    if (!first) throw new BlobIntegrityError(`blob ${sha256} is shorter than its size ${size}`);
     seq = first[0];
   }
   let position = offset; // where the batch being sent starts, then how far it went
@@ -183,9 +192,14 @@ async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: Blo
   fetchMore();
   for (let batch = underWay.shift(); batch; batch = underWay.shift()) {
     const rows = await batch.rows;
-    if (!rows.length) throw new Error(`blob ${sha256} is shorter than its size ${size}`);
+    if (!rows.length) {
+      if (batch.from === 0) throw new BlobMissingError('postgres', sha256);
+      throw new BlobIntegrityError(`blob ${sha256} is shorter than its size ${size}`);
+    }
     rows.forEach((row, i) => {
-      if (row.seq !== batch.from + i) throw new Error(`the chunks of blob ${sha256} are not numbered without gaps`);
+      if (row.seq !== batch.from + i) {
+        throw new BlobIntegrityError(`the chunks of blob ${sha256} are not numbered without gaps`);
+      }
     });
     batchBytes = rows.reduce((n, row) => n + row.length, 0);
     expectedEnd = position + (underWay.length + 1) * batchBytes;

@@ -16,6 +16,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import {
   BLOB_NAME,
   BlobIntegrityError,
+  BlobMissingError,
   StoreUnavailableError,
   type BlobRange,
   type BlobSource,
@@ -145,7 +146,7 @@ export class S3BlobStore implements BlobStore {
       }
     } catch (e) {
       if (e instanceof BlobIntegrityError) throw e;
-      if (isNotFound(e)) throw new Error(`blob ${sha256} is not in the bucket`);
+      if (isNotFound(e)) throw new BlobMissingError('s3', sha256);
       throw new StoreUnavailableError('s3', e);
     }
     // Either side failing or going away ends both.

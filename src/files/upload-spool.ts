@@ -32,16 +32,19 @@ export class UploadAbortedError extends Error {
 }
 
 const SPOOL_PREFIX = 'pdm-upload-';
+/** The temporary copies of files:migrate (blob-migration.ts). */
+export const MIGRATION_COPY_PREFIX = 'pdm-migrate-';
 
 /**
- * Removes spool files older than `maxAgeMs` that a process killed mid-upload left behind.
- * Uploads in progress are minutes old at most, so a day-old file belongs to nobody.
+ * Removes spool files and files:migrate's copies older than `maxAgeMs` that a process killed
+ * mid-upload or mid-move left behind. Those in use are minutes old at most (each holds one
+ * file while it is received or moved), so a day-old one belongs to nobody.
  */
 export async function removeStaleSpools(maxAgeMs: number, dir = tmpdir()): Promise<number> {
   const cutoff = Date.now() - maxAgeMs;
   let removed = 0;
   for (const name of await readdir(dir)) {
-    if (!name.startsWith(SPOOL_PREFIX)) continue;
+    if (!name.startsWith(SPOOL_PREFIX) && !name.startsWith(MIGRATION_COPY_PREFIX)) continue;
     const path = join(dir, name);
     const info = await stat(path).catch(() => null);
     if (info?.isFile() && info.mtimeMs < cutoff) {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import {
   BLOB_NAME,
   BlobIntegrityError,
+  BlobMissingError,
   StoreUnavailableError,
   type BlobRange,
   type BlobSource,
@@ -112,7 +113,7 @@ export class VaultBlobStore implements BlobStore {
     try {
       file = await open(this.pathOf(sha256), 'r');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`blob ${sha256} is not in the vault`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError('filesystem', sha256);
       throw new StoreUnavailableError('filesystem', e);
     }
     const info = await file.stat();
@@ -130,7 +131,7 @@ export class VaultBlobStore implements BlobStore {
 
   async readWhole(sha256: string, size: number): Promise<Buffer> {
     const bytes = await readFile(this.pathOf(sha256)).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') throw new Error(`blob ${sha256} is not in the vault`);
+      if (e.code === 'ENOENT') throw new BlobMissingError('filesystem', sha256);
       throw new StoreUnavailableError('filesystem', e);
     });
     if (bytes.length !== size) throw new BlobIntegrityError(`blob ${sha256} in the vault has ${bytes.length} bytes`);

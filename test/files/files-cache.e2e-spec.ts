@@ -133,9 +133,12 @@ describe('files: the cache of small files', () => {
     );
     try {
       const res = await download(t, '/files/FC-1/damaged.bin');
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(502);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse((res.body as Buffer).toString())).toMatchObject({ statusCode: 500 });
+      expect(JSON.parse((res.body as Buffer).toString())).toMatchObject({
+        statusCode: 502,
+        message: 'the content of damaged.bin in the file store is damaged',
+      });
     } finally {
       await db.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, 1, $2)', [hash, last.rows[0].data]);
     }

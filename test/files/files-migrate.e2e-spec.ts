@@ -1,6 +1,8 @@
-import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import request from 'supertest';
@@ -107,7 +109,7 @@ describe('npm run files:migrate', () => {
 
     await restoreBlob(db, sha(small), small);
     const again = await migrate({ to: 'filesystem' });
-    expect(again).toEqual({ moved: 1, bytes: small.length, skipped: 0, failed: 0 });
+    expect(again).toEqual({ moved: 1, bytes: small.length, skipped: 0, failed: 0, leftovers: 0 });
     expect(await stores()).toEqual([{ store: 'filesystem', n: total }]);
     await expectDownloads();
 
@@ -124,6 +126,28 @@ describe('npm run files:migrate', () => {
     expect(await stores()).toEqual([{ store: 'postgres', n: total }]);
     expect(await content.stores.get('s3').has(sha(large), large.length)).toBe(false);
     await expectDownloads();
+  });
+
+  it("removes at its start the temporary copy a killed run left, never a running one's", async () => {
+    // A run killed midway leaves its copy, named by its process, in the temporary folder.
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.once('exit', resolve));
+    const tempDir = await mkdtemp(join(tmpdir(), 'pdm-migrate-test-'));
+    try {
+      const left = join(tempDir, `pdm-migrate-${dead.pid}-${randomUUID()}`);
+      const running = join(tempDir, `pdm-migrate-${process.pid}-${randomUUID()}`);
+      const unrelated = join(tempDir, 'pdm-migrate-notes.txt');
+      for (const path of [left, running, unrelated]) await writeFile(path, randomBytes(1000));
+
+      const env = { ...process.env, DATABASE_URL: scratch.url, LOG_LEVEL: 'silent', TMPDIR: tempDir };
+      const cli = await run('node', [CLI, '--to', 'postgres'], { env });
+      expect(cli.stdout).toContain('removed 1 temporary copies left by an interrupted run');
+      expect((await readdir(tempDir)).sort()).toEqual([basename(running), basename(unrelated)].sort());
+      // The sweep of the service takes any copy left a day ago (removeStaleSpools).
+      expect(await migrate({ to: 'postgres', tempDir })).toMatchObject({ moved: 0, leftovers: 0 });
+    } finally {
+      await rm(tempDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad arguments with the usage', async () => {

@@ -27,8 +27,8 @@ export class RawConnection {
   /** Resolves when the server has closed the connection. */
   readonly closed: Promise<void>;
 
-  private constructor(port: number) {
-    this.socket = connect(port, '127.0.0.1');
+  private constructor(port: number, allowHalfOpen: boolean) {
+    this.socket = connect({ port, host: '127.0.0.1', allowHalfOpen });
     RawConnection.open.add(this);
     this.socket.once('close', () => RawConnection.open.delete(this));
     this.socket.on('data', (chunk: Buffer) => {
@@ -47,8 +47,12 @@ export class RawConnection {
     for (const c of RawConnection.open) c.destroy();
   }
 
-  static async connect(port: number): Promise<RawConnection> {
-    const c = new RawConnection(port);
+  /**
+   * `allowHalfOpen`: the connection stays open for writing when the server has closed its side
+   * (a client still sending its body); by default it closes too, as Node's sockets do.
+   */
+  static async connect(port: number, { allowHalfOpen = false } = {}): Promise<RawConnection> {
+    const c = new RawConnection(port, allowHalfOpen);
     await new Promise<void>((resolve, reject) => {
       c.socket.once('connect', resolve);
       c.socket.once('error', reject);

@@ -151,14 +151,15 @@ describe('POST /reports rejects bad input with 400 and the element path', () => 
   });
 
   it('rejects bytes that are not UTF-8', async () => {
+    const head = '<qml><statement><query><select><constant heading="x">';
     const body = Buffer.concat([
-      Buffer.from('<qml><statement><query><select><constant heading="x">'),
+      Buffer.from(head),
       Buffer.from([0xff, 0xfe]),
       Buffer.from('</constant></select></query></statement></qml>'),
     ]);
     const res = await post(t, body);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('request body is not valid UTF-8');
+    expect(res.body.message).toBe(`request body is not valid UTF-8 at byte ${head.length}`);
   });
 
   it('rejects a body over XML_BODY_LIMIT with 413', async () => {

@@ -207,7 +207,7 @@ describe('XML attacks on the report service', () => {
 
   it('refuses bytes that are not UTF-8 and a UTF-16 document', async () => {
     const latin1 = Buffer.from(docQuery('<constant heading="x">caf\u00e9</constant>'), 'latin1');
-    expectError(await run(latin1), 400, 'request body is not valid UTF-8');
+    expectError(await run(latin1), 400, `request body is not valid UTF-8 at byte ${latin1.indexOf(0xe9)}`);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(docQuery(NUMBER), 'utf16le')]);
     expectError(await run(utf16), 400);
   });
