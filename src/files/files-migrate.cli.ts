@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { parseArgs } from 'node:util';
 import { ConfigError, FILES_STORES, loadConfig, type FilesStoreName } from '../config/app-config.js';
+import { DatabaseUnreachableError } from '../prisma/database-reachable.js';
 import { pendingMigrations } from '../prisma/migrate.js';
 import { MigrationBusyError, migrateBlobs } from './blob-migration.js';
 import { StoreUnavailableError } from './blob-store.js';
@@ -91,7 +92,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof ConfigError) console.error(e.message);
+    if (e instanceof ConfigError || e instanceof DatabaseUnreachableError) console.error(e.message);
     else console.error(e);
     process.exit(1);
   },
