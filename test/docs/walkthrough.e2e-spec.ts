@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { scratchDatabase } from '../helpers/scratch-database.js';
+import { createTestApp } from '../helpers/test-app.js';
+import { startEmbeddedService, stopService } from '../startup/service-process.js';
 
 const DOC = new URL('../../docs/walkthrough.md', import.meta.url);
 const DOC_BASE = 'http://localhost:3000';
@@ -59,34 +60,74 @@ function toRequest(args: string[], base: string): { url: string; init: RequestIn
   return { url, init: { method: method ?? (body === undefined ? 'GET' : 'POST'), headers, body } };
 }
 
-describe('docs/walkthrough.md', () => {
-  let db: ScratchDatabase;
-  let t: TestApp;
-  let base: string;
+/** The service the page's commands are sent to, on a database of its own. */
+interface Target {
+  base: string;
+  close(): Promise<void>;
+}
+
+/** The longest one command may take before the test says the service hangs. */
+const ANSWER_MS = 60_000;
+
+const TARGETS: [string, () => Promise<Target>][] = [
+  [
+    'on a PostgreSQL server',
+    async () => {
+      // A database of its own: the page creates a user, a container and a rule of fixed names.
+      const db = await scratchDatabase({ demo: true });
+      const t = await createTestApp({ DATABASE_URL: db.url });
+      await t.app.listen(0, '127.0.0.1');
+      return {
+        base: `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`,
+        close: async () => {
+          await t.close();
+          await db.drop();
+        },
+      };
+    },
+  ],
+  [
+    // What a new user runs the page on: `npm start`, no DATABASE_URL, a new DATA_DIR.
+    'on the embedded database, as `npm start` runs it',
+    async () => {
+      const e = await startEmbeddedService();
+      return {
+        base: e.base,
+        close: async () => {
+          try {
+            expect(await stopService(e.service)).toBe(0);
+          } finally {
+            rmSync(e.dataDir, { recursive: true, force: true });
+          }
+        },
+      };
+    },
+  ],
+];
+
+describe.each(TARGETS)('docs/walkthrough.md %s', (_where, open) => {
+  let target: Target;
 
   beforeAll(async () => {
-    // A database of its own: the page creates a user, a container and a rule of fixed names.
-    db = await scratchDatabase({ demo: true });
-    t = await createTestApp({ DATABASE_URL: db.url });
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+    target = await open();
+  }, 240_000);
+  afterAll(() => target?.close(), 60_000);
 
   it('answers every command of the page as the page says, in order', async () => {
     const all = steps(readFileSync(DOC, 'utf8'));
     expect(all.length).toBeGreaterThanOrEqual(10);
     for (const step of all) {
-      const { url, init } = toRequest(step.args, base);
-      const res = await fetch(url, init);
+      const { url, init } = toRequest(step.args, target.base);
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(ANSWER_MS) }).catch((e: Error) => {
+        throw new Error(
+          `${init.method} ${url}: ${e.name === 'TimeoutError' ? `no answer within ${ANSWER_MS} ms` : e.message}`,
+        );
+      });
       const text = await res.text();
       const seen = { step: `${init.method} ${url}`, status: res.status, body: text };
       expect({ ...seen, status: step.status }).toEqual(seen);
       if (typeof step.expected === 'string') expect(text).toBe(step.expected);
       else if (step.expected) expect(JSON.parse(text)).toMatchObject(step.expected);
     }
-  });
+  }, 180_000);
 });
