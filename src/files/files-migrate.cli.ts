@@ -1,6 +1,6 @@
 /**
  * npm run files:migrate -- --to <postgres|filesystem|s3> [--from <store>] (in a clone: builds
- * first), or as in the production image: npm run files:migrate:prod -- --to s3
+ * first when a source changed), or as in the production image: npm run files:migrate:prod -- --to s3
  * (node dist/src/files/files-migrate.cli.js --to s3). Moves file bytes between stores while the
  * service runs, configured by the same variables as the service (DATABASE_URL, FILES_VAULT_DIR,
  * FILES_S3_*). See docs/files.md.

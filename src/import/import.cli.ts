@@ -1,6 +1,7 @@
 /**
- * npm run import -- <file.json> (in a clone: builds first), or without building, as in the
- * production image: npm run import:prod -- <file.json> (node dist/src/import/import.cli.js <file>).
+ * npm run import -- <file.json> (in a clone: builds first when a source changed), or without
+ * building, as in the production image: npm run import:prod -- <file.json>
+ * (node dist/src/import/import.cli.js <file>).
  * A file name `-` reads the dataset from standard input (for `docker compose exec -T`).
  * Loads a pdm-dataset/1 file into DATABASE_URL (or, without it, into the embedded database
  * under DATA_DIR; stop the service first). One transaction: all or nothing. File bytes go to
