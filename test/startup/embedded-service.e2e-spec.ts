@@ -238,10 +238,14 @@ describe('the service on the embedded database, as `npm start` runs it', () => {
   it('refuses a second start and an import on the same DATA_DIR, naming the process that holds it', async () => {
     const holder = s.service.child.pid;
     const second = startService({ DATABASE_URL: undefined, DATA_DIR: s.dataDir, PORT: '0' });
-    await waitForOutput(second, `DATA_DIR ${s.dataDir} is in use by process ${holder}`, ANSWER_MS);
-    expect(await second.exited).toBe(1);
-    // It stopped before it opened the database.
-    expect(second.output()).not.toContain('using the embedded PostgreSQL');
+    try {
+      await waitForOutput(second, `DATA_DIR ${s.dataDir} is in use by process ${holder}`, ANSWER_MS);
+      expect(await second.exited).toBe(1);
+      // It stopped before it opened the database.
+      expect(second.output()).not.toContain('using the embedded PostgreSQL');
+    } finally {
+      second.child.kill('SIGKILL'); // if it did open the database and went on
+    }
 
     const imported = (await run(
       process.execPath,
