@@ -97,5 +97,6 @@ describe('starting the service', () => {
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
   }, 180_000);
 });
