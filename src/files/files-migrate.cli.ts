@@ -1,6 +1,6 @@
 /**
  * npm run files:migrate -- --to <postgres|filesystem|s3> [--from <store>] (in a clone: builds
- * first), or as in the production image: npm run files:migrate:prod -- --to s3
+ * first when a source changed), or as in the production image: npm run files:migrate:prod -- --to s3
  * (node dist/src/files/files-migrate.cli.js --to s3). Moves file bytes between stores while the
  * service runs, configured by the same variables as the service (DATABASE_URL, FILES_VAULT_DIR,
  * FILES_S3_*). See docs/files.md.
@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { parseArgs } from 'node:util';
 import { ConfigError, FILES_STORES, loadConfig, type FilesStoreName } from '../config/app-config.js';
+import { DatabaseUnreachableError } from '../prisma/database-reachable.js';
 import { pendingMigrations } from '../prisma/migrate.js';
 import { MigrationBusyError, migrateBlobs } from './blob-migration.js';
 import { StoreUnavailableError } from './blob-store.js';
@@ -92,7 +93,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof ConfigError) console.error(e.message);
+    if (e instanceof ConfigError || e instanceof DatabaseUnreachableError) console.error(e.message);
     else console.error(e);
     process.exit(1);
   },

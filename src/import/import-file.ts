@@ -8,7 +8,7 @@ import type { Lifecycle } from '../objects/lifecycle.js';
 import type { BlobStoresConfig } from '../files/blob-stores.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { StoreImportBlobs } from './import-blobs.js';
-import { importDataset, type ImportSummary } from './importer.js';
+import { importDataset, type ImportProgress, type ImportSummary } from './importer.js';
 
 /** What the import checks the dataset against beyond the catalog, and where its file bytes go: the configuration of the service. */
 export interface ImportOptions {
@@ -22,6 +22,8 @@ export interface ImportOptions {
    * import's transaction.
    */
   files?: BlobStoresConfig;
+  /** Told how far the import is (see ImportProgressReporter). */
+  progress?: (progress: ImportProgress) => void;
 }
 
 /** Reads, validates and imports a `pdm-dataset/1` file into the database at `databaseUrl`. */
@@ -52,7 +54,12 @@ export async function importText(
     const dataset = validateDataset(json, await catalogInForce(prisma), options.lifecycle);
     const files = options.files;
     if (files && files.filesStore !== 'postgres') blobs = await StoreImportBlobs.open(databaseUrl, files);
-    return await importDataset(prisma, dataset, { source, maxLinks: options.maxLinks, blobs });
+    return await importDataset(prisma, dataset, {
+      source,
+      maxLinks: options.maxLinks,
+      blobs,
+      progress: options.progress,
+    });
   } finally {
     await prisma.$disconnect();
     await blobs?.close();

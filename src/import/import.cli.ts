@@ -1,16 +1,18 @@
 /**
- * npm run import -- <file.json> (in a clone: builds first), or without building, as in the
- * production image: npm run import:prod -- <file.json> (node dist/src/import/import.cli.js <file>).
+ * npm run import -- <file.json> (in a clone: builds first when a source changed), or without
+ * building, as in the production image: npm run import:prod -- <file.json>
+ * (node dist/src/import/import.cli.js <file>).
  * A file name `-` reads the dataset from standard input (for `docker compose exec -T`).
  * Loads a pdm-dataset/1 file into DATABASE_URL (or, without it, into the embedded database
  * under DATA_DIR; stop the service first). One transaction: all or nothing. File bytes go to
- * FILES_STORE (see import-blobs.ts).
+ * FILES_STORE (see import-blobs.ts). How far it is goes to standard error (import-progress.ts).
  */
 import { loadConfig } from '../config/app-config.js';
-import { startEmbeddedPostgres } from '../prisma/embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../prisma/embedded-postgres.js';
 import { applyMigrations, pendingMigrations } from '../prisma/migrate.js';
 import { DatasetError } from './dataset.js';
 import { importFile, importText } from './import-file.js';
+import { ImportProgressReporter } from './import-progress.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -25,12 +27,19 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const source = file === '-' ? 'standard input' : file;
+  const reporter = new ImportProgressReporter(process.stderr, source);
+  let embedded: EmbeddedPostgres | undefined;
   try {
+    if (!config.databaseUrl) {
+      reporter.note(`starting the embedded database in ${config.dataDir} …`);
+      embedded = await startEmbeddedPostgres(config.dataDir);
+    }
     const url = embedded?.url ?? config.databaseUrl;
     if (embedded) await applyMigrations(url);
     const pending = await pendingMigrations(url);
     if (pending.length) {
+      reporter.finish();
       console.error(
         `import failed, nothing was stored: the database is not migrated (${pending.length} pending: ` +
           `${pending.join(', ')}); apply the migrations first with \`npx prisma migrate deploy\` ` +
@@ -39,20 +48,24 @@ async function main(): Promise<number> {
       return 1;
     }
     const started = Date.now();
+    reporter.note(`checking ${source} …`);
     // File bytes go to FILES_STORE, as uploads' do.
-    const options = { lifecycle: config.objectsLifecycle, maxLinks: config.objectsMaxLinks, files: config };
+    const options = {
+      lifecycle: config.objectsLifecycle,
+      maxLinks: config.objectsMaxLinks,
+      files: config,
+      progress: reporter.update.bind(reporter),
+    };
     const summary =
-      file === '-'
-        ? await importText(await readStdin(), 'standard input', url, options)
-        : await importFile(file, url, options);
+      file === '-' ? await importText(await readStdin(), source, url, options) : await importFile(file, url, options);
+    reporter.finish();
     const counts = Object.entries(summary)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');
-    console.log(
-      `imported ${file === '-' ? 'standard input' : file}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-    );
+    console.log(`imported ${source}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     return 0;
   } catch (e) {
+    reporter.finish();
     if (e instanceof DatasetError) {
       console.error(`import failed, nothing was stored: ${e.message}`);
       return 1;

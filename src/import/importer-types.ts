@@ -49,4 +49,21 @@ export interface ImportOptions {
   maxLinks?: number;
   /** Where file bytes go (default: PostgreSQL, in the import's transaction). */
   blobs?: ImportBlobs;
+  /** Told how far the import is: when it starts storing, after each object, file and link, and at the end. */
+  progress?: (progress: ImportProgress) => void;
+}
+
+/** How much of the dataset an import has stored so far (in its transaction, so nothing is committed before the end). */
+export interface ImportProgress {
+  /** Business objects and objects of plain catalog classes. */
+  objects: number;
+  totalObjects: number;
+  files: number;
+  totalFiles: number;
+  /** Bytes of the files stored. */
+  bytes: number;
+  totalBytes: number;
+  /** Usage links and links of catalog link classes. */
+  links: number;
+  totalLinks: number;
 }

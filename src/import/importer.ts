@@ -7,13 +7,21 @@ import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
 import { UsageLinksTx } from '../objects/usage-links.tx.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
 import { referenceValues, resolveRef, storeTypes } from './importer-catalog.js';
-import { POSTGRES_IMPORT_BLOBS, type ImportBlobs, type ImportOptions, type ImportSummary } from './importer-types.js';
+import { nothingStored } from './import-progress.js';
+import {
+  POSTGRES_IMPORT_BLOBS,
+  type ImportBlobs,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportSummary,
+} from './importer-types.js';
 
 export {
   compareIterations,
   POSTGRES_IMPORT_BLOBS,
   type ImportBlobs,
   type ImportOptions,
+  type ImportProgress,
   type ImportSummary,
 } from './importer-types.js';
 
@@ -33,10 +41,13 @@ export async function importDataset(
 ): Promise<ImportSummary> {
   const { importingUser = 'admin', source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
   const blobs = options.blobs ?? POSTGRES_IMPORT_BLOBS;
-  return prisma.$transaction((tx) => new Importer(tx, data, importingUser, source, maxLinks, blobs).run(), {
-    timeout: 30 * 60 * 1000,
-    maxWait: 60 * 1000,
-  });
+  return prisma.$transaction(
+    (tx) => new Importer(tx, data, importingUser, source, maxLinks, blobs, options.progress).run(),
+    {
+      timeout: 30 * 60 * 1000,
+      maxWait: 60 * 1000,
+    },
+  );
 }
 
 class Importer {
@@ -53,6 +64,7 @@ class Importer {
     links: 0,
     reports: 0,
   };
+  private readonly progress: ImportProgress;
 
   constructor(
     private readonly tx: Tx,
@@ -61,9 +73,19 @@ class Importer {
     private readonly source: string,
     private readonly maxLinks: number,
     private readonly blobs: ImportBlobs,
-  ) {}
+    private readonly onProgress: (progress: ImportProgress) => void = () => undefined,
+  ) {
+    this.progress = nothingStored(data);
+  }
+
+  /** Counts what was stored (`objects`, `files` with their `bytes`, `links`) and tells onProgress. */
+  private stored(what: Partial<Pick<ImportProgress, 'objects' | 'files' | 'bytes' | 'links'>>) {
+    for (const [key, n] of Object.entries(what) as [keyof typeof what, number][]) this.progress[key] += n;
+    this.onProgress({ ...this.progress });
+  }
 
   async run(): Promise<ImportSummary> {
+    this.stored({});
     // Usage links are added under the lock /objects adds them under, taken before any row lock
     // (as /objects does), so the count checked against maxLinks is the one committed.
     if (this.data.objects.some((o) => o.uses.length > 0)) await new UsageLinksTx(this.tx).lockStructures();
@@ -79,6 +101,7 @@ class Importer {
     await this.objectReferences(iterationIds);
     await this.links();
     await this.reports();
+    this.stored({});
     // One event per dataset, in its transaction: what was loaded, from where.
     await recordAuditAs(auditViaPrisma(this.tx), this.importingUser, 'import', {
       source: small(this.source),
@@ -115,6 +138,7 @@ class Importer {
         : await this.tx.plainObject.create({ data: { cls: o.class, number: o.number, ...fields } });
       ids.push(row.id);
       this.summary.objects++;
+      this.stored({ objects: 1 });
     }
     return ids;
   }
@@ -154,6 +178,7 @@ class Importer {
             modified_at = CASE WHEN links.props IS DISTINCT FROM EXCLUDED.props
               OR links.container_id IS DISTINCT FROM EXCLUDED.container_id THEN now() ELSE links.modified_at END`;
       this.summary.links++;
+      this.stored({ links: 1 });
     }
   }
 
@@ -253,6 +278,7 @@ class Importer {
       touchedMasters.add(master.id);
       iterationIds.push(await this.iteration(o, master.id, path));
       this.summary.objects++;
+      this.stored({ objects: 1 });
     }
     await this.recomputeLatest([...touchedMasters]);
     for (const [i, o] of this.data.objects.entries()) {
@@ -307,6 +333,7 @@ class Importer {
         });
       }
       this.summary.files++;
+      this.stored({ files: 1, bytes: f.bytes.length });
     }
     return row.id;
   }
@@ -351,6 +378,7 @@ class Importer {
         });
       }
       this.summary.links++;
+      this.stored({ links: 1 });
     }
     if (o.uses.length === 0) return;
     const held = await this.tx.usageLink.count({ where: { parentId } });

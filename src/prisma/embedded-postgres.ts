@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -15,6 +16,8 @@ export interface EmbeddedPostgres {
  * Starts PGlite (PostgreSQL compiled to WebAssembly) on a local TCP port, storing its data
  * under `dataDir/pglite`. It serves one connection at a time, so the pool must have max 1.
  * For trying the service out with `npm start`; production runs on a PostgreSQL server.
+ * `dataDir` is locked for this process first (see lockDataDir): a second process fails with a
+ * DataDirError naming the holder before it opens the database.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -24,25 +27,35 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const dir = resolve(dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
-  const existing = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
-  );
-  // One connection at a time is enforced below; the server's own limit (which is also Node's
-  // net.Server.maxConnections) would drop a new connection while the last one is still closing.
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: WAITING_CONNECTIONS });
-  oneSessionAtATime(server, db, onError);
-  await server.start();
-  return {
-    url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
-    created: existing.rows[0].n === 0,
-    async stop() {
-      await server.stop();
-      await db.close();
-    },
-  };
+  const lock = lockDataDir(dataDir);
+  try {
+    const dir = resolve(dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    const db = await PGlite.create(dir);
+    const existing = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
+    );
+    // One connection at a time is enforced below; the server's own limit (which is also Node's
+    // net.Server.maxConnections) would drop a new connection while the last one is still closing.
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: WAITING_CONNECTIONS });
+    oneSessionAtATime(server, db, onError);
+    await server.start();
+    return {
+      url: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+      created: existing.rows[0].n === 0,
+      async stop() {
+        try {
+          await server.stop();
+          await db.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
 }
 
 /** The socket server's internals this module relies on (@electric-sql/pglite-socket 0.2.17). */

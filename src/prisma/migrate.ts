@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sqlState } from '../common/database-errors.js';
+import { checkDatabaseReachable, DatabaseUnreachableError, unreachableMessage } from './database-reachable.js';
 
 /** The project root: the folder holding prisma.config.ts. */
 export function projectRoot(): string {
@@ -31,7 +32,11 @@ export function migrationNames(): string[] {
  */
 export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (e) {
+    throw new DatabaseUnreachableError(unreachableMessage(databaseUrl, e));
+  }
   try {
     const res = await client.query<{ name: string }>(
       `SELECT migration_name AS name FROM _prisma_migrations
@@ -57,9 +62,11 @@ const APPLIED = /^\s*└─ (\S+)\/$/gm;
 
 /**
  * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine) and
- * returns the names of those it applied (none: the schema was up to date).
+ * returns the names of those it applied (none: the schema was up to date). A server that cannot be
+ * reached fails with a DatabaseUnreachableError first.
  */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
+  await checkDatabaseReachable(databaseUrl);
   const root = projectRoot();
   const cli = createRequire(join(root, 'package.json')).resolve('prisma/build/index.js');
   const printed = await new Promise<string>((resolve, reject) => {
@@ -82,8 +89,19 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
     child.on('exit', (code) =>
       code === 0 || done
         ? resolve(output)
-        : reject(new Error(`prisma migrate deploy failed (exit ${code}):\n${output.trim()}`)),
+        : reject(new Error(`prisma migrate deploy failed (exit ${code})${causeFirst(output)}`)),
     );
   });
   return [...printed.matchAll(APPLIED)].map((m) => m[1]);
+}
+
+/**
+ * The CLI's output with its error first: it comes after lines about the configuration and a
+ * warning about the schema, which are not the cause.
+ */
+function causeFirst(output: string): string {
+  const text = output.trim();
+  const at = text.search(/^Error:/m);
+  if (at <= 0) return `:\n${text}`;
+  return `: ${text.slice(at).trim()}\n\nthe output of prisma migrate deploy:\n${text.slice(0, at).trim()}`;
 }

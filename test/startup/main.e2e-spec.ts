@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startService as start, waitForOutput, waitReady } from './service-process.js';
@@ -16,6 +16,37 @@ describe('starting the service', () => {
     expect(s.output()).toContain('PORT: "abc" is not an integer');
     expect(s.output()).toContain('DATABASE_URL: must start with postgresql://');
     expect(s.output()).toContain('DB_POOL_MAX: 0 is not between 1 and 1000');
+  });
+
+  it('names DATA_DIR when it cannot create that folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pdm-data-dir-'));
+    try {
+      const file = join(dir, 'a-file');
+      writeFileSync(file, '');
+      const s = start({ DATABASE_URL: undefined, DATA_DIR: join(file, 'data'), PORT: '0' });
+      expect(await s.exited).toBe(1);
+      expect(s.output()).toBe(
+        `DATA_DIR ${join(file, 'data')}: cannot create the folder ` +
+          `(ENOTDIR: not a directory, mkdir '${join(file, 'data')}')\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says first that the server of DATABASE_URL cannot be reached', async () => {
+    const port = await freePort(); // nothing listens there
+    const s = start({ DATABASE_URL: `postgresql://pdm:secret@127.0.0.1:${port}/pdm`, PORT: '0' });
+    expect(await s.exited).toBe(1);
+    expect(s.output()).toBe(
+      `cannot reach the database server at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
+    // A server that answers but refuses the connection: said as such.
+    const refused = start({ DATABASE_URL: 'postgresql://no_such_role@127.0.0.1:5432/pdm', PORT: '0' });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toBe(
+      'the database server at 127.0.0.1:5432 refused the connection: role "no_such_role" does not exist\n',
+    );
   });
 
   it('without DATABASE_URL runs on the embedded database with demo data, stops cleanly, and keeps its data', async () => {
@@ -66,5 +97,6 @@ describe('starting the service', () => {
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The built service: `npm test` builds before Jest runs, so this is the code under test. */
@@ -87,4 +88,53 @@ export async function waitReady(s: ServiceProcess, port: number, basePath = '', 
     if (Date.now() > until) throw new Error(`not ready within ${ms} ms (${last}); output:\n${s.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The built service on the embedded database, as `npm start` runs it: no DATABASE_URL. */
+export interface EmbeddedService {
+  service: ServiceProcess;
+  port: number;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  dataDir: string;
+}
+
+/**
+ * Starts `node dist/src/main.js` without DATABASE_URL on `dataDir` (default: a new temporary
+ * folder) and a free port, plus `env`; resolves once it is ready. A start that fails or takes
+ * longer than `ms` throws with the output (and the process is killed).
+ */
+export async function startEmbeddedService(
+  env: Record<string, string | undefined> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'pdm-embedded-service-')),
+  ms = 180_000,
+): Promise<EmbeddedService> {
+  const port = await freePort();
+  const service = startService({ DATABASE_URL: undefined, DATA_DIR: dataDir, PORT: String(port), ...env });
+  try {
+    await waitForOutput(service, 'serving on', ms);
+    await waitReady(service, port, '', ms);
+  } catch (e) {
+    service.child.kill('SIGKILL');
+    throw e;
+  }
+  return { service, port, base: `http://127.0.0.1:${port}`, dataDir };
+}
+
+/**
+ * Sends SIGTERM and resolves with the exit code; fails when the process has not exited within
+ * `ms` (it is then killed, so no test leaves it running).
+ */
+export async function stopService(s: ServiceProcess, ms = 30_000): Promise<number | null> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return s.exited;
+  s.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const code = await Promise.race([s.exited, late]);
+  clearTimeout(timer);
+  if (code === 'late') {
+    s.child.kill('SIGKILL');
+    throw new Error(`the service did not exit within ${ms} ms of SIGTERM; output:\n${s.output().slice(-4000)}`);
+  }
+  return code;
 }
