@@ -31,6 +31,7 @@ export function migrationNames(): string[] {
  */
 export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined); // a lost connection fails the query below instead
   await client.connect();
   try {
     const res = await client.query<{ name: string }>(
