@@ -110,6 +110,7 @@ describe('loadConfig', () => {
       loadConfig({
         REPORT_TIMEOUT_MS: '1000',
         DB_STATEMENT_TIMEOUT_MS: '1000',
+        DB_LOCK_TIMEOUT_MS: '500',
         DB_CONNECT_TIMEOUT_MS: '500',
         HTTP_IDLE_TIMEOUT_MS: '1501',
         SHUTDOWN_TIMEOUT_MS: '1501',
@@ -120,6 +121,14 @@ describe('loadConfig', () => {
     ).toThrow(
       'HTTP_IDLE_TIMEOUT_MS: 1000 must be longer than DB_STATEMENT_TIMEOUT_MS + DB_CONNECT_TIMEOUT_MS (30500 ms)',
     );
+  });
+
+  it('bounds waits for another change of the same object below the statement timeout', () => {
+    expect(loadConfig({}).dbLockTimeoutMs).toBe(3000);
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '30000' })).toThrow(
+      'DB_LOCK_TIMEOUT_MS: 30000 must be shorter than DB_STATEMENT_TIMEOUT_MS (30000); a change waiting for another would be cancelled as a statement past its time instead',
+    );
+    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '30000', DB_STATEMENT_TIMEOUT_MS: '0' }).dbLockTimeoutMs).toBe(30_000);
   });
 
   it('lists every bad variable at once', () => {

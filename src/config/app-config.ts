@@ -69,6 +69,11 @@ export interface AppConfig extends FilesConfig {
   dbStatementTimeoutMs: number;
   /** Longest wait for a new database connection. */
   dbConnectTimeoutMs: number;
+  /**
+   * Longest a change waits for another change of the same object (in turn on this instance, then
+   * for its row in PostgreSQL) before it is answered 503 with Retry-After.
+   */
+  dbLockTimeoutMs: number;
   /** A pooled connection unused this long is closed (0: kept open). */
   dbPoolIdleTimeoutMs: number;
   /** Most rows a report returns; a longer result is cut and marked truncated. */
@@ -143,6 +148,7 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   logLevel: ['LOG_LEVEL', 'info', logLevel],
   dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   dbConnectTimeoutMs: ['DB_CONNECT_TIMEOUT_MS', '5000', intIn(100, 600_000)],
+  dbLockTimeoutMs: ['DB_LOCK_TIMEOUT_MS', '3000', intIn(1, 600_000)],
   dbPoolIdleTimeoutMs: ['DB_POOL_IDLE_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],

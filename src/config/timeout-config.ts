@@ -2,6 +2,7 @@
 export interface TimeoutConfig {
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
+  dbLockTimeoutMs: number;
   reportTimeoutMs: number;
   httpIdleTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -40,6 +41,11 @@ export function timeoutProblems(c: TimeoutConfig): string[] {
   if (c.shutdownTimeoutMs <= wait.ms) {
     problems.push(
       `SHUTDOWN_TIMEOUT_MS: ${c.shutdownTimeoutMs} ${longer}; a request in flight at SIGTERM would be cut off`,
+    );
+  }
+  if (c.dbStatementTimeoutMs > 0 && c.dbLockTimeoutMs >= c.dbStatementTimeoutMs) {
+    problems.push(
+      `DB_LOCK_TIMEOUT_MS: ${c.dbLockTimeoutMs} must be shorter than DB_STATEMENT_TIMEOUT_MS (${c.dbStatementTimeoutMs}); a change waiting for another would be cancelled as a statement past its time instead`,
     );
   }
   return problems;

@@ -9,9 +9,12 @@ describe('POST /numbers/used/<oid_or_number>', () => {
   let pool: pg.Pool;
 
   const t = useTestApp();
+  // A second instance: on one instance, changes of one document take turns before the database.
+  const other = useTestApp();
   beforeAll(async () => {
     // One listening server: requests running at the same time must not each start and stop their own.
     await t.app.listen(0, '127.0.0.1');
+    await other.app.listen(0, '127.0.0.1');
     pool = testPool();
   });
 
@@ -118,7 +121,8 @@ describe('POST /numbers/used/<oid_or_number>', () => {
    * links but neither write them. The link change (C3 → 10) is sent first, then the numbering.
    * Without the lock on the assembly both read the links while none has a number: the numbering
    * plans C1 → 10, C2 → 20, C3 → 30, skips C3 once the change has given it 10, and C1 and C3
-   * both end at 10. With it the numbering waits for the change and numbers on from 10.
+   * both end at 10. With it the numbering waits for the change and numbers on from 10. The two
+   * calls go to two instances, which only the lock in the database serialises.
    */
   it('never gives two links the same line number when calls run at the same time', async () => {
     const p = 'cadused3';
@@ -134,7 +138,7 @@ describe('POST /numbers/used/<oid_or_number>', () => {
         .send({ lineNumber: 10 })
         .then((r) => r);
       await waitingBackends(pool, 1);
-      const numbering = request(t.http)
+      const numbering = request(other.http)
         .post(`/numbers/used/${p}-ASM`)
         .auth(...USERS.alice)
         .then((r) => r);
@@ -149,9 +153,9 @@ describe('POST /numbers/used/<oid_or_number>', () => {
   });
 });
 
-/** Resolves once `n` backends of this database wait for a lock. */
+/** Resolves once `n` backends of this database wait for a lock; fails after 10 s. */
 async function waitingBackends(pool: pg.Pool, n: number): Promise<void> {
-  for (;;) {
+  for (let i = 0; i < 1000; i++) {
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity
        WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
@@ -159,4 +163,5 @@ async function waitingBackends(pool: pg.Pool, n: number): Promise<void> {
     if (rows[0].n >= n) return;
     await new Promise((r) => setTimeout(r, 10));
   }
+  throw new Error(`gave up waiting until ${n} backends wait for a lock`);
 }

@@ -53,6 +53,7 @@ describe('a report past REPORT_TIMEOUT_MS over HTTP', () => {
     const t = useTestApp({
       REPORT_TIMEOUT_MS: '1000',
       DB_STATEMENT_TIMEOUT_MS: '1000',
+      DB_LOCK_TIMEOUT_MS: '500',
       DB_CONNECT_TIMEOUT_MS: '500',
       HTTP_IDLE_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '3000',
