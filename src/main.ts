@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
@@ -64,10 +65,11 @@ async function main(): Promise<void> {
   });
   await configureApp(app, config, logger);
   await app.listen(config.port, config.host);
+  const server = app.getHttpServer() as Server;
   handleShutdown(
+    server,
     async () => {
       // Stop accepting and let in-flight requests finish before Nest's destroy hooks close the pool.
-      const server = app.getHttpServer();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await embedded?.stop();
@@ -80,17 +82,29 @@ async function main(): Promise<void> {
   if (embedded) logger.info(`try: curl -u alice:alice-pw ${url}/files/version`);
 }
 
-/** On SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the pool, exit 0. */
-function handleShutdown(close: () => Promise<void>, timeoutMs: number, logger: Logger): void {
+/**
+ * On SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the pool, exit 0.
+ * SHUTDOWN_TIMEOUT_MS outlasts the longest database wait of a request (config/timeout-config.ts),
+ * so reports and query opens under way finish as uploads do. Past it (a client that stopped
+ * sending its upload, say) the connections still open are closed, each request logged as it ends
+ * (499), and the shutdown goes on to close the pools; the exit code is then 1.
+ */
+function handleShutdown(server: Server, close: () => Promise<void>, timeoutMs: number, logger: Logger): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
     logger.info(`${signal}: shutting down`);
-    const timer = setTimeout(() => process.exit(1), timeoutMs);
+    const timer = setTimeout(() => {
+      logger.error(`SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms) passed: closing the connections still open`);
+      process.exitCode = 1;
+      server.closeAllConnections();
+      // Should closing the pools hang too, a second more is all it gets.
+      setTimeout(() => process.exit(1), 1000).unref();
+    }, timeoutMs);
     timer.unref();
     close().then(
-      () => process.exit(0),
+      () => process.exit(),
       (e: unknown) => {
         console.error(e);
         process.exit(1);

@@ -113,6 +113,17 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return prismaCode(error) === 'P2003' || sqlState(error)?.code === '23503';
 }
 
+/** What a change that waited DB_LOCK_TIMEOUT_MS for another change of the same object is told (503). */
+export const OBJECT_BUSY_MESSAGE = 'another request is changing the same object; retry shortly';
+
+/**
+ * A lock wait reached the transaction's lock_timeout (55P03, lock_not_available): the change
+ * waited DB_LOCK_TIMEOUT_MS for another of the same object (prisma/object-locks.ts).
+ */
+export function isLockTimeout(error: unknown): boolean {
+  return sqlState(error)?.code === '55P03';
+}
+
 /** A unique key refused the change (Prisma's P2002, or 23505 from raw SQL). */
 export function isUniqueViolation(error: unknown): boolean {
   return prismaCode(error) === 'P2002' || sqlState(error)?.code === '23505';

@@ -1,7 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Prisma } from '../generated/prisma/client.js';
-import { badValueMessage, isDatabaseUnavailable, isForeignKeyViolation } from './database-errors.js';
+import {
+  badValueMessage,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isLockTimeout,
+  OBJECT_BUSY_MESSAGE,
+} from './database-errors.js';
 import { errorEnvelope, type EnvelopeProblem } from './error-envelope.js';
 import { inputProblem } from './input-errors.js';
 import { pathOf } from './logger.js';
@@ -12,7 +18,8 @@ import { closeIfBodyUnread } from './lingering-close.js';
  * The one exception filter: every error of every service leaves as the error envelope.
  * Unexpected errors are logged with their stack and answered 500 without details;
  * Prisma errors are mapped (P2002 → 409, P2025 → 404, a foreign key refusing a change made by
- * concurrent requests → 409, database outages → 503 with Retry-After)
+ * concurrent requests → 409, database outages and lock waits past DB_LOCK_TIMEOUT_MS → 503 with
+ * Retry-After)
  * and never leaked raw; errors of the request parsers (QML, q, headers, base64) are 400s.
  */
 @Catch()
@@ -55,6 +62,9 @@ export class HttpErrorFilter implements ExceptionFilter {
         message: 'the change refers to an object that no longer exists, or removes one that others refer to',
         headers: {},
       };
+    }
+    if (isLockTimeout(exception)) {
+      return { status: 503, message: OBJECT_BUSY_MESSAGE, headers: { 'Retry-After': '1' } };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`${req.method} ${pathOf(req)}: database unavailable [${requestIdOf(req)}]`);

@@ -80,6 +80,57 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps the server timeouts longer than a request may wait for the database, by default and when set', () => {
+    expect(loadConfig({})).toMatchObject({
+      dbConnectTimeoutMs: 5000,
+      dbStatementTimeoutMs: 30_000,
+      reportTimeoutMs: 30_000,
+      httpIdleTimeoutMs: 60_000,
+      shutdownTimeoutMs: 60_000,
+    });
+    const wait =
+      'must be longer than REPORT_TIMEOUT_MS + DB_CONNECT_TIMEOUT_MS (35000 ms), the longest a request may wait for the database';
+    let err: unknown;
+    try {
+      loadConfig({ HTTP_IDLE_TIMEOUT_MS: '30000', SHUTDOWN_TIMEOUT_MS: '10000' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems).toEqual([
+      `HTTP_IDLE_TIMEOUT_MS: 30000 ${wait}; its connection would be closed before the answer`,
+      `SHUTDOWN_TIMEOUT_MS: 10000 ${wait}; a request in flight at SIGTERM would be cut off`,
+    ]);
+    // The longer of the two statement limits counts; 0 (no statement limit) leaves the report's.
+    expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '120000' })).toThrow(
+      'HTTP_IDLE_TIMEOUT_MS: 60000 must be longer than DB_STATEMENT_TIMEOUT_MS + DB_CONNECT_TIMEOUT_MS (125000 ms)',
+    );
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0' }).dbStatementTimeoutMs).toBe(0);
+    expect(
+      loadConfig({
+        REPORT_TIMEOUT_MS: '1000',
+        DB_STATEMENT_TIMEOUT_MS: '1000',
+        DB_LOCK_TIMEOUT_MS: '500',
+        DB_CONNECT_TIMEOUT_MS: '500',
+        HTTP_IDLE_TIMEOUT_MS: '1501',
+        SHUTDOWN_TIMEOUT_MS: '1501',
+      }),
+    ).toMatchObject({ httpIdleTimeoutMs: 1501, shutdownTimeoutMs: 1501 });
+    expect(() =>
+      loadConfig({ REPORT_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '500', HTTP_IDLE_TIMEOUT_MS: '1000' }),
+    ).toThrow(
+      'HTTP_IDLE_TIMEOUT_MS: 1000 must be longer than DB_STATEMENT_TIMEOUT_MS + DB_CONNECT_TIMEOUT_MS (30500 ms)',
+    );
+  });
+
+  it('bounds waits for another change of the same object below the statement timeout', () => {
+    expect(loadConfig({}).dbLockTimeoutMs).toBe(3000);
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '30000' })).toThrow(
+      'DB_LOCK_TIMEOUT_MS: 30000 must be shorter than DB_STATEMENT_TIMEOUT_MS (30000); a change waiting for another would be cancelled as a statement past its time instead',
+    );
+    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '30000', DB_STATEMENT_TIMEOUT_MS: '0' }).dbLockTimeoutMs).toBe(30_000);
+  });
+
   it('lists every bad variable at once', () => {
     let err: unknown;
     try {

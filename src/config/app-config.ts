@@ -15,6 +15,7 @@ import {
   type ConfigSpec,
 } from './config-parsers.js';
 import { FILES_SPEC, filesStoreProblems, type FilesConfig } from './files-config.js';
+import { timeoutProblems } from './timeout-config.js';
 
 export { parseSize } from './config-parsers.js';
 export { FILES_STORES, type FilesStoreName } from './files-config.js';
@@ -56,6 +57,7 @@ export interface AppConfig extends FilesConfig {
   authFailureWindowMs: number;
   /** Listen for the database's notices on users and failure counts (off on the embedded database). */
   authNotices: boolean;
+  /** Longest wait on SIGTERM for the requests in flight; longer than the longest database wait of a request. */
   shutdownTimeoutMs: number;
   /** Apply pending migrations at start-up. */
   migrateOnStart: boolean;
@@ -73,6 +75,11 @@ export interface AppConfig extends FilesConfig {
    * connection given as long; a replica that does not answer that is set aside (read-replica.ts).
    */
   dbReplicaTimeoutMs: number;
+  /**
+   * Longest a change waits for another change of the same object (in turn on this instance, then
+   * for its row in PostgreSQL) before it is answered 503 with Retry-After.
+   */
+  dbLockTimeoutMs: number;
   /** A pooled connection unused this long is closed (0: kept open). */
   dbPoolIdleTimeoutMs: number;
   /** Most rows a report returns; a longer result is cut and marked truncated. */
@@ -102,7 +109,10 @@ export interface AppConfig extends FilesConfig {
   httpHeadersTimeoutMs: number;
   /** Longest time to receive a whole request, body included. */
   httpRequestTimeoutMs: number;
-  /** A connection that sends or receives nothing for this long is closed. */
+  /**
+   * A connection that sends or receives nothing for this long is closed; longer than the longest
+   * database wait of a request (timeout-config.ts), which a connection waiting for its answer spends idle.
+   */
   httpIdleTimeoutMs: number;
   /** Reports one user may run at once (429 past it); 0: no limit. */
   reportMaxConcurrentPerUser: number;
@@ -143,14 +153,15 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   authFailureLimit: ['AUTH_FAILURE_LIMIT', '5', intIn(1, 1_000_000)],
   authFailureWindowMs: ['AUTH_FAILURE_WINDOW_MS', '60000', intIn(1000, 86_400_000)],
   authNotices: ['AUTH_NOTICES', 'true', bool],
-  shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '10000', intIn(0, 600_000)],
+  shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '60000', intIn(0, 600_000)],
   migrateOnStart: ['MIGRATE_ON_START', 'true', bool],
   seedDemoData: ['SEED_DEMO_DATA', '', optionalBool],
   embeddedPgPort: ['EMBEDDED_PG_PORT', '0', intIn(0, 65535)],
   logLevel: ['LOG_LEVEL', 'info', logLevel],
-  dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '120000', intIn(0, 86_400_000)],
+  dbStatementTimeoutMs: ['DB_STATEMENT_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   dbConnectTimeoutMs: ['DB_CONNECT_TIMEOUT_MS', '5000', intIn(100, 600_000)],
   dbReplicaTimeoutMs: ['DB_REPLICA_TIMEOUT_MS', '2000', intIn(100, 600_000)],
+  dbLockTimeoutMs: ['DB_LOCK_TIMEOUT_MS', '3000', intIn(1, 600_000)],
   dbPoolIdleTimeoutMs: ['DB_POOL_IDLE_TIMEOUT_MS', '30000', intIn(0, 86_400_000)],
   reportMaxRows: ['REPORT_MAX_ROWS', '100000', intIn(1, 10_000_000)],
   reportTimeoutMs: ['REPORT_TIMEOUT_MS', '30000', intIn(1, 3_600_000)],
@@ -167,7 +178,7 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   bodyMemoryBudget: ['BODY_MEMORY_BUDGET', '64mb', parseSize],
   httpHeadersTimeoutMs: ['HTTP_HEADERS_TIMEOUT_MS', '10000', intIn(1000, 600_000)],
   httpRequestTimeoutMs: ['HTTP_REQUEST_TIMEOUT_MS', '300000', intIn(1000, 86_400_000)],
-  httpIdleTimeoutMs: ['HTTP_IDLE_TIMEOUT_MS', '30000', intIn(1000, 3_600_000)],
+  httpIdleTimeoutMs: ['HTTP_IDLE_TIMEOUT_MS', '60000', intIn(1000, 3_600_000)],
   reportMaxConcurrentPerUser: ['REPORT_MAX_CONCURRENT_PER_USER', '3', intIn(0, 1000)],
   reportPoolReserved: ['REPORT_POOL_RESERVED', '', optionalIntIn(0, 1000)],
   reportMaxTables: ['REPORT_MAX_TABLES', '100', intIn(1, 1000)],
@@ -201,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded database has no replica)');
   }
   if (!problems.length) problems.push(...filesStoreProblems(out as AppConfig));
+  if (!problems.length) problems.push(...timeoutProblems(out as AppConfig));
   if (!problems.length && env.OBJECTS_RELEASED_STATES === undefined) {
     // The default names RELEASED where the lifecycle has it: a lifecycle of other states releases none.
     const lifecycle = (out as AppConfig).objectsLifecycle;

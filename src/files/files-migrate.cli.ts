@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, FILES_STORES, loadConfig, type FilesStoreName } from '../config/app-config.js';
 import { DatabaseUnreachableError } from '../prisma/database-reachable.js';
 import { pendingMigrations } from '../prisma/migrate.js';
+import { guardPool } from '../prisma/pg-connection-loss.js';
 import { MigrationBusyError, migrateBlobs } from './blob-migration.js';
 import { StoreUnavailableError } from './blob-store.js';
 import { BlobStores } from './blob-stores.js';
@@ -54,7 +55,8 @@ async function main(): Promise<number> {
     );
     return 1;
   }
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 3 });
+  // A lost connection fails the blob being moved (or the run), never the process mid-move.
+  const pool = guardPool(new pg.Pool({ connectionString: config.databaseUrl, max: 3 }), (m) => console.warn(m));
   const stores = new BlobStores(pool, { ...config, filesStore: to });
   try {
     for (const warning of await stores.open()) console.warn(warning);

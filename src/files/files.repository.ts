@@ -4,6 +4,7 @@ import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../
 import { latestOfBranchText } from '../common/version-ref.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
+import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 import { withClient } from './copy-reader.js';
@@ -208,6 +209,7 @@ export class FilesRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly replica: ReadReplica,
+    private readonly locks: ObjectLocks,
   ) {}
 
   /** The pool the blob store streams bytes through (see blob-store.ts). */
@@ -266,27 +268,33 @@ export class FilesRepository {
    * change that may make a new iteration (`iterate`) runs in a Prisma transaction, which making
    * an iteration needs (newIteration); every other one on a connection of the pg pool under
    * Prisma, with the same statements: through Prisma, each of them cost a millisecond of CPU,
-   * more than half the time of a small upload.
+   * more than half the time of a small upload. The change of master `masterId` waits for those
+   * before it on this instance first (ObjectLocks: waiting holds no connection).
    */
-  async change<T>(iterate: boolean, work: (tx: FileChangeTx) => Promise<T>): Promise<T> {
+  async change<T>(masterId: number, iterate: boolean, work: (tx: FileChangeTx) => Promise<T>): Promise<T> {
+    const lockTimeoutMs = this.locks.timeoutMs;
     if (iterate) {
-      return this.prisma.$transaction((tx) => work(new FileChangeTx(viaPrisma(tx), auditViaPrisma(tx), tx)), {
-        maxWait: 10_000,
-        timeout: 60_000,
-      });
+      return this.locks.inTurn(masterId, () =>
+        this.prisma.$transaction((tx) => work(new FileChangeTx(viaPrisma(tx), auditViaPrisma(tx), tx, lockTimeoutMs)), {
+          maxWait: 10_000,
+          timeout: 60_000,
+        }),
+      );
     }
-    return withClient(this.prisma.pgPool, async (client) => {
-      await client.query('BEGIN');
-      try {
-        const sql = viaPg(client);
-        const result = await work(new FileChangeTx(sql, sql, null));
-        await client.query('COMMIT');
-        return result;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-    });
+    return this.locks.inTurn(masterId, () =>
+      withClient(this.prisma.pgPool, async (client) => {
+        await client.query('BEGIN');
+        try {
+          const sql = viaPg(client);
+          const result = await work(new FileChangeTx(sql, sql, null, lockTimeoutMs));
+          await client.query('COMMIT');
+          return result;
+        } catch (e) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+      }),
+    );
   }
 }
 
@@ -297,15 +305,21 @@ export class FileChangeTx {
     private readonly auditSql: AuditSql,
     /** Only in a change that may make an iteration. */
     private readonly prismaTx: Db | null,
+    /** DB_LOCK_TIMEOUT_MS: the longest the change waits for a lock. */
+    private readonly lockTimeoutMs: number,
   ) {}
 
   /**
    * Serialises changes to one business object's files and iterations: the holder, its latest
    * flag and the item read after this are what the change applies to. NO KEY UPDATE leaves
-   * rows that merely reference the master (new iterations) unblocked.
+   * rows that merely reference the master (new iterations) unblocked. Waits at most
+   * DB_LOCK_TIMEOUT_MS (503).
    */
   async lockMaster(masterId: number): Promise<void> {
-    await this.sql('SELECT id FROM masters WHERE id = $1::int4 FOR NO KEY UPDATE', [masterId]);
+    await this.sql(`SELECT id FROM masters WHERE id = $1::int4 AND ${boundLockWaitsPg(2)} FOR NO KEY UPDATE`, [
+      masterId,
+      String(this.lockTimeoutMs),
+    ]);
   }
 
   findHolder(key: HolderKey, fileName: string | null = null): Promise<HolderLookup | null> {

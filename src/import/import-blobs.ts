@@ -2,6 +2,7 @@ import pg from 'pg';
 import { sha256Hex } from '../files/blob-store.js';
 import { BlobStores, type BlobStoresConfig } from '../files/blob-stores.js';
 import { BlobWriter } from '../files/blob-writer.js';
+import { guardPool } from '../prisma/pg-connection-loss.js';
 import type { ImportBlobs } from './importer.js';
 
 /**
@@ -36,8 +37,8 @@ export class StoreImportBlobs implements ImportBlobs {
    * cannot be written fails here; an S3 service that does not answer fails the first write).
    */
   static async open(databaseUrl: string, config: BlobStoresConfig): Promise<StoreImportBlobs> {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    pool.on('error', () => undefined); // an idle connection lost; the next query reports it
+    // A lost connection fails the statement using it (and so the import), never the process.
+    const pool = guardPool(new pg.Pool({ connectionString: databaseUrl, max: 2 }), () => undefined);
     const stores = new BlobStores(pool, config);
     try {
       await stores.open();

@@ -3,6 +3,7 @@ import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-eve
 import { latestOfBranchSql } from '../common/version-ref.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
+import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue, CadRef } from './cad-params.js';
 import { OidClass } from '../common/oid.js';
@@ -67,7 +68,10 @@ async function listLinks(db: Db, iterationId: number, limit = MAX_LINKS): Promis
 /** CAD documents' attributes and the links of their `used` relation. */
 @Injectable()
 export class CadRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly locks: ObjectLocks,
+  ) {}
 
   findIteration(ref: CadRef): Promise<CadIteration | null> {
     return findIteration(this.prisma, ref);
@@ -78,23 +82,36 @@ export class CadRepository {
     return listLinks(this.prisma, iterationId, MAX_LINKS + 1);
   }
 
-  /** Runs a change in one transaction. */
-  change<T>(work: (tx: CadChangeTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(new CadChangeTx(tx)), { maxWait: 10_000, timeout: 60_000 });
+  /**
+   * Runs a change of the document of master `masterId` in one transaction, once the changes of
+   * that master before it on this instance have ended (ObjectLocks: waiting holds no connection).
+   */
+  change<T>(masterId: number, work: (tx: CadChangeTx) => Promise<T>): Promise<T> {
+    return this.locks.inTurn(masterId, () =>
+      this.prisma.$transaction((tx) => work(new CadChangeTx(tx, this.locks.timeoutMs)), {
+        maxWait: 10_000,
+        timeout: 60_000,
+      }),
+    );
   }
 }
 
 /** The steps of a change of a CAD document, inside the caller's transaction. */
 export class CadChangeTx {
-  constructor(private readonly tx: Prisma.TransactionClient) {}
+  constructor(
+    private readonly tx: Prisma.TransactionClient,
+    /** DB_LOCK_TIMEOUT_MS: the longest the change waits for a lock. */
+    private readonly lockTimeoutMs: number,
+  ) {}
 
   /**
    * Serialises changes of one CAD document (its attributes, iterations, the line numbers of its
    * links) with each other and with the file service's changes, which take the same lock: what
-   * is read after this is what the change applies to.
+   * is read after this is what the change applies to. Waits at most DB_LOCK_TIMEOUT_MS (503).
    */
   async lockMaster(masterId: number): Promise<void> {
-    await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR NO KEY UPDATE`;
+    await this.tx.$queryRaw`
+      SELECT id FROM masters WHERE id = ${masterId} AND ${boundLockWaits(this.lockTimeoutMs)} FOR NO KEY UPDATE`;
   }
 
   findIteration(ref: CadRef): Promise<CadIteration | null> {

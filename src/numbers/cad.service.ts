@@ -58,8 +58,7 @@ export class CadService {
     const ref = parseCadRef(text);
     const change = checkAttributes(body.attributes);
     const note = body.message ?? null;
-    return this.repository.change(async (tx) => {
-      const doc = await this.writable(user, ref, tx);
+    return this.changing(user, ref, async (tx, doc) => {
       const made = body.iterate
         ? await tx.newIteration(doc.iterationId, user.id, note, this.config.objectsReleasedStates)
         : null;
@@ -75,8 +74,7 @@ export class CadService {
   async changeLink(user: AuthUser, text: string, linkRef: string, body: LinkChangeBodyDto | null): Promise<CadLinkDto> {
     const ref = parseCadRef(text);
     const change = body?.attributes === undefined ? null : checkAttributes(body.attributes);
-    return this.repository.change(async (tx) => {
-      const doc = await this.writable(user, ref, tx);
+    return this.changing(user, ref, async (tx, doc) => {
       const links = await tx.links(doc.iterationId);
       const link = pickLink(links, linkRef, doc);
       const lineNumber = body === null || body.lineNumber === undefined ? link.lineNumber : toBig(body.lineNumber);
@@ -108,8 +106,7 @@ export class CadService {
     opts: { mode: NumberingMode; start: number; step: number },
   ): Promise<NumberUsedLinksDto> {
     const ref = parseCadRef(text);
-    return this.repository.change(async (tx) => {
-      const doc = await this.writable(user, ref, tx);
+    return this.changing(user, ref, async (tx, doc) => {
       if (doc.subtype !== ASSEMBLY) {
         throw new BadRequestException(
           `${doc.number} is a ${doc.subtype ?? 'CAD document without subtype'}, not a ${ASSEMBLY}: only assemblies number the links they use`,
@@ -149,27 +146,35 @@ export class CadService {
   }
 
   /**
-   * The latest iteration the reference names, locked, when the caller may change it: 404 when
-   * they may not read it, 403 when they may only read it, 409 for an iteration that is not the latest.
+   * Runs `work` on the latest iteration the reference names, locked in the change's transaction,
+   * when the caller may change it: 404 when they may not read it, 403 when they may only read it,
+   * 409 for an iteration that is not the latest. The checks come first, before the change takes
+   * its turn and a connection (CadRepository.change); the document is read again under the lock.
    */
-  private async writable(user: AuthUser, ref: CadRef, tx: CadChangeTx): Promise<CadIteration> {
-    const found = await tx.findIteration(ref);
+  private async changing<T>(
+    user: AuthUser,
+    ref: CadRef,
+    work: (tx: CadChangeTx, doc: CadIteration) => Promise<T>,
+  ): Promise<T> {
+    const found = await this.repository.findIteration(ref);
     const access =
       found && found.cls === OidClass.cadDocument ? await this.permissions.access(user, found.containerId) : 'none';
     if (!found || access === 'none') throw notFound(ref);
     if (access === 'read') {
       throw new ForbiddenException(`changing ${found.number} needs author or manager rights in its container`);
     }
-    await tx.lockMaster(found.masterId);
-    // Read again under the lock: a change that committed meanwhile may have made a new iteration.
-    const doc = await tx.findIteration(ref);
-    if (!doc) throw notFound(ref);
-    if (!doc.latest) {
-      throw new ConflictException(
-        `${ref.text} is iteration ${doc.version}.${doc.iteration}, not the latest: only the latest iteration can be changed`,
-      );
-    }
-    return doc;
+    return this.repository.change(found.masterId, async (tx) => {
+      await tx.lockMaster(found.masterId);
+      // Read again under the lock: a change that committed meanwhile may have made a new iteration.
+      const doc = await tx.findIteration(ref);
+      if (!doc) throw notFound(ref);
+      if (!doc.latest) {
+        throw new ConflictException(
+          `${ref.text} is iteration ${doc.version}.${doc.iteration}, not the latest: only the latest iteration can be changed`,
+        );
+      }
+      return work(tx, doc);
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import type { StorageKind } from '../catalog/storage.js';
+import { boundLockWaits } from '../prisma/object-locks.js';
 import type { Db } from './object-records.js';
 import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 
@@ -100,7 +101,11 @@ const PLAIN = (userId: number, where: Prisma.Sql) => Prisma.sql`
   ORDER BY o.class, o.id LIMIT 10`;
 
 export class CatalogRowsTx {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** In a change: DB_LOCK_TIMEOUT_MS, the longest lockPlain waits (503 past it). */
+    private readonly lockTimeoutMs: number | null = null,
+  ) {}
 
   /** Plain objects by id (of one class) or by number among classes. */
   findPlain(key: { id: number; cls: string } | { number: string; classes: readonly string[] }, userId: number) {
@@ -113,7 +118,8 @@ export class CatalogRowsTx {
 
   /** Locks a plain object's row for a change (FOR UPDATE: a link naming it waits, and is counted). */
   async lockPlain(id: number): Promise<void> {
-    await this.db.$queryRaw`SELECT id FROM objects WHERE id = ${id} FOR UPDATE`;
+    const bounded = this.lockTimeoutMs === null ? Prisma.sql`TRUE` : boundLockWaits(this.lockTimeoutMs);
+    await this.db.$queryRaw`SELECT id FROM objects WHERE id = ${id} AND ${bounded} FOR UPDATE`;
   }
 
   /** The new object's id; null when its class has an object with that number already. */

@@ -8,6 +8,7 @@ import {
   type NumberedClass,
   type Reservation,
 } from '../numbers/numbers.repository.js';
+import { boundLockWaits } from '../prisma/object-locks.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from './object-ref.js';
 import {
@@ -104,9 +105,13 @@ export class ObjectChangeTx {
   /** References plain objects keep in their JSON. */
   readonly refs: ObjectReferencesTx;
 
-  constructor(private readonly tx: Prisma.TransactionClient) {
-    this.links = new UsageLinksTx(tx);
-    this.rows = new CatalogRowsTx(tx);
+  constructor(
+    private readonly tx: Prisma.TransactionClient,
+    /** DB_LOCK_TIMEOUT_MS: the longest the change waits for the lock of an object (503 past it). */
+    private readonly lockTimeoutMs: number,
+  ) {
+    this.links = new UsageLinksTx(tx, lockTimeoutMs);
+    this.rows = new CatalogRowsTx(tx, lockTimeoutMs);
     this.refs = new ObjectReferencesTx(tx);
   }
 
@@ -121,10 +126,12 @@ export class ObjectChangeTx {
    * same lock. NO KEY UPDATE leaves rows that merely reference the master unblocked; a
    * deletion takes FOR UPDATE instead, so a usage link being added to the object (whose foreign
    * key check holds the master's KEY SHARE lock) is committed, and counted, before it looks.
+   * From here on, no lock wait of the change is longer than DB_LOCK_TIMEOUT_MS (503).
    */
   async lockMaster(masterId: number, forDelete = false): Promise<void> {
-    if (forDelete) await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR UPDATE`;
-    else await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} FOR NO KEY UPDATE`;
+    const bounded = boundLockWaits(this.lockTimeoutMs);
+    if (forDelete) await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} AND ${bounded} FOR UPDATE`;
+    else await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} AND ${bounded} FOR NO KEY UPDATE`;
   }
 
   findByRef(ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {

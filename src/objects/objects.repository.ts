@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
+import { ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ObjectRef } from './object-ref.js';
 import { CatalogRowsTx } from './catalog-rows.tx.js';
@@ -12,7 +13,10 @@ import { findByRef, findInMaster, recordSql, type IterationPick, type ObjectReco
  */
 @Injectable()
 export class ObjectsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly locks: ObjectLocks,
+  ) {}
 
   findByRef(ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
     return findByRef(this.prisma, ref, userId);
@@ -38,8 +42,14 @@ export class ObjectsRepository {
     return new CatalogRowsTx(this.prisma);
   }
 
-  /** Runs a change in one transaction; the callback gets the operations it may use. */
+  /**
+   * Runs a change in one transaction; the callback gets the operations it may use. Its waits
+   * for the locks of objects are bounded by DB_LOCK_TIMEOUT_MS (ObjectChangeTx.lockMaster).
+   */
   change<T>(work: (tx: ObjectChangeTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(new ObjectChangeTx(tx)), { maxWait: 10_000, timeout: 60_000 });
+    return this.prisma.$transaction((tx) => work(new ObjectChangeTx(tx, this.locks.timeoutMs)), {
+      maxWait: 10_000,
+      timeout: 60_000,
+    });
   }
 }

@@ -1,4 +1,5 @@
-import type { MemberRole, Prisma } from '../generated/prisma/client.js';
+import { Prisma, type MemberRole } from '../generated/prisma/client.js';
+import { boundLockWaits } from '../prisma/object-locks.js';
 
 /** A usage link of an iteration, with the master it uses and that master's latest iteration. */
 export interface LinkRecord {
@@ -27,15 +28,22 @@ export interface LinkValues {
  * transaction. Adding a link takes lockStructures first, so no two adds check for cycles at once.
  */
 export class UsageLinksTx {
-  constructor(private readonly tx: Prisma.TransactionClient) {}
+  constructor(
+    private readonly tx: Prisma.TransactionClient,
+    /** In a change of the service: DB_LOCK_TIMEOUT_MS, the longest lockStructures waits (503 past it). */
+    private readonly lockTimeoutMs: number | null = null,
+  ) {}
 
   /**
    * Serialises every change that could close a cycle (adding a link): two adds each checking
    * that the other's member does not contain its parent would both pass, and together make
-   * A use B use A. Taken before the master's row lock, so lock order is always the same.
+   * A use B use A. Taken before the master's row lock, so lock order is always the same. The
+   * import (no timeout) waits as long as it takes.
    */
   async lockStructures(): Promise<void> {
-    await this.tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('pdm.usage_structure'))`;
+    // Without FROM, the WHERE is checked before the lock is taken.
+    const bounded = this.lockTimeoutMs === null ? Prisma.sql`TRUE` : boundLockWaits(this.lockTimeoutMs);
+    await this.tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('pdm.usage_structure')) WHERE ${bounded}`;
   }
 
   /** The links of an iteration, by line number (none last), member number, id. */

@@ -1,6 +1,7 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { guardPool } from './pg-connection-loss.js';
 
 /**
  * Every PostgreSQL connection pool of the service, made from the validated configuration and
@@ -11,6 +12,9 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
  *
  * Nest destroys a provider after those that depend on it, so the pools close once every user
  * of them has stopped (PrismaService, ReadReplica, the repositories of the services).
+ *
+ * A connection the server ends (a restart, pg_terminate_backend) is logged and dropped, whether
+ * idle in its pool or checked out by a request (which gets 503): see guardPool.
  */
 @Injectable()
 export class DatabasePools implements OnModuleDestroy {
@@ -31,15 +35,19 @@ export class DatabasePools implements OnModuleDestroy {
   /** Reports on the replica, as `reports` on the primary. Null without a replica. */
   readonly replicaReports: pg.Pool | null;
 
+  private readonly logger = new Logger('DatabasePools');
+
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const reports = { statementTimeoutMs: config.reportTimeoutMs, readOnly: true };
     const replica = config.databaseReplicaUrl || null;
-    this.primary = createPgPool(config, { statementTimeoutMs: config.dbStatementTimeoutMs });
-    this.reports = config.dbPoolMax > 1 ? createPgPool(config, reports) : null;
+    const pool = (name: string, opts: PoolOptions) =>
+      guardPool(createPgPool(config, opts), (message) => this.logger.warn(`${name} pool: ${message}`));
+    this.primary = pool('primary', { statementTimeoutMs: config.dbStatementTimeoutMs });
+    this.reports = config.dbPoolMax > 1 ? pool('report', reports) : null;
     this.replica = replica
-      ? createPgPool(config, { url: replica, statementTimeoutMs: config.dbStatementTimeoutMs, readOnly: true })
+      ? pool('replica', { url: replica, statementTimeoutMs: config.dbStatementTimeoutMs, readOnly: true })
       : null;
-    this.replicaReports = replica ? createPgPool(config, { ...reports, url: replica }) : null;
+    this.replicaReports = replica ? pool('replica report', { ...reports, url: replica }) : null;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -52,12 +60,18 @@ export class DatabasePools implements OnModuleDestroy {
 /** A connection idle this long gets TCP keepalive probes (their interval and count are the system's). */
 const KEEPALIVE_AFTER_MS = 10_000;
 
+interface PoolOptions {
+  statementTimeoutMs: number;
+  readOnly?: boolean;
+  url?: string;
+}
+
 /**
  * A pool of DB_POOL_MAX connections to DATABASE_URL (or `url`, the replica's) with the service's
  * connect and idle limits. `statementTimeoutMs` (0: none) and `readOnly` hold for each connection.
  */
-function createPgPool(config: AppConfig, opts: { statementTimeoutMs: number; readOnly?: boolean; url?: string }) {
-  const pool = new pg.Pool({
+function createPgPool(config: AppConfig, opts: PoolOptions): pg.Pool {
+  return new pg.Pool({
     connectionString: opts.url ?? config.databaseUrl,
     max: config.dbPoolMax,
     connectionTimeoutMillis: config.dbConnectTimeoutMs,
@@ -69,7 +83,4 @@ function createPgPool(config: AppConfig, opts: { statementTimeoutMs: number; rea
     ...(opts.statementTimeoutMs > 0 && { statement_timeout: opts.statementTimeoutMs }),
     ...(opts.readOnly && { options: '-c default_transaction_read_only=on' }),
   });
-  // An idle connection the server dropped must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
-  return pool;
 }

@@ -10,9 +10,12 @@ describe('POST /numbers/used/<oid_or_number>', () => {
   let pool: pg.Pool;
 
   const t = useTestApp();
+  // A second instance: on one instance, changes of one document take turns before the database.
+  const other = useTestApp();
   beforeAll(async () => {
     // One listening server: requests running at the same time must not each start and stop their own.
     await t.app.listen(0, '127.0.0.1');
+    await other.app.listen(0, '127.0.0.1');
     pool = testPool();
   });
 
@@ -119,7 +122,8 @@ describe('POST /numbers/used/<oid_or_number>', () => {
    * links but neither write them. The link change (C3 → 10) is sent first, then the numbering.
    * Without the lock on the assembly both read the links while none has a number: the numbering
    * plans C1 → 10, C2 → 20, C3 → 30, skips C3 once the change has given it 10, and C1 and C3
-   * both end at 10. With it the numbering waits for the change and numbers on from 10.
+   * both end at 10. With it the numbering waits for the change and numbers on from 10. The two
+   * calls go to two instances, which only the lock in the database serialises.
    */
   it('never gives two links the same line number when calls run at the same time', async () => {
     const p = 'cadused3';
@@ -132,8 +136,9 @@ describe('POST /numbers/used/<oid_or_number>', () => {
           .post(`/numbers/attributes/${p}-ASM/${p}-C3`)
           .auth(...USERS.alice)
           .send({ lineNumber: 10 }),
+      // On another instance: on one, the second change waits its turn in the process instead.
       () =>
-        request(t.http)
+        request(other.http)
           .post(`/numbers/used/${p}-ASM`)
           .auth(...USERS.alice),
     );

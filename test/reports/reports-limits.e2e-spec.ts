@@ -158,6 +158,6 @@ describe('report limits on a single shared connection', () => {
     await expectReadOnly(t);
     // The timeout was local to the report's transaction: the shared connection keeps its own.
     const timeout = await t.app.get(PrismaService).pgPool.query('SHOW statement_timeout');
-    expect(timeout.rows).toEqual([{ statement_timeout: '2min' }]);
+    expect(timeout.rows).toEqual([{ statement_timeout: '30s' }]);
   });
 });
