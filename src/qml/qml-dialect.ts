@@ -317,7 +317,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
         name: 'name',
         required: true,
         about:
-          'in `linkJoin` a link class (role A → role B); in `referenceJoin` a reference of the first alias’s class',
+          'in `linkJoin` a link class (its ends matched to its roles by class); in `referenceJoin` a reference of the first alias’s class',
       },
     ],
     children: ['aliasTarget'],
@@ -328,7 +328,8 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
     parents: ['join'],
     attributes: [ALIAS],
     children: [],
-    about: 'one side of a join: first the source (role A, or the class holding the reference), then the target',
+    about:
+      'one side of a join: first the class holding the reference, then its target; for a link, either order (role A first where both fit both roles)',
   },
 ];
 

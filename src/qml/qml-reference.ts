@@ -262,7 +262,7 @@ const TABLES: Record<string, (catalog: DialectCatalog, ex: Examples) => string> 
       .join('\n\n'),
   links: (catalog, ex) =>
     table(
-      ['link class', 'role A (first alias)', 'role B (second alias)', 'examples'],
+      ['link class', 'role A', 'role B', 'examples'],
       catalog.links.map((l) => [
         code(l.name),
         l.roleA.map(code).join(', '),

@@ -330,7 +330,7 @@ describe('validateQml', () => {
       q(
         `${SEL}${FROM}<linkJoin><join name="wt.part.WTPartUsageLink"><aliasTarget alias="D"/><aliasTarget alias="D"/></join></linkJoin>`,
       ),
-      `${P}/linkJoin/join[1]: link wt.part.WTPartUsageLink cannot join wt.doc.WTDocument (role A) to wt.doc.WTDocument (role B): it links wt.part.WTPart to wt.part.WTPartMaster`,
+      `${P}/linkJoin/join[1]: link wt.part.WTPartUsageLink cannot join wt.doc.WTDocument and wt.doc.WTDocument, in either order: it links wt.part.WTPart (role A) to wt.part.WTPartMaster (role B)`,
     ],
     [
       q(
