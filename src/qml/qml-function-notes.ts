@@ -19,7 +19,7 @@ export const FUNCTION_NOTES: Readonly<Record<FunctionName, FunctionNote>> = {
     args: 'text, start [, length]',
     returns: 'string',
     about:
-      'part of a text: `start` counts from 1 (0 is 1, a negative start counts from the end); without `length`, to the end',
+      'part of a text: `start` counts from 1 (0 is 1, a negative start counts from the end); without `length`, to the end; a length below 1 gives ""',
   },
   LENGTH: { args: 'text', returns: 'long', about: 'number of characters' },
   INSTR: { args: 'text, part', returns: 'long', about: 'where `part` first occurs in the text (from 1), 0 if nowhere' },
