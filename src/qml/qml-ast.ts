@@ -1,6 +1,7 @@
 import type { CatalogClass, PropertyDef, ReferenceDef } from '../catalog/catalog-model.js';
 import type { Catalog, TableType } from '../catalog/catalog.js';
 import type { ComparisonOperator, FunctionDef } from './qml-functions.js';
+import type { CallTyping } from './qml-function-types.js';
 import type { ReportAttribute } from './qml-layout-new-types.js';
 import type { PlanRequest } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
@@ -72,7 +73,8 @@ export type Operand =
       of?: (r: PlanRequest) => string;
     }
   | { k: 'param'; name: string; path: string }
-  | { k: 'fn'; fn: FunctionDef; args: Operand[]; type: ValueType | null; path: string };
+  /** `call`: how the validator resolved the call (variant, argument types, formats), for every plan. */
+  | { k: 'fn'; fn: FunctionDef; args: Operand[]; type: ValueType; call: CallTyping; path: string };
 
 export type Condition =
   | { k: 'and' | 'or'; parts: Condition[]; path: string }

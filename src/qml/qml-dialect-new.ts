@@ -149,7 +149,8 @@ export const QML_QUERY_ELEMENTS: readonly ElementSpec[] = [
       },
     ],
     children: ['fromAliasTarget', 'toAliasTarget'],
-    about: 'relates a `fromAliasTarget` (role A, or the class holding the reference) to a `toAliasTarget`',
+    about:
+      'relates a `fromAliasTarget` (the class holding the reference; for a link either end, role A where both fit both roles) to a `toAliasTarget`',
   },
   {
     name: 'fromAliasTarget',

@@ -1,5 +1,4 @@
 import { COMPARISON_OPERATORS } from './qml-functions.js';
-import type { FunctionName } from './qml-functions.js';
 import { MACROS } from './qml-values.js';
 
 /**
@@ -318,7 +317,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
         name: 'name',
         required: true,
         about:
-          'in `linkJoin` a link class (role A → role B); in `referenceJoin` a reference of the first alias’s class',
+          'in `linkJoin` a link class (its ends matched to its roles by class); in `referenceJoin` a reference of the first alias’s class',
       },
     ],
     children: ['aliasTarget'],
@@ -329,34 +328,10 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
     parents: ['join'],
     attributes: [ALIAS],
     children: [],
-    about: 'one side of a join: first the source (role A, or the class holding the reference), then the target',
+    about:
+      'one side of a join: first the class holding the reference, then its target; for a link, either order (role A first where both fit both roles)',
   },
 ];
-
-/** What each function does and returns (names and argument counts: qml-functions.ts). */
-export const FUNCTION_NOTES: Readonly<Record<FunctionName, { args: string; returns: string; about: string }>> = {
-  UPPER: { args: 'text', returns: 'string', about: 'upper case' },
-  LOWER: { args: 'text', returns: 'string', about: 'lower case' },
-  CONCAT: { args: 'text, text, …', returns: 'string', about: 'joins its arguments (numbers and dates as text)' },
-  SUBSTRING: { args: 'text, start, length', returns: 'string', about: 'part of a text; `start` counts from 1' },
-  LENGTH: { args: 'text', returns: 'long', about: 'number of characters' },
-  ADD: {
-    args: 'number, number | timestamp, days',
-    returns: 'long, double or timestamp',
-    about: 'sum; or a timestamp plus a number of days (fractions allowed, either order)',
-  },
-  SUBTRACT: {
-    args: 'number, number | timestamp, days',
-    returns: 'long, double or timestamp',
-    about: 'difference; or a timestamp minus a number of days',
-  },
-  SYSDATE: { args: '(none)', returns: 'timestamp', about: 'the time the query started' },
-  COUNT: { args: '(none) | value', returns: 'long', about: 'rows; with an argument, rows where it is not null' },
-  MIN: { args: 'value', returns: 'its type', about: 'smallest value (numbers, text, timestamps)' },
-  MAX: { args: 'value', returns: 'its type', about: 'largest value (numbers, text, timestamps)' },
-  SUM: { args: 'number', returns: 'long or double', about: 'sum (long for long values)' },
-  AVG: { args: 'number', returns: 'double', about: 'average' },
-};
 
 /** What each comparison operator means. */
 export const OPERATOR_NOTES: Readonly<Record<(typeof COMPARISON_OPERATORS)[number], string>> = {
@@ -379,3 +354,4 @@ export const MACRO_NOTES: Readonly<Record<(typeof MACROS)[number], string>> = {
 };
 
 export { COMPARISON_OPERATORS, MACROS };
+export { FUNCTION_NOTES } from './qml-function-notes.js';

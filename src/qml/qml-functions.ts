@@ -1,51 +1,136 @@
-/** The whitelisted functions and operators of the dialect. Anything else is rejected. */
+/**
+ * The whitelisted functions and operators of the dialect. Anything else is rejected. What each
+ * function accepts and returns: qml-function-types.ts; its SQL: qml-sql-functions.ts; what the
+ * reference says of it: qml-function-notes.ts.
+ */
 
 export type FunctionName =
+  // text
   | 'UPPER'
   | 'LOWER'
+  | 'INITCAP'
   | 'CONCAT'
   | 'SUBSTRING'
   | 'LENGTH'
+  | 'INSTR'
+  | 'TRIM'
+  | 'LTRIM'
+  | 'RTRIM'
+  | 'REPLACE'
+  | 'TRANSLATE'
+  | 'LPAD'
+  | 'RPAD'
+  // numbers
   | 'ADD'
   | 'SUBTRACT'
+  | 'MULTIPLY'
+  | 'DIVIDE'
+  | 'MOD'
+  | 'ABS'
+  | 'SIGN'
+  | 'ROUND'
+  | 'TRUNC'
+  | 'CEIL'
+  | 'FLOOR'
+  | 'POWER'
+  | 'SQRT'
+  // dates
   | 'SYSDATE'
+  | 'ADD_MONTHS'
+  | 'MONTHS_BETWEEN'
+  | 'LAST_DAY'
+  | 'NEXT_DAY'
+  // conversion and null handling
+  | 'TO_CHAR'
+  | 'TO_DATE'
+  | 'TO_NUMBER'
+  | 'NVL'
+  | 'NVL2'
+  | 'COALESCE'
+  | 'DECODE'
+  // aggregates
   | 'COUNT'
   | 'MIN'
   | 'MAX'
   | 'SUM'
-  | 'AVG';
+  | 'AVG'
+  | 'STDDEV'
+  | 'VARIANCE';
 
 export interface FunctionDef {
   name: FunctionName;
   minArgs: number;
   maxArgs: number;
   aggregate: boolean;
+  /** Other names templates use for it: Windchill's `SQLFunction` spellings and Oracle's. */
+  aliases: readonly string[];
 }
 
-const fn = (name: FunctionName, minArgs: number, maxArgs: number, aggregate = false): FunctionDef => ({
+const fn = (name: FunctionName, minArgs: number, maxArgs: number, aliases: string[] = []): FunctionDef => ({
   name,
   minArgs,
   maxArgs,
-  aggregate,
+  aggregate: false,
+  aliases,
+});
+const agg = (name: FunctionName, minArgs: number, aliases: string[] = []): FunctionDef => ({
+  ...fn(name, minArgs, 1, aliases),
+  aggregate: true,
 });
 
-const FUNCTIONS = new Map<string, FunctionDef>(
-  [
-    fn('UPPER', 1, 1),
-    fn('LOWER', 1, 1),
-    fn('CONCAT', 2, 32),
-    fn('SUBSTRING', 3, 3),
-    fn('LENGTH', 1, 1),
-    fn('ADD', 2, 2),
-    fn('SUBTRACT', 2, 2),
-    fn('SYSDATE', 0, 0),
-    fn('COUNT', 0, 1, true),
-    fn('MIN', 1, 1, true),
-    fn('MAX', 1, 1, true),
-    fn('SUM', 1, 1, true),
-    fn('AVG', 1, 1, true),
-  ].map((f) => [f.name, f]),
-);
+/** Arguments of the functions that take a list (CONCAT, COALESCE, DECODE). */
+export const MAX_LIST_ARGS = 32;
+
+const DEFS: FunctionDef[] = [
+  fn('UPPER', 1, 1),
+  fn('LOWER', 1, 1),
+  fn('INITCAP', 1, 1),
+  fn('CONCAT', 2, MAX_LIST_ARGS),
+  fn('SUBSTRING', 2, 3, ['SUB_STRING', 'SUBSTR']),
+  fn('LENGTH', 1, 1),
+  fn('INSTR', 2, 2),
+  fn('TRIM', 1, 1),
+  fn('LTRIM', 1, 2),
+  fn('RTRIM', 1, 2),
+  fn('REPLACE', 2, 3),
+  fn('TRANSLATE', 3, 3),
+  fn('LPAD', 2, 3),
+  fn('RPAD', 2, 3),
+  fn('ADD', 2, 2),
+  fn('SUBTRACT', 2, 2),
+  fn('MULTIPLY', 2, 2),
+  fn('DIVIDE', 2, 2),
+  fn('MOD', 2, 2),
+  fn('ABS', 1, 1),
+  fn('SIGN', 1, 1),
+  fn('ROUND', 1, 2),
+  fn('TRUNC', 1, 2),
+  fn('CEIL', 1, 1),
+  fn('FLOOR', 1, 1),
+  fn('POWER', 2, 2),
+  fn('SQRT', 1, 1),
+  fn('SYSDATE', 0, 0),
+  fn('ADD_MONTHS', 2, 2),
+  fn('MONTHS_BETWEEN', 2, 2),
+  fn('LAST_DAY', 1, 1),
+  fn('NEXT_DAY', 2, 2),
+  fn('TO_CHAR', 1, 2),
+  fn('TO_DATE', 1, 2),
+  fn('TO_NUMBER', 1, 1),
+  fn('NVL', 2, 2),
+  fn('NVL2', 3, 3),
+  fn('COALESCE', 2, MAX_LIST_ARGS),
+  fn('DECODE', 3, MAX_LIST_ARGS),
+  agg('COUNT', 0),
+  agg('MIN', 1, ['MINIMUM']),
+  agg('MAX', 1, ['MAXIMUM']),
+  agg('SUM', 1),
+  agg('AVG', 1, ['AVERAGE']),
+  agg('STDDEV', 1),
+  agg('VARIANCE', 1),
+];
+
+const FUNCTIONS = new Map<string, FunctionDef>(DEFS.flatMap((f) => [f.name, ...f.aliases].map((n) => [n, f])));
 
 /** Function names are matched case-insensitively, as the GUI writes them either way. */
 export function findFunction(name: string): FunctionDef | undefined {
@@ -72,5 +157,5 @@ export function isComparisonOperator(type: string): type is ComparisonOperator {
 
 /** Every function, in registry order: for the generated reference (docs/qml-reference.md). */
 export function listFunctions(): readonly FunctionDef[] {
-  return [...FUNCTIONS.values()];
+  return DEFS;
 }

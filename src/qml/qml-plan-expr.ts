@@ -4,16 +4,8 @@ import { QmlError, QmlLimitError } from './qml-error.js';
 import type { ComparisonOperator } from './qml-functions.js';
 import type { PropertyDef } from '../catalog/catalog-model.js';
 import type { Aux, ColumnRef } from '../catalog/storage.js';
-import type {
-  CmpOp,
-  ComputedTable,
-  InternalFunction,
-  PlannedTable,
-  PlanRequest,
-  SqlCond,
-  SqlExpr,
-} from './qml-plan-types.js';
-import { isNumeric, type ValueType } from './qml-types.js';
+import type { CmpOp, ComputedTable, PlannedTable, PlanRequest, SqlCond, SqlExpr } from './qml-plan-types.js';
+import type { ValueType } from './qml-types.js';
 import { likePattern } from '../common/wildcard.js';
 import { convertValue, expandMacro } from './qml-values.js';
 import { fixed, once, type Derived, type ParamSource, type RequestReader } from './qml-request.js';
@@ -185,66 +177,26 @@ export class ExpressionPlanner {
     return x.type === 'string' || x.type === 'oid' ? x.e : { k: 'call', fn: 'TEXT', args: [x.e] };
   }
 
+  /**
+   * A function call as the validator typed it: each argument planned for the type its place
+   * takes (as text where the function reads text), format settings bound as values. A numeric
+   * result is a double where an argument that decides it turned out one (a decimal parameter).
+   */
   private call(o: Extract<Operand, { k: 'fn' }>): Typed {
-    const name = o.fn.name;
-    const call = (fn: InternalFunction, args: SqlExpr[], type: ValueType): Typed => ({
-      e: { k: 'call', fn, args },
-      type,
+    const c = o.call;
+    const args = o.args.map((a, i): Typed => {
+      const p = c.args[i];
+      if ('setting' in p) {
+        const type = typeof p.setting === 'number' ? 'long' : 'string';
+        return { e: { k: 'val', value: p.setting, type }, type };
+      }
+      const x = this.operand(a, p.type);
+      return p.type === 'string' ? { e: this.text(x), type: 'string' } : x;
     });
-    const arg = (i: number, expected: ValueType | null) => this.operand(o.args[i], expected);
-    switch (name) {
-      case 'UPPER':
-      case 'LOWER':
-      case 'LENGTH':
-        return call(name, [this.text(arg(0, 'string'))], name === 'LENGTH' ? 'long' : 'string');
-      case 'CONCAT':
-        return call(
-          'CONCAT',
-          o.args.map((_, i) => this.text(arg(i, 'string'))),
-          'string',
-        );
-      case 'SUBSTRING':
-        return call('SUBSTRING', [this.text(arg(0, 'string')), arg(1, 'long').e, arg(2, 'long').e], 'string');
-      case 'SYSDATE':
-        return call('SYSDATE', [], 'timestamp');
-      case 'ADD':
-      case 'SUBTRACT': {
-        const [ta, tb] = o.args.map(operandType);
-        if (ta === 'timestamp' || tb === 'timestamp') {
-          const tsFirst = ta === 'timestamp';
-          const ts = arg(tsFirst ? 0 : 1, 'timestamp');
-          const days = arg(tsFirst ? 1 : 0, 'double');
-          this.numeric(days, o.args[tsFirst ? 1 : 0].path, name);
-          return call(name === 'ADD' ? 'ADD_DAYS' : 'SUBTRACT_DAYS', [ts.e, days.e], 'timestamp');
-        }
-        const a = arg(0, ta ?? tb ?? 'double');
-        const b = arg(1, a.type);
-        this.numeric(a, o.args[0].path, name);
-        this.numeric(b, o.args[1].path, name);
-        return call(name, [a.e, b.e], a.type === 'long' && b.type === 'long' ? 'long' : 'double');
-      }
-      case 'COUNT':
-        return o.args.length === 0 ? call('COUNT_ALL', [], 'long') : call('COUNT', [arg(0, 'string').e], 'long');
-      case 'MIN':
-      case 'MAX': {
-        const a = arg(0, null);
-        return call(name, [a.e], a.type);
-      }
-      case 'SUM': {
-        const a = arg(0, 'double');
-        this.numeric(a, o.args[0].path, name);
-        return a.type === 'long' ? call('SUM_LONG', [a.e], 'long') : call('SUM', [a.e], 'double');
-      }
-      case 'AVG': {
-        const a = arg(0, 'double');
-        this.numeric(a, o.args[0].path, name);
-        return call('AVG', [a.e], 'double');
-      }
-    }
-  }
-
-  private numeric(x: Typed, path: string, fn: string): void {
-    if (!isNumeric(x.type)) throw new QmlError(path, `${fn} needs a number here, not a ${x.type}`);
+    const double = c.widen?.some((i) => args[i].type === 'double');
+    const type = c.result === 'long' && double ? 'double' : c.result;
+    const order = c.order ?? args.map((_, i) => i);
+    return { e: { k: 'call', fn: c.fn, args: order.map((i) => args[i].e), type }, type };
   }
 
   condition(c: Condition): SqlCond {

@@ -1,5 +1,6 @@
 import type { ComputedKind } from '../catalog/catalog-model.js';
 import type { Aux, Storage } from '../catalog/storage.js';
+import type { InternalFunction } from './qml-sql-functions.js';
 import type { ValueType } from './qml-types.js';
 import type { BoundValue } from './qml-values.js';
 import type { Derived } from './qml-request.js';
@@ -40,25 +41,7 @@ export interface PlannedTable {
   outer: { on: SqlCond[] } | null;
 }
 
-export type InternalFunction =
-  | 'UPPER'
-  | 'LOWER'
-  | 'CONCAT'
-  | 'SUBSTRING'
-  | 'LENGTH'
-  | 'ADD'
-  | 'SUBTRACT'
-  | 'ADD_DAYS'
-  | 'SUBTRACT_DAYS'
-  | 'SYSDATE'
-  | 'COUNT'
-  | 'COUNT_ALL'
-  | 'MIN'
-  | 'MAX'
-  | 'SUM'
-  | 'SUM_LONG'
-  | 'AVG'
-  | 'TEXT';
+export type { InternalFunction } from './qml-sql-functions.js';
 
 export type SqlExpr =
   | { k: 'col'; alias: string; column: string }
@@ -73,7 +56,8 @@ export type SqlExpr =
     }
   /** `of`: set while recording for a value of the request (qml-request.ts): how to compute it again. */
   | { k: 'val'; value: BoundValue; type: ValueType; of?: (r: PlanRequest) => BoundValue }
-  | { k: 'call'; fn: InternalFunction; args: SqlExpr[] }
+  /** `type`: the result type of a QML function (some render by it: SUM, MOD, ROUND …). */
+  | { k: 'call'; fn: InternalFunction; args: SqlExpr[]; type?: ValueType }
   | { k: 'computed'; name: ComputedKind; table: ComputedTable };
 
 /** What a computed value needs of its table. */

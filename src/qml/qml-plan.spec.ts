@@ -226,8 +226,9 @@ describe('planQuery', () => {
         {
           k: 'call',
           fn: 'SUBTRACT_DAYS',
+          type: 'timestamp',
           args: [
-            { k: 'call', fn: 'SYSDATE', args: [] },
+            { k: 'call', fn: 'SYSDATE', args: [], type: 'timestamp' },
             { k: 'val', value: 1.5, type: 'double' },
           ],
         },
@@ -237,6 +238,7 @@ describe('planQuery', () => {
         {
           k: 'call',
           fn: 'ADD_DAYS',
+          type: 'timestamp',
           args: [
             { k: 'col', alias: 't1', column: 'created_at' },
             { k: 'val', value: 2, type: 'double' },
@@ -248,10 +250,11 @@ describe('planQuery', () => {
         {
           k: 'call',
           fn: 'LOWER',
+          type: 'string',
           args: [{ k: 'call', fn: 'TEXT', args: [{ k: 'col', alias: 't1', column: 'latest' }] }],
         },
       ],
-      ['long', { k: 'call', fn: 'SUM_LONG', args: [{ k: 'col', alias: 't1', column: 'iteration' }] }],
+      ['long', { k: 'call', fn: 'SUM', type: 'long', args: [{ k: 'col', alias: 't1', column: 'iteration' }] }],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { DialectCatalog } from './qml-catalog.js';
 import { QML_ELEMENTS, type ElementSpec } from './qml-dialect.js';
 import { parseQml, type QmlElement } from './qml-parse.js';
+import { findFunction } from './qml-functions.js';
 
 /**
  * What a QML document uses of the dialect, as keys shared with the generated reference:
@@ -82,7 +83,7 @@ export function qmlUsage(qml: string, catalog: DialectCatalog): Set<UsageKey> {
         break;
       }
       case 'function':
-        used.add(`function:${el.attrs.name?.trim().toUpperCase()}`);
+        used.add(`function:${findFunction(el.attrs.name ?? '')?.name ?? el.attrs.name?.trim().toUpperCase()}`);
         break;
       case 'join': {
         const name = el.attrs.name?.trim() ?? '';

@@ -2,7 +2,7 @@ import type { DialectCatalog } from './qml-catalog.js';
 import { compileTemplate } from './qml-compiler.js';
 import { FUNCTION_NOTES, MACRO_NOTES, OPERATOR_NOTES, QML_ELEMENTS } from './qml-dialect.js';
 import { QML_QUERY_ELEMENTS } from './qml-dialect-new.js';
-import { listFunctions, type FunctionName } from './qml-functions.js';
+import { listFunctions } from './qml-functions.js';
 import { allUsageKeys, classGroups, IBA, MBA, qmlUsage, type UsageKey } from './qml-reference-usage.js';
 import { listTypeHints } from './qml-types.js';
 import { MACROS } from './qml-values.js';
@@ -177,9 +177,10 @@ const TABLES: Record<string, (catalog: DialectCatalog, ex: Examples) => string> 
     table(
       ['function', 'arguments', 'result', 'kind', 'what it does', 'examples'],
       listFunctions().map((f) => {
-        const n = FUNCTION_NOTES[f.name as FunctionName];
+        const n = FUNCTION_NOTES[f.name];
+        const aliases = f.aliases.length ? ` (also ${f.aliases.map(code).join(', ')})` : '';
         return [
-          code(f.name),
+          `${code(f.name)}${aliases}`,
           cell(n.args),
           n.returns,
           f.aggregate ? 'aggregate' : 'scalar',
@@ -261,7 +262,7 @@ const TABLES: Record<string, (catalog: DialectCatalog, ex: Examples) => string> 
       .join('\n\n'),
   links: (catalog, ex) =>
     table(
-      ['link class', 'role A (first alias)', 'role B (second alias)', 'examples'],
+      ['link class', 'role A', 'role B', 'examples'],
       catalog.links.map((l) => [
         code(l.name),
         l.roleA.map(code).join(', '),

@@ -116,7 +116,7 @@ describe('renderSql', () => {
       `(CASE WHEN jsonb_typeof(("t1"."attributes" -> $1::text)) = 'number' AND abs((("t1"."attributes" ->> $2::text))::numeric) < 1e308 THEN (("t1"."attributes" ->> $3::text))::float8 END) AS "c1"`,
     );
     expect(s.text).toContain('concat("t2"."number", $4::text)');
-    expect(s.text).toContain('substring("t2"."name" from ($5::int8)::int4 for ($6::int8)::int4)');
+    expect(s.text).toContain('substring("t2"."name" from ($5::int8)::int4 for greatest(($6::int8)::int4, 0))');
     expect(s.text).toContain('("t1"."title" IS NULL OR "t1"."state" NOT IN ($11::text, $12::text))');
     expect(s.text).toContain(
       'EXISTS (SELECT 1 FROM "usage_links" "t1lt2" WHERE "t1lt2"."class" = $13 AND "t1lt2"."parent_id" = "t1"."id" AND "t1lt2"."child_id" = "t2"."id")',

@@ -1,12 +1,12 @@
 import { ident, join, raw, sql, type Sql } from '../catalog/sql.js';
 import type { Aux, Storage } from '../catalog/storage.js';
 import type { AccessScope, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
-import type { ValueType } from './qml-types.js';
 import { likePrefixRange } from '../common/wildcard.js';
 import type { BoundValue } from './qml-values.js';
 import { Rebind } from './qml-request.js';
 import { at, auxAlias, computed, jsonValue } from './qml-sql-computed.js';
 import { likeRange } from './qml-sql-like.js';
+import { PG_TYPE, renderCall } from './qml-sql-functions.js';
 
 /**
  * Renders a Plan as one parameterised query (SQL text and bound values). Identifiers come only
@@ -42,15 +42,6 @@ function ordinal(n: number): string {
   if (!Number.isInteger(n) || n < 1) throw new Error(`not an ordinal: ${n}`);
   return String(n);
 }
-
-const PG_TYPE: Record<ValueType, string> = {
-  string: 'text',
-  oid: 'text',
-  long: 'int8',
-  double: 'float8',
-  boolean: 'boolean',
-  timestamp: 'timestamptz',
-};
 
 type LinkCond = Extract<SqlCond, { k: 'link' }>;
 
@@ -261,48 +252,7 @@ function expr(e: SqlExpr): Sql {
     case 'computed':
       return computed(e.name, e.table);
     case 'call':
-      return call(e.fn, e.args.map(expr));
-  }
-}
-
-function call(fn: Extract<SqlExpr, { k: 'call' }>['fn'], a: Sql[]): Sql {
-  switch (fn) {
-    case 'UPPER':
-      return sql`upper(${a[0]})`;
-    case 'LOWER':
-      return sql`lower(${a[0]})`;
-    case 'CONCAT':
-      return sql`concat(${join(a, ', ')})`;
-    case 'SUBSTRING':
-      return sql`substring(${a[0]} from (${a[1]})::int4 for (${a[2]})::int4)`;
-    case 'LENGTH':
-      return sql`length(${a[0]})::int8`;
-    case 'ADD':
-      return sql`(${a[0]} + ${a[1]})`;
-    case 'SUBTRACT':
-      return sql`(${a[0]} - ${a[1]})`;
-    case 'ADD_DAYS':
-      return sql`(${a[0]} + (${a[1]}) * interval '1 day')`;
-    case 'SUBTRACT_DAYS':
-      return sql`(${a[0]} - (${a[1]}) * interval '1 day')`;
-    case 'SYSDATE':
-      return raw('statement_timestamp()');
-    case 'COUNT':
-      return sql`count(${a[0]})::int8`;
-    case 'COUNT_ALL':
-      return raw('count(*)::int8');
-    case 'MIN':
-      return sql`min(${a[0]})`;
-    case 'MAX':
-      return sql`max(${a[0]})`;
-    case 'SUM':
-      return sql`sum(${a[0]})::float8`;
-    case 'SUM_LONG':
-      return sql`sum(${a[0]})::int8`;
-    case 'AVG':
-      return sql`avg(${a[0]})::float8`;
-    case 'TEXT':
-      return sql`(${a[0]})::text`;
+      return renderCall(e.fn, e.args.map(expr), e.type);
   }
 }
 

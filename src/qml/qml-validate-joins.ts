@@ -5,7 +5,8 @@ import { fail } from './qml-element-rules.js';
 
 /**
  * The reference (of the first table's class) or the link class a join names, checked against the
- * classes of the two tables it joins, `a` and `b` (indexes in `tables`); `path` is the join's.
+ * classes of the two tables it joins, `a` and `b` (indexes in `tables`); `path` is the join's. A
+ * link's ends are matched to its roles by class, so the result may name them the other way round.
  */
 export function resolveJoin(
   cat: Catalog,
@@ -40,11 +41,12 @@ export function resolveJoin(
   }
   const [ra, rb] = [cat.findClass(link.roles!.a)!, cat.findClass(link.roles!.b)!];
   const fits = (c: typeof ca, role: typeof ra) => c.storage === role.storage && related(c.name, role.name);
-  if (!fits(ca, ra) || !fits(cb, rb)) {
-    fail(
-      path,
-      `link ${name} cannot join ${ca.name} (role A) to ${cb.name} (role B): it links ${ra.name} to ${rb.name}`,
-    );
-  }
-  return { k: 'link', link, a, b, path };
+  // Exports name the two ends in either order (a change notice, then its task, or the reverse):
+  // each end takes the role its class fits; only where both fit both does the order decide.
+  if (fits(ca, ra) && fits(cb, rb)) return { k: 'link', link, a, b, path };
+  if (fits(ca, rb) && fits(cb, ra)) return { k: 'link', link, a: b, b: a, path };
+  return fail(
+    path,
+    `link ${name} cannot join ${ca.name} and ${cb.name}, in either order: it links ${ra.name} (role A) to ${rb.name} (role B)`,
+  );
 }

@@ -1,4 +1,8 @@
-import type { Operand } from './qml-ast.js';
+import type { Operand, ParameterDecl } from './qml-ast.js';
+import { QmlError } from './qml-error.js';
+import { typeCall, type ArgInfo, type CallTyping } from './qml-function-types.js';
+import { findFunction, type FunctionDef } from './qml-functions.js';
+import { convertValue } from './qml-values.js';
 import { operandType } from './qml-ast.js';
 import { fail, only, requiredAttr } from './qml-element-rules.js';
 import type { QmlElement } from './qml-parse.js';
@@ -28,49 +32,62 @@ export function propertyChain(el: QmlElement): string | null {
   return parts.length ? parts.join('.') : null;
 }
 
-/** Result type of a function call, checking what can be checked before values are known. */
-export function functionType(name: string, args: Operand[], path: string): ValueType | null {
-  const t = args.map(operandType);
-  switch (name) {
-    case 'UPPER':
-    case 'LOWER':
-    case 'CONCAT':
-      return 'string';
-    case 'SUBSTRING':
-      for (const i of [1, 2]) {
-        if (t[i] !== null && !isNumeric(t[i]!)) fail(args[i].path, `SUBSTRING needs a number here, not a ${t[i]}`);
-      }
-      return 'string';
-    case 'LENGTH':
-    case 'COUNT':
-      return 'long';
-    case 'SYSDATE':
-      return 'timestamp';
-    case 'ADD':
-    case 'SUBTRACT': {
-      if (t[1] === 'timestamp' && (name === 'SUBTRACT' || t[0] === 'timestamp')) {
-        fail(path, `${name} takes a timestamp and a number of days, or two numbers`);
-      }
-      if (t[0] === 'timestamp' || t[1] === 'timestamp') return 'timestamp';
-      for (let i = 0; i < 2; i++) {
-        if (t[i] !== null && !isNumeric(t[i]!)) fail(args[i].path, `${name} needs a number here, not a ${t[i]}`);
-      }
-      return t[0] === 'long' && t[1] === 'long' ? 'long' : 'double';
-    }
-    case 'MIN':
-    case 'MAX':
-      if (t[0] === 'boolean') fail(args[0].path, `${name} needs a number, text or timestamp, not a boolean`);
-      return t[0] ?? 'string';
-    case 'SUM':
-      if (t[0] !== null && !isNumeric(t[0])) fail(args[0].path, `SUM needs a number, not a ${t[0]}`);
-      return t[0] === 'long' ? 'long' : 'double';
-    case 'AVG':
-      if (t[0] !== null && !isNumeric(t[0])) fail(args[0].path, `AVG needs a number, not a ${t[0]}`);
-      return 'double';
-    default:
-      return null;
+/** The function a `function` element names, its number of arguments checked. */
+export function functionOf(el: QmlElement): FunctionDef {
+  const name = requiredAttr(el, 'name');
+  const def = findFunction(name) ?? fail(el.path, `unknown function "${name}"`);
+  const n = el.children.length;
+  if (n < def.minArgs || n > def.maxArgs) {
+    const want = def.minArgs === def.maxArgs ? `${def.minArgs}` : `${def.minArgs} to ${def.maxArgs}`;
+    fail(el.path, `${name.trim().toUpperCase()} takes ${want} argument(s), found ${n}`);
   }
+  return def;
 }
+
+/**
+ * Types a function call (qml-function-types.ts) and checks its constant arguments convert to the
+ * type their place takes, so that a wrong argument is a 400 naming the function and the
+ * argument before any request. `params`: the declared parameters, whose types are hints.
+ */
+export function typeFunctionCall(
+  def: FunctionDef,
+  name: string,
+  args: Operand[],
+  params: ReadonlyMap<string, ParameterDecl>,
+  path: string,
+): CallTyping {
+  const written = name.trim().toUpperCase();
+  const info = args.map((a): ArgInfo => ({
+    type: operandType(a),
+    hint: a.k === 'const' ? a.hint : a.k === 'param' ? (params.get(a.name)?.hint ?? null) : null,
+    constant: a.k === 'const' && !a.isMacro ? a.text : null,
+  }));
+  const call = typeCall(def.name, written, info, (i, reason) => fail(i === null ? path : args[i].path, reason));
+  args.forEach((a, i) => {
+    const p = call.args[i];
+    if (a.k !== 'const' || a.isMacro || 'setting' in p || p.type === 'string') return;
+    // A long place takes a decimal as a double (qml-plan-expr.ts), as a comparison does.
+    const type = p.type === 'long' && !INTEGER.test(a.text) && !a.text.trim().startsWith('OR:') ? 'double' : p.type;
+    try {
+      convertValue(a.text, type, 'value', a.path);
+    } catch (e) {
+      if (!(e instanceof QmlError)) throw e;
+      fail(a.path, `${written} needs ${WANTED[type]} as argument ${i + 1}, not "${a.text}"`);
+    }
+  });
+  return call;
+}
+
+const INTEGER = /^\s*[+-]?\d+\s*$/;
+
+const WANTED: Record<ValueType, string> = {
+  string: 'a text',
+  oid: 'an OID',
+  long: 'a whole number',
+  double: 'a number',
+  boolean: 'a boolean (true, false, 1, 0)',
+  timestamp: 'an ISO-8601 timestamp',
+};
 
 export function checkComparable(l: Operand, r: Operand, path: string): void {
   const a = operandType(l);

@@ -219,33 +219,33 @@ describe('validateQml', () => {
     ],
     [
       q(`<select><function name="SUM"><column alias="D">name</column></function></select>${FROM}`),
-      `${P}/select/function[1]/column[1]: SUM needs a number, not a string`,
+      `${P}/select/function[1]/column[1]: SUM needs a number as argument 1, not a string`,
     ],
     [
       q(`<select><function name="AVG"><column alias="D">name</column></function></select>${FROM}`),
-      `${P}/select/function[1]/column[1]: AVG needs a number, not a string`,
+      `${P}/select/function[1]/column[1]: AVG needs a number as argument 1, not a string`,
     ],
     [
       q(
         `<select><function name="ADD"><column alias="D">name</column><constant>1</constant></function></select>${FROM}`,
       ),
-      `${P}/select/function[1]/column[1]: ADD needs a number here, not a string`,
+      `${P}/select/function[1]/column[1]: ADD needs a number as argument 1, not a string`,
     ],
     [
       q(
         `<select><function name="SUBTRACT"><constant>1</constant><column alias="D">thePersistInfo.createStamp</column></function></select>${FROM}`,
       ),
-      `${P}/select/function[1]: SUBTRACT takes a timestamp and a number of days, or two numbers`,
+      `${P}/select/function[1]: SUBTRACT takes a timestamp and a number of days, two timestamps, or two numbers`,
     ],
     [
       q(`<select><function name="MAX"><column alias="D">iterationInfo.latest</column></function></select>${FROM}`),
-      `${P}/select/function[1]/column[1]: MAX needs a number, text or timestamp, not a boolean`,
+      `${P}/select/function[1]/column[1]: MAX needs a number, text or timestamp as argument 1, not a boolean`,
     ],
     [
       q(
         `<select><function name="SUBSTRING"><column alias="D">name</column><column alias="D">title</column><constant>1</constant></function></select>${FROM}`,
       ),
-      `${P}/select/function[1]/column[2]: SUBSTRING needs a number here, not a string`,
+      `${P}/select/function[1]/column[2]: SUBSTRING needs a number as argument 2, not a string`,
     ],
     [q(`${SEL}${FROM}<where/>`), `${P}/where: where needs exactly one condition or compositeCondition`],
     [
@@ -330,7 +330,7 @@ describe('validateQml', () => {
       q(
         `${SEL}${FROM}<linkJoin><join name="wt.part.WTPartUsageLink"><aliasTarget alias="D"/><aliasTarget alias="D"/></join></linkJoin>`,
       ),
-      `${P}/linkJoin/join[1]: link wt.part.WTPartUsageLink cannot join wt.doc.WTDocument (role A) to wt.doc.WTDocument (role B): it links wt.part.WTPart to wt.part.WTPartMaster`,
+      `${P}/linkJoin/join[1]: link wt.part.WTPartUsageLink cannot join wt.doc.WTDocument and wt.doc.WTDocument, in either order: it links wt.part.WTPart (role A) to wt.part.WTPartMaster (role B)`,
     ],
     [
       q(

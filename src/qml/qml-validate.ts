@@ -13,11 +13,12 @@ import type { Catalog } from '../catalog/catalog.js';
 import { OBJECT_ITSELF } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import { QmlError, QmlLimitError, QmlProblems, type QmlProblem } from './qml-error.js';
-import { findFunction, isComparisonOperator } from './qml-functions.js';
+import { isComparisonOperator } from './qml-functions.js';
 import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
 import type { QmlElement } from './qml-parse.js';
 import { bool, fail, one, only, optional, requiredAttr } from './qml-element-rules.js';
-import { checkComparable, defaultHeading, functionType, propertyChain, propertyHint } from './qml-validate-rules.js';
+import { checkComparable, defaultHeading, functionOf, propertyChain, propertyHint } from './qml-validate-rules.js';
+import { typeFunctionCall } from './qml-validate-rules.js';
 import { typeFromHint } from './qml-types.js';
 import { resolveJoin } from './qml-validate-joins.js';
 
@@ -258,20 +259,13 @@ class Validator {
 
   private func(el: QmlElement, depth: number): Operand {
     only(el, ['column', 'object', 'function', 'constant', 'parameterTarget']);
-    const name = requiredAttr(el, 'name');
-    const fn = findFunction(name);
-    if (!fn) fail(el.path, `unknown function "${name}"`);
-    const def = fn!;
-    const n = el.children.length;
-    if (n < def.minArgs || n > def.maxArgs) {
-      const want = def.minArgs === def.maxArgs ? `${def.minArgs}` : `${def.minArgs} to ${def.maxArgs}`;
-      fail(el.path, `${def.name} takes ${want} argument(s), found ${n}`);
-    }
+    const def = functionOf(el);
     const args = el.children.map((c) => this.operand(c, depth));
     for (const a of args) {
       if (def.aggregate && a.k === 'fn' && a.fn.aggregate) fail(a.path, 'aggregate functions cannot be nested');
     }
-    return { k: 'fn', fn: def, args, type: functionType(def.name, args, el.path), path: el.path };
+    const call = typeFunctionCall(def, el.attrs.name!, args, this.params, el.path);
+    return { k: 'fn', fn: def, args, type: call.result, call, path: el.path };
   }
 
   private where(el: QmlElement): Condition {

@@ -90,15 +90,13 @@ describe('REPORT_MAX_CONCURRENT_PER_USER', () => {
   });
 
   it('gives the slot back when a report fails', async () => {
-    // PostgreSQL refuses a negative substring length while running it: after the slot was taken.
+    // PostgreSQL refuses a text read as a year while running it: after the slot was taken.
     const bad = await inline(
       a,
       USERS.alice,
-      docQuery(
-        '<function name="SUBSTRING" heading="x"><column alias="D">name</column><constant>1</constant><constant>-1</constant></function>',
-      ),
+      docQuery('<function name="TO_DATE" heading="x"><constant>never</constant><constant>YYYY</constant></function>'),
     );
-    expectError(bad, 400, 'the report query failed on its values: negative substring length not allowed');
+    expectError(bad, 400, 'the report query failed on its values: invalid value "neve" for "YYYY"');
     // Given back before the answer (her next report must find it free), and no lock of hers
     // stays with a connection back in the pool.
     expect(await slotsHeld('alice')).toBe(0);

@@ -107,7 +107,7 @@ describe('POST /reports rejects bad input with 400 and the element path', () => 
     [
       'a wrong function arity',
       docQuery('<function name="SUBSTRING" heading="S"><column alias="D">name</column></function>'),
-      `${Q}/select/function[1]: SUBSTRING takes 3 argument(s), found 1`,
+      `${Q}/select/function[1]: SUBSTRING takes 2 to 3 argument(s), found 1`,
     ],
     [
       'an order by an unknown heading',

@@ -1,0 +1,89 @@
+import { buildQuery, compileTemplate } from './qml-compiler.js';
+import { QmlError } from './qml-error.js';
+import type { JoinDecl, QmlTemplate } from './qml-ast.js';
+
+const TASK = 'wt.change2.WTChangeActivity2';
+const NOTICE = 'wt.change2.WTChangeOrder2';
+
+/** Tables (alias → class), and one linkJoin naming `link` between `first` and `second`. */
+function doc(tables: Record<string, string>, link: string, first: string, second: string): string {
+  const from = Object.entries(tables)
+    .map(([alias, cls]) => `<table alias="${alias}">${cls}</table>`)
+    .join('');
+  const select = Object.keys(tables)
+    .map((alias) => `<column alias="${alias}" heading="${alias}">thePersistInfo.theObjectIdentifier.id</column>`)
+    .join('');
+  const join = `<join name="${link}"><aliasTarget alias="${first}"/><aliasTarget alias="${second}"/></join>`;
+  return `<qml><statement><query><select>${select}</select><from>${from}</from><linkJoin>${join}</linkJoin></query></statement></qml>`;
+}
+
+/** The link join of a template as role A alias → role B alias. */
+function roles(t: QmlTemplate): [string, string] {
+  const j = t.joins[0] as Extract<JoinDecl, { k: 'link' }>;
+  return [t.tables[j.a].alias, t.tables[j.b].alias];
+}
+
+function reason(xml: string): string {
+  try {
+    compileTemplate(xml);
+  } catch (e) {
+    if (e instanceof QmlError) return e.message;
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
+const req = {
+  values: {},
+  user: { id: 2, name: 'alice', admin: false },
+  readable: [1, 2],
+  now: new Date('2026-05-06T00:00:00Z'),
+  limit: 10,
+};
+
+describe('linkJoin: the two aliases matched to the link’s roles', () => {
+  const tables = { Notice: NOTICE, Task: TASK };
+
+  it('takes the aliases in the order of the roles (a change task is role A of IncludedIn2)', () => {
+    expect(roles(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', 'Task', 'Notice')))).toEqual(['Task', 'Notice']);
+  });
+
+  it('matches them by class when a template names them the other way round', () => {
+    expect(roles(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', 'Notice', 'Task')))).toEqual(['Task', 'Notice']);
+  });
+
+  it('plans the same query for both orders', () => {
+    const sql = (first: string, second: string) =>
+      buildQuery(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', first, second)), req).sql;
+    expect(sql('Notice', 'Task')).toEqual(sql('Task', 'Notice'));
+  });
+
+  it('gives the role that only one end fits to that end, the other to the end that fits both', () => {
+    // An iteration of any class fits both roles of AffectedActivityData; a part only role B.
+    const mixed = { Any: 'wt.vc.Iterated', Part: 'wt.part.WTPart' };
+    const link = 'wt.change2.AffectedActivityData';
+    expect(roles(compileTemplate(doc(mixed, link, 'Part', 'Any')))).toEqual(['Any', 'Part']);
+    expect(roles(compileTemplate(doc(mixed, link, 'Any', 'Part')))).toEqual(['Any', 'Part']);
+  });
+
+  it('lets the order decide when both ends fit both roles: the first alias is role A', () => {
+    const both = { X: 'wt.vc.Iterated', Y: 'wt.vc.Iterated' };
+    const link = 'wt.change2.AffectedActivityData';
+    expect(roles(compileTemplate(doc(both, link, 'X', 'Y')))).toEqual(['X', 'Y']);
+    expect(roles(compileTemplate(doc(both, link, 'Y', 'X')))).toEqual(['Y', 'X']);
+  });
+
+  it('answers 400 naming both classes and the roles when neither order fits', () => {
+    const wrong = { Doc: 'wt.doc.WTDocument', Master: 'wt.part.WTPartMaster' };
+    expect(reason(doc(wrong, 'wt.change2.IncludedIn2', 'Doc', 'Master'))).toBe(
+      '/qml/statement/query/linkJoin/join[1]: link wt.change2.IncludedIn2 cannot join wt.doc.WTDocument and wt.part.WTPartMaster, in either order: it links wt.change2.WTChangeActivity2 (role A) to wt.change2.WTChangeOrder2 (role B)',
+    );
+  });
+
+  it('answers 400 when only one end fits a role', () => {
+    const half = { Task: TASK, Doc: 'wt.doc.WTDocument' };
+    expect(reason(doc(half, 'wt.change2.IncludedIn2', 'Doc', 'Task'))).toBe(
+      '/qml/statement/query/linkJoin/join[1]: link wt.change2.IncludedIn2 cannot join wt.doc.WTDocument and wt.change2.WTChangeActivity2, in either order: it links wt.change2.WTChangeActivity2 (role A) to wt.change2.WTChangeOrder2 (role B)',
+    );
+  });
+});
