@@ -202,7 +202,7 @@ describe('dataset import', () => {
     ],
     [
       { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { colour: 'red' } }] },
-      'objects[0].properties.colour: is not a property of wt.workflow.work.WorkItem kept in JSON (its JSON properties: role, completedBy, required, deadline, ownership.owner.key.id, description)',
+      'objects[0].properties.colour: is not a property of wt.workflow.work.WorkItem kept in JSON (its JSON properties: role, completedBy, required, deadline, ownership.owner.key.id, priority, reassigned, origOwner.key.id, description)',
     ],
     [
       { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { required: 'yes' } }] },
