@@ -7,7 +7,7 @@ export interface CatalogTypeRow {
   spec: unknown;
 }
 
-/** The classes and soft types users declared (table catalog_types). */
+/** The classes and soft types users declared, and their extensions of standard classes (table catalog_types). */
 @Injectable()
 export class CatalogRepository {
   constructor(private readonly prisma: PrismaService) {}
