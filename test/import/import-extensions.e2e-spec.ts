@@ -261,6 +261,22 @@ describe('extending standard classes by a dataset', () => {
     ).toEqual([['EXT-P-2', 'CC-200', 0.01]]);
   });
 
+  it('sees an extension stored with an earlier time than the latest change of catalog_types', async () => {
+    // As an import that started before another one and committed after it stamps its row: the
+    // latest change of the table stays the other one's.
+    const template = qml('<column alias="P">acmeLate</column>', `<table alias="P">${PART}</table>`);
+    await db.query(`UPDATE catalog_types SET modified_at = '2001-01-01T00:00:00Z' WHERE name = $1`, [PART]);
+    expect((await post(template, USERS.alice)).status).toBe(400);
+    const changed = await db.query(
+      `UPDATE catalog_types SET spec = jsonb_set(spec, '{properties,acmeLate}', '{"type": "string", "json": "acmeLate"}'),
+         modified_at = '2001-01-02T00:00:00Z' WHERE name = $1`,
+      [PART],
+    );
+    expect(changed.rowCount).toBe(1);
+    const res = await post(template, USERS.alice);
+    expect({ status: res.status, message: res.body.message as unknown }).toEqual({ status: 200, message: undefined });
+  });
+
   const clashing = {
     format: 'pdm-dataset/1',
     types: {
