@@ -54,8 +54,10 @@ function shown(v: unknown): unknown {
 }
 
 /**
- * The example of docs/catalog.md (extending a standard class) does what the page says, with the
- * commands it shows, on a database of its own: the extension changes the catalog of every reader.
+ * The examples of docs/catalog.md (extending a standard class) and docs/migrating-templates.md
+ * (a template as Windchill exports it, its 400, the extension that makes it run) do what the
+ * pages say, with the commands they show, on a database of their own: the extensions change the
+ * catalog of every reader.
  */
 describe('the extension examples of the documentation', () => {
   let scratch: ScratchDatabase;
@@ -89,5 +91,22 @@ describe('the extension examples of the documentation', () => {
     const res = await run(sent);
     expect(res.status).toBe(200);
     answered(res.body, block(doc, 'extension-answer'));
+  });
+
+  it('docs/migrating-templates.md: the 400 of an exported template, then its rows once the site declares its additions', async () => {
+    const doc = blocks('migrating-templates.md');
+    const first = curl(block(doc, 'first-run'));
+    expect(first.qml).toBe(block(doc, 'exported-template'));
+    const refused = await run(first);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(shown(JSON.parse(block(doc, 'first-answer'))));
+    const dataset = importedFile(block(doc, 'import-run'));
+    expect(read(dataset)).toBe(block(doc, 'site-dataset'));
+    await importFile(dataset, scratch.url);
+    for (const step of ['second', 'third']) {
+      const res = await run(curl(block(doc, `${step}-run`)));
+      expect(res.status).toBe(200);
+      answered(res.body, block(doc, `${step}-answer`));
+    }
   });
 });
