@@ -1,11 +1,12 @@
 /**
  * The catalog parts of a dataset (docs/dataset-format.md): `types` (classes and soft types
- * users declare), objects of plain catalog classes (stored in `objects`), and `links` of any
+ * users declare, extensions of standard classes), objects of plain catalog classes (stored in `objects`), and `links` of any
  * link class (stored in `links`). References between records are resolved by the importer.
  */
 import { Catalog } from '../catalog/catalog.js';
 import { checkUserTypes } from '../catalog/catalog-load.js';
 import { CatalogError, type CatalogClass, type CatalogFile, type PropertyType } from '../catalog/catalog-model.js';
+import { DatasetError } from './dataset-schema.js';
 
 export type JsonScalar = string | number | boolean | null;
 
@@ -46,11 +47,7 @@ type Json = Record<string, unknown>;
 type Fail = (path: string, message: string) => never;
 
 /** The dataset's types checked against the catalog they extend; the catalog with them. */
-export function datasetTypes(
-  types: unknown,
-  base: Catalog,
-  fail: Fail,
-): { file: CatalogFile | null; catalog: Catalog } {
+export function datasetTypes(types: unknown, base: Catalog): { file: CatalogFile | null; catalog: Catalog } {
   if (types === undefined) return { file: null, catalog: base };
   try {
     return {
@@ -58,7 +55,8 @@ export function datasetTypes(
       catalog: checkUserTypes(withoutRedeclared(base, types), types, 'types', 'dataset'),
     };
   } catch (e) {
-    if (e instanceof CatalogError) fail('types', e.problems.map((p) => `${p.where}: ${p.message}`).join('; '));
+    // Each problem says where it is (`types: classes[0] (…)`, `types.extensions.0: …`).
+    if (e instanceof CatalogError) throw new DatasetError(e.problems.map((p) => `${p.where}: ${p.message}`).join('; '));
     throw e;
   }
 }
@@ -71,11 +69,13 @@ function withoutRedeclared(base: Catalog, types: unknown): Catalog {
     ...(Array.isArray(t.softTypes) ? t.softTypes : []).map((c) => c?.name),
   ]);
   if (!base.sources.some((s) => s.user)) return base;
+  // Extensions are kept: a later one adds to them (an entry given again must be the same).
   const sources = base.sources.map((src) =>
     src.user
       ? {
           ...src,
           file: {
+            ...src.file,
             classes: (src.file.classes ?? []).filter((c) => !names.has(c.name)),
             softTypes: (src.file.softTypes ?? []).filter((c) => !names.has(c.name)),
           },

@@ -278,7 +278,7 @@ export function validateDataset(
 ): Dataset {
   checkShape(input, 'dataset');
   const root = input as Json;
-  const { file: types, catalog } = datasetTypes(root.types, base, fail);
+  const { file: types, catalog } = datasetTypes(root.types, base);
   const roles = (root.roles ?? []) as string[];
   const roleSet = new Set([...DEFAULT_ROLES, ...roles]);
   const users = items(root.users).map((o): DatasetUser => ({

@@ -1,12 +1,16 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { CatalogFile } from '../catalog/catalog-model.js';
+import { mergeExtension } from '../catalog/catalog-extend.js';
+import type { CatalogFile, ClassExtension } from '../catalog/catalog-model.js';
 import { DatasetError, type DatasetRef } from './dataset.js';
 import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 
 type Tx = Prisma.TransactionClient;
 
-/** Stores the dataset's classes and soft types (catalog_types), replacing earlier versions by name. */
+/**
+ * Stores the dataset's classes and soft types (catalog_types), replacing earlier versions by
+ * name, and merges its extensions into those of the same class.
+ */
 export async function storeTypes(tx: Tx, types: CatalogFile | null): Promise<number> {
   if (!types) return 0;
   const rows = [
@@ -20,7 +24,35 @@ export async function storeTypes(tx: Tx, types: CatalogFile | null): Promise<num
       ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind, spec = EXCLUDED.spec, modified_at = now()
       WHERE catalog_types.spec IS DISTINCT FROM EXCLUDED.spec OR catalog_types.kind IS DISTINCT FROM EXCLUDED.kind`;
   }
-  return rows.length;
+  const extensions = types.extensions ?? [];
+  for (const [i, ext] of extensions.entries()) await storeExtension(tx, ext, `types.extensions[${i}]`);
+  return rows.length + extensions.length;
+}
+
+/**
+ * One row per extended class (named as the class, kind `extension`) holds what every import
+ * added to it. The row is merged under its lock: an import running at the same time that gives
+ * an entry otherwise than one committed meanwhile is refused with the clash, as it would have
+ * been had it started later.
+ */
+async function storeExtension(tx: Tx, ext: ClassExtension, path: string): Promise<void> {
+  const spec = JSON.stringify(ext);
+  const inserted = await tx.$queryRaw<{ name: string }[]>`
+    INSERT INTO catalog_types (name, kind, spec) VALUES (${ext.class}, 'extension', ${spec}::jsonb)
+    ON CONFLICT (name) DO NOTHING RETURNING name`;
+  if (inserted.length) return;
+  const [row] = await tx.$queryRaw<{ kind: string; spec: ClassExtension }[]>`
+    SELECT kind, spec FROM catalog_types WHERE name = ${ext.class} FOR UPDATE`;
+  if (row.kind !== 'extension') {
+    throw new DatasetError(
+      `${path} (${ext.class}): catalog_types holds ${ext.class} as a ${row.kind}, not an extension`,
+    );
+  }
+  const { merged, clashes } = mergeExtension(row.spec, ext);
+  if (clashes.length) throw new DatasetError(`${path} (${ext.class}): ${clashes.join('; ')}`);
+  await tx.$executeRaw`
+    UPDATE catalog_types SET spec = ${JSON.stringify(merged)}::jsonb, modified_at = now()
+    WHERE name = ${ext.class} AND spec IS DISTINCT FROM ${JSON.stringify(merged)}::jsonb`;
 }
 
 /** A resolved reference: the row's id and its OID. */

@@ -8,7 +8,7 @@ export interface ImportSummary {
   users: number;
   containers: number;
   workspaces: number;
-  /** Classes and soft types declared. */
+  /** Classes and soft types declared, and extensions of standard classes. */
   types: number;
   objects: number;
   files: number;

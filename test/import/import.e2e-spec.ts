@@ -198,7 +198,7 @@ describe('dataset import', () => {
           softTypes: [{ name: 'com.test.Soft', parent: 'wt.org.WTUser' }],
         },
       },
-      'types: types: classes[0] (com.test.Thing): unknown parent class wt.fc.Nothing; types: softTypes[0] (com.test.Soft): class wt.org.WTUser keeps no soft types (storage user)',
+      'types: classes[0] (com.test.Thing): unknown parent class wt.fc.Nothing; types: softTypes[0] (com.test.Soft): class wt.org.WTUser keeps no soft types (storage user)',
     ],
     [
       { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { colour: 'red' } }] },
