@@ -17,7 +17,8 @@ import {
 } from './dto/cad.dto.js';
 
 const BAD = 'bad parameter or body (the message names it), or not a CAD document';
-const NOT_FOUND = 'no such CAD document (or one the caller may not read), or no such link';
+const NOT_FOUND =
+  'no such CAD document (or one the caller may not read), or no such link (a member the caller may not read, named by its number, is none)';
 const FORBIDDEN = 'the caller may only read the container';
 
 @ApiTags('numbers')
@@ -32,7 +33,9 @@ export class CadController {
     description:
       'The attributes of the iteration (a number names the latest iteration of the CAD document); with ' +
       'links=yes also the links of its used relation (EPMMemberLink) with quantity, line number, reference ' +
-      'number and attributes. Link ids are stable for the current iteration only. Needs read rights.',
+      'number and attributes. Link ids are stable for the current iteration only. A member in a container the ' +
+      'caller may not read is shown as { oid: null, number: null, restricted: true }, in every answer of these ' +
+      'operations. Needs read rights.',
   })
   @ApiOkResponse({ type: CadAttributesDto })
   @ApiErrors({ 400: BAD, 404: NOT_FOUND })
