@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
 import { CadService } from './cad.service.js';
 import {
   CadAttributesDto,
@@ -57,7 +57,13 @@ export class CadController {
       'message is kept as the note of the changed iteration. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadAttributesDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: 'the OID names an iteration that is not the latest' })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: 'the OID names an iteration that is not the latest',
+    503: OBJECT_BUSY_ANSWER,
+  })
   merge(
     @CurrentUser() user: AuthUser,
     @Param() params: CadRefParamDto,
@@ -80,6 +86,7 @@ export class CadController {
     403: FORBIDDEN,
     404: NOT_FOUND,
     409: 'the line number is taken, or the link reference is ambiguous',
+    503: OBJECT_BUSY_ANSWER,
   })
   changeLink(
     @CurrentUser() user: AuthUser,
@@ -95,7 +102,7 @@ export class CadController {
     description: 'Line number and reference number stay. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadLinkDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 503: OBJECT_BUSY_ANSWER })
   clearLink(@CurrentUser() user: AuthUser, @Param() params: CadLinkParamsDto): Promise<CadLinkDto> {
     return this.cad.changeLink(user, params.oid_or_number, params.link, null);
   }
@@ -116,6 +123,7 @@ export class CadController {
     403: FORBIDDEN,
     404: NOT_FOUND,
     409: 'the OID names an iteration that is not the latest',
+    503: OBJECT_BUSY_ANSWER,
   })
   numberUsed(
     @CurrentUser() user: AuthUser,
