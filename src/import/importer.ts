@@ -29,6 +29,9 @@ export {
 
 type Tx = Prisma.TransactionClient;
 
+/** Who imports when no one is named: records without `createdBy` are created by this user. */
+export const DEFAULT_IMPORTING_USER = 'admin';
+
 /**
  * Loads a validated dataset in one transaction: either every record is stored or none is.
  * Records are matched by their natural keys and updated, so importing a file twice changes
@@ -41,7 +44,8 @@ export async function importDataset(
   data: Dataset,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const { importingUser = 'admin', source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
+  const { source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
+  const importingUser = { name: options.importingUser ?? DEFAULT_IMPORTING_USER, given: !!options.importingUser };
   const blobs = options.blobs ?? POSTGRES_IMPORT_BLOBS;
   return prisma.$transaction(
     (tx) => new Importer(tx, data, importingUser, source, maxLinks, blobs, options.progress).run(),
@@ -72,7 +76,8 @@ class Importer {
   constructor(
     private readonly tx: Tx,
     private readonly data: Dataset,
-    private readonly importingUser: string,
+    /** The user the import is made as; `given`: named by the caller, and so required to be a user. */
+    private readonly importingUser: { name: string; given: boolean },
     private readonly source: string,
     private readonly maxLinks: number,
     private readonly blobs: ImportBlobs,
@@ -96,6 +101,7 @@ class Importer {
     await this.roles();
     await this.users();
     await this.containers();
+    if (this.importingUser.given) await this.importingUserId(null);
     await this.workspaces();
     const plainIds = await this.plainObjects();
     const iterationIds = await this.objects();
@@ -106,7 +112,7 @@ class Importer {
     await this.reports();
     this.stored({});
     // One event per dataset, in its transaction: what was loaded, from where.
-    await recordAuditAs(auditViaPrisma(this.tx), this.importingUser, 'import', {
+    await recordAuditAs(auditViaPrisma(this.tx), this.importingUser.name, 'import', {
       source: small(this.source),
       ...this.summary,
     });
@@ -119,7 +125,7 @@ class Importer {
     for (const o of this.data.plainObjects) {
       const path = o.path;
       const containerId = o.container ? await this.containerId(o.container, `${path}.container`) : null;
-      const createdById = await this.userId(o.createdBy ?? this.importingUser, `${path}.createdBy`);
+      const createdById = await this.creatorId(o.createdBy, path);
       const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
       const existing = await this.tx.plainObject.findFirst({
         where: o.number !== null ? { cls: o.class, number: o.number } : { cls: o.class, number: null, name: o.name },
@@ -197,6 +203,31 @@ class Importer {
     if (!row) throw new DatasetError(`${path}: unknown user "${name}"`);
     this.userIds.set(name, row.id);
     return row.id;
+  }
+
+  /** Who created a record: `createdBy`, else the importing user, who must then be a user. */
+  private async creatorId(createdBy: string | null, path: string): Promise<number> {
+    return createdBy ? this.userId(createdBy, `${path}.createdBy`) : this.importingUserId(`${path}.createdBy`);
+  }
+
+  /**
+   * The importing user's id (stored, or one of the dataset's users). `path`: the record whose
+   * creator it is, for the message when there is none.
+   */
+  private async importingUserId(path: string | null): Promise<number> {
+    const name = this.importingUser.name;
+    const known = this.userIds.get(name);
+    if (known !== undefined) return known;
+    const row = await this.tx.user.findUnique({ where: { name }, select: { id: true } });
+    if (row) {
+      this.userIds.set(name, row.id);
+      return row.id;
+    }
+    const missing = `the importing user "${name}" is neither a stored user nor one of the dataset's users`;
+    if (!path) throw new DatasetError(missing);
+    throw new DatasetError(
+      `${path}: not given, and ${missing} (give createdBy, or import as a user: npm run import -- --as <user> <file>)`,
+    );
   }
 
   private async containerId(name: string, path: string): Promise<number> {
@@ -278,7 +309,7 @@ class Importer {
   }
 
   private async iteration(o: DatasetObject, masterId: number, path: string): Promise<number> {
-    const createdById = await this.userId(o.createdBy ?? this.importingUser, `${path}.createdBy`);
+    const createdById = await this.creatorId(o.createdBy, path);
     const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
     const key = { masterId_version_iteration: { masterId, version: o.version, iteration: o.iteration } };
     const fields = {

@@ -3,11 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type pg from 'pg';
+import pg from 'pg';
 import request from 'supertest';
 import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
+import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';
+import { applyMigrations } from '../../src/prisma/migrate.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/import/import.cli.js');
@@ -319,5 +321,124 @@ describe('dataset import: master values and numbers given as references, read by
       stdout: '',
       error: `import failed, nothing was stored: objects[1].uses[0]: no wt.part.WTPart with number "${PFX}-NOPE"`,
     });
+  });
+
+  describe('the importing user (npm run import -- --as <user>)', () => {
+    const NEWBIE = `imr${process.pid}-newbie`;
+    const measurement = (n: string) => ({ class: MEASUREMENT, number: `${PFX}-${n}`, container: 'Drive Unit' });
+    const creators = async (n: string) =>
+      (
+        await db.query(
+          `SELECT u.name FROM objects o JOIN users u ON u.id = o.created_by WHERE o.number = $1
+           UNION ALL SELECT u.name FROM masters m JOIN iterations i ON i.master_id = m.id
+             JOIN users u ON u.id = i.created_by WHERE m.number = $1`,
+          [`${PFX}-${n}`],
+        )
+      ).rows.map((r: { name: string }) => r.name);
+
+    it('creates records without createdBy as the user --as names, through npm run import', async () => {
+      const file = writeDataset({
+        format: 'pdm-dataset/1',
+        types,
+        objects: [measurement('C1'), { ...part('C2', 'Drive Unit', 'x'), createdBy: undefined }],
+      });
+      const { stdout } = await run('npm', ['run', '--silent', 'import', '--', '--as', 'bob', file], {
+        env: { ...process.env, DATABASE_URL: testDatabaseUrl() },
+      });
+      expect(stdout).toMatch(/^imported .*: .* 2 objects, /);
+      expect([await creators('C1'), await creators('C2')]).toEqual([['bob'], ['bob']]);
+      const { rows } = await db.query(
+        `SELECT user_name FROM audit_events WHERE action = 'import' AND detail->>'source' = $1`,
+        [file],
+      );
+      expect(rows).toEqual([{ user_name: 'bob' }]);
+    });
+
+    it('takes a user the dataset adds', async () => {
+      const imported = await importCommand(
+        {
+          format: 'pdm-dataset/1',
+          types,
+          users: [{ name: NEWBIE, password: 'newbie-pw' }],
+          objects: [measurement('C3')],
+        },
+        ['--as', NEWBIE],
+      );
+      expect(imported.code).toBe(0);
+      expect(await creators('C3')).toEqual([NEWBIE]);
+    });
+
+    it('refuses a user that is not there, storing nothing', async () => {
+      const imported = await importCommand({ format: 'pdm-dataset/1', types, objects: [measurement('E9')] }, [
+        '--as',
+        `${NEWBIE}-nobody`,
+      ]);
+      expect(imported).toEqual({
+        code: 1,
+        stdout: '',
+        error:
+          `import failed, nothing was stored: the importing user "${NEWBIE}-nobody" is neither a stored user nor ` +
+          "one of the dataset's users",
+      });
+      expect(await creators('E9')).toEqual([]);
+    });
+
+    it('answers a command line it cannot read with its usage', async () => {
+      const imported = await importCommand({ format: 'pdm-dataset/1' }, ['--as']);
+      expect(imported).toMatchObject({
+        code: 2,
+        error: expect.stringMatching(/^usage: npm run import -- \[--as <user>\]/),
+      });
+    });
+  });
+});
+
+describe('the import command on a database without the importing user', () => {
+  let db: ScratchDatabase;
+  beforeAll(async () => {
+    db = await scratchDatabase({ demo: false });
+    await applyMigrations(db.url);
+  });
+  afterAll(() => db?.drop());
+
+  const views = { format: 'pdm-dataset/1', objects: [{ class: 'wt.vc.views.View', name: 'Design' }] };
+  const query = async (sql: string) => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('refuses records without createdBy when no user is named and there is no admin, storing nothing', async () => {
+    expect(await importCommand(views, [], db.url)).toEqual({
+      code: 1,
+      stdout: '',
+      error:
+        'import failed, nothing was stored: objects[0].createdBy: not given, and the importing user "admin" is ' +
+        "neither a stored user nor one of the dataset's users (give createdBy, or import as a user: npm run import " +
+        '-- --as <user> <file>)',
+    });
+    expect(
+      await query(
+        'SELECT (SELECT count(*) FROM objects)::int AS objects, (SELECT count(*) FROM audit_events)::int AS events',
+      ),
+    ).toEqual([{ objects: 0, events: 0 }]);
+  });
+
+  it("creates them as the user --as names, one of the dataset's own", async () => {
+    const imported = await importCommand(
+      { ...views, users: [{ name: 'erin', password: 'erin-pw' }] },
+      ['--as', 'erin'],
+      db.url,
+    );
+    expect(imported.code).toBe(0);
+    expect(
+      await query(
+        'SELECT o.name, u.name AS "createdBy", (SELECT user_name FROM audit_events) AS "importedBy" FROM objects o JOIN users u ON u.id = o.created_by',
+      ),
+    ).toEqual([{ name: 'Design', createdBy: 'erin', importedBy: 'erin' }]);
   });
 });
