@@ -41,7 +41,11 @@ export function compareIterations(
 }
 
 export interface ImportOptions {
-  /** The user the import is recorded as (default `admin`). */
+  /**
+   * The user the import is made as (default `admin`): the creator of records without `createdBy`,
+   * and the user of its audit event. A user stored or in the dataset; the default one only needs
+   * to be when a record leaves out `createdBy`.
+   */
   importingUser?: string;
   /** Where the dataset came from, for the audit event (default `dataset`). */
   source?: string;

@@ -333,7 +333,10 @@ describe('dataset import', () => {
         stderr: string;
       };
       expect(err.code).toBe(2);
-      expect(err.stderr).toContain('usage: npm run import -- <dataset.json>   (- reads standard input)');
+      expect(err.stderr).toBe(
+        'usage: npm run import -- [--as <user>] <dataset.json>   (- reads standard input; --as: the importing user, ' +
+          'default admin)\n',
+      );
     });
   });
 
