@@ -1261,7 +1261,7 @@ export async function swaggerMetadata() {
                 type: () => String,
                 nullable: true,
                 description:
-                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, template',
+                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template, audit',
               },
               master: { required: true, type: () => String, nullable: true },
               displayName: { required: true, type: () => String },

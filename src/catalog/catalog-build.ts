@@ -24,6 +24,16 @@ export interface CatalogSource {
   user?: boolean;
 }
 
+/**
+ * Links whose role columns are ids of fixed tables: the storage of their role A and role B
+ * classes. A link row (storage `link`) names ends of any storage.
+ */
+const ROLE_STORAGES: Partial<Record<StorageKind, [StorageKind, StorageKind]>> = {
+  usageLink: ['iteration', 'master'],
+  holderToContent: ['iteration', 'content'],
+  masterIteration: ['master', 'iteration'],
+};
+
 export interface BuiltCatalog {
   classes: Map<string, CatalogClass>;
   softTypes: Map<string, CatalogSoftType>;
@@ -233,11 +243,17 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
         );
     }
     if (c.roles) {
-      for (const role of [c.roles.a, c.roles.b]) {
+      const ends = c.storage ? ROLE_STORAGES[c.storage] : undefined;
+      [c.roles.a, c.roles.b].forEach((role, i) => {
         const t = classes.get(role);
-        if (!t) report(c.roles, `unknown role class ${role}`);
-        else if (!t.storage) report(c.roles, `role class ${role} spans several storage kinds: name one stored class`);
-      }
+        if (!t) report(c.roles!, `unknown role class ${role}`);
+        else if (!t.storage) report(c.roles!, `role class ${role} spans several storage kinds: name one stored class`);
+        else if (ends && t.storage !== ends[i])
+          report(
+            c.roles!,
+            `role ${i ? 'B' : 'A'} of a ${c.storage} link is stored as ${ends[i]}: ${role} is stored as ${t.storage}`,
+          );
+      });
     }
   }
   checkExtensions(classes, extensions, origin, problem);

@@ -116,6 +116,9 @@ export class Catalog {
       return `${cls.name} spans several storage kinds: name one of its subclasses (${cls.descendants.filter((d) => this.classes.get(d)?.storage).join(', ')})`;
     }
     const storage = STORAGES[cls.storage];
+    if (storage.joinOnly) {
+      return `${cls.name} is no table: ${storage.joinOnly}; name it in a linkJoin of ${cls.roles?.a ?? 'a master'} and ${cls.roles?.b ?? 'an iteration'}`;
+    }
     if (soft === null) return { cls, storage, softTypes: null, warning: null };
     if (!CLASS_NAME.test(soft)) return `"${soft}" is not a soft type name (like com.acme.SoftwarePart)`;
     if (!storage.softTypeColumn) return `${cls.name} has no soft types (storage ${cls.storage})`;

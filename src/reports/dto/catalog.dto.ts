@@ -47,7 +47,7 @@ export class CatalogClassDto {
   @ApiProperty({ example: false })
   abstract!: boolean;
 
-  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, template */
+  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template, audit */
   @ApiProperty({ type: String, example: 'iteration' })
   storage!: string | null;
 
