@@ -1244,6 +1244,17 @@ export async function swaggerMetadata() {
             CatalogAttributeDto: {
               name: { required: true, type: () => String },
               type: { required: true, type: () => String },
+              typeInfoColumn: {
+                required: false,
+                type: () => String,
+                description:
+                  'The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`)',
+              },
+              target: {
+                required: false,
+                type: () => String,
+                description: 'For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds',
+              },
             },
             CatalogClassDetailsDto: {
               softTypeDetails: {

@@ -15,6 +15,7 @@ import { propertyDef, referenceDef } from './catalog-defs.js';
 import { checkExtensions, collectExtensions } from './catalog-extend.js';
 import { STORAGES, type StorageKind } from './storage.js';
 import { masterClassOf } from './standard-classes.js';
+import { checkTypeInfoColumns } from './type-info.js';
 
 /** Catalog files with where each came from (a file name, `dataset types`, …). */
 export interface CatalogSource {
@@ -296,6 +297,8 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
       (softTypes.get(p)!.descendants as string[]).push(st.name);
     }
   }
+
+  problems.push(...checkTypeInfoColumns(softTypes, (name) => softSpecs.get(name)!.where, classes));
 
   if (problems.length) throw new CatalogError(problems);
   return { classes, softTypes };

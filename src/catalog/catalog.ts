@@ -1,6 +1,7 @@
 import { buildCatalog, type CatalogSource } from './catalog-build.js';
 import type { CatalogClass, CatalogSoftType, PropertyDef, PropertyType, ReferenceDef } from './catalog-model.js';
 import { STORAGES, type Storage, type StorageKind } from './storage.js';
+import { typeInfoProperty } from './type-info.js';
 
 /** A table of a template: a class, and the soft types it is narrowed to (null: all). */
 export interface TableType {
@@ -161,6 +162,8 @@ export class Catalog {
   resolveProperty(table: TableType, path: string, typeHint: PropertyType | null): PropertyDef | string {
     const p = table.cls.properties.get(path);
     if (p) return p;
+    const typeInfo = typeInfoProperty(this, table, path);
+    if (typeInfo !== null) return typeInfo;
     const attr = ATTRIBUTE_RE.exec(path);
     if (attr) return this.attribute(table, attr[1], attr[2] as 'IBA' | 'MBA', attr[3], typeHint);
     return `unknown property "${path}" of ${table.cls.name}`;
@@ -189,6 +192,9 @@ export class Catalog {
     }
     const at = kind === 'IBA' ? table.storage.iba : table.storage.mba;
     if (!at) return `${table.cls.name} keeps no custom attributes (storage ${table.cls.storage})`;
+    // A typeInfo column a soft type maps (`~MBA|typeInfoWTPart.ptc_str_4`): the attribute it holds.
+    const typeInfo = typeInfoProperty(this, table, name, named);
+    if (typeInfo !== null) return typeInfo;
     let type: PropertyType | null = null;
     for (const st of named.softTypes ?? []) {
       const declared = this.declaredAttribute(st, name);

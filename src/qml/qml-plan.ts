@@ -240,6 +240,10 @@ class Planner {
       } else if ('json' in from) {
         const left = this.expr.jsonExpr(j.from, from.json.at, from.json.key, 'long');
         cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
+      } else if ('typeInfo' in from) {
+        // A soft type's attribute holding the target's id (src/catalog/type-info.ts).
+        const left = this.expr.typeInfo(j.from, from.typeInfo, 'long');
+        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
       } else if ('oidJson' in from) {
         // An OID kept as text: compared with the target's OID, so a row of another table with
         // the same id never matches.

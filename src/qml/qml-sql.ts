@@ -256,6 +256,11 @@ function expr(e: SqlExpr): Sql {
       return computed(e.name, e.table);
     case 'call':
       return renderCall(e.fn, e.args.map(expr), e.type);
+    case 'case':
+      return sql`(CASE ${join(
+        e.whens.map((w) => sql`WHEN ${cond(w.when)} THEN ${expr(w.then)}`),
+        ' ',
+      )} END)`;
   }
 }
 

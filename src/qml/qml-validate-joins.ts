@@ -1,6 +1,7 @@
 import type { JoinDecl, TableDecl } from './qml-ast.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { keepsOid } from '../catalog/catalog-model.js';
+import { typeInfoReference } from '../catalog/type-info.js';
 import { fail } from './qml-element-rules.js';
 
 /**
@@ -19,6 +20,9 @@ export function resolveJoin(
   const [ca, cb] = [tables[a].cls, tables[b].cls];
   const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
   if (kind === 'reference') {
+    const typeInfo = typeInfoReference(cat, tables[a].type, name, tables[b].type);
+    if (typeof typeInfo === 'string') return fail(`${path}/@name`, typeInfo);
+    if (typeInfo) return { k: 'reference', ref: typeInfo, from: a, to: b, path };
     const ref = cat.findReference(ca, name);
     if (!ref) {
       const known = [...ca.references.keys()].join(', ') || 'none';
