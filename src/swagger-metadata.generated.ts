@@ -1255,6 +1255,17 @@ export async function swaggerMetadata() {
             CatalogAttributeDto: {
               name: { required: true, type: () => String },
               type: { required: true, type: () => String },
+              typeInfoColumn: {
+                required: false,
+                type: () => String,
+                description:
+                  'The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`)',
+              },
+              target: {
+                required: false,
+                type: () => String,
+                description: 'For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds',
+              },
             },
             CatalogClassDetailsDto: {
               softTypeDetails: {
@@ -1272,7 +1283,7 @@ export async function swaggerMetadata() {
                 type: () => String,
                 nullable: true,
                 description:
-                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, template',
+                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template, audit',
               },
               master: { required: true, type: () => String, nullable: true },
               displayName: { required: true, type: () => String },

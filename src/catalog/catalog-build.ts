@@ -15,6 +15,7 @@ import { propertyDef, referenceDef } from './catalog-defs.js';
 import { checkExtensions, collectExtensions } from './catalog-extend.js';
 import { STORAGES, type StorageKind } from './storage.js';
 import { masterClassOf } from './standard-classes.js';
+import { checkTypeInfoColumns } from './type-info.js';
 
 /** Catalog files with where each came from (a file name, `dataset types`, …). */
 export interface CatalogSource {
@@ -23,6 +24,16 @@ export interface CatalogSource {
   /** Declared by users (stored in catalog_types): marked so in the catalog. */
   user?: boolean;
 }
+
+/**
+ * Links whose role columns are ids of fixed tables: the storage of their role A and role B
+ * classes. A link row (storage `link`) names ends of any storage.
+ */
+const ROLE_STORAGES: Partial<Record<StorageKind, [StorageKind, StorageKind]>> = {
+  usageLink: ['iteration', 'master'],
+  holderToContent: ['iteration', 'content'],
+  masterIteration: ['master', 'iteration'],
+};
 
 export interface BuiltCatalog {
   classes: Map<string, CatalogClass>;
@@ -233,11 +244,17 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
         );
     }
     if (c.roles) {
-      for (const role of [c.roles.a, c.roles.b]) {
+      const ends = c.storage ? ROLE_STORAGES[c.storage] : undefined;
+      [c.roles.a, c.roles.b].forEach((role, i) => {
         const t = classes.get(role);
-        if (!t) report(c.roles, `unknown role class ${role}`);
-        else if (!t.storage) report(c.roles, `role class ${role} spans several storage kinds: name one stored class`);
-      }
+        if (!t) report(c.roles!, `unknown role class ${role}`);
+        else if (!t.storage) report(c.roles!, `role class ${role} spans several storage kinds: name one stored class`);
+        else if (ends && t.storage !== ends[i])
+          report(
+            c.roles!,
+            `role ${i ? 'B' : 'A'} of a ${c.storage} link is stored as ${ends[i]}: ${role} is stored as ${t.storage}`,
+          );
+      });
     }
   }
   checkExtensions(classes, extensions, origin, problem);
@@ -280,6 +297,8 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
       (softTypes.get(p)!.descendants as string[]).push(st.name);
     }
   }
+
+  problems.push(...checkTypeInfoColumns(softTypes, (name) => softSpecs.get(name)!.where, classes));
 
   if (problems.length) throw new CatalogError(problems);
   return { classes, softTypes };

@@ -191,7 +191,14 @@ describe('extending standard classes', () => {
     const everywhere = problems
       .filter((p) => p.startsWith('types: extensions[1]'))
       .map((p) => /storage (\w+) keeps no JSON properties \(on [\w.]+\)$/.exec(p)?.[1]);
-    expect(everywhere.sort()).toEqual(['audit', 'content', 'holderToContent', 'template', 'usageLink']);
+    expect(everywhere.sort()).toEqual([
+      'audit',
+      'content',
+      'holderToContent',
+      'masterIteration',
+      'template',
+      'usageLink',
+    ]);
   });
 
   it('adds roles to a link class that has none, and refuses them elsewhere', () => {

@@ -65,6 +65,14 @@ export interface ClassSpec {
 export interface AttributeSpec {
   type: PropertyType;
   about?: string;
+  /**
+   * Windchill 10 and later keep a type's local attributes in columns of its class's table,
+   * `typeInfo<Class>.ptc_str_<n>` … (src/catalog/type-info.ts): the column (`ptc_str_4`) templates
+   * read this attribute as.
+   */
+  typeInfoColumn?: string;
+  /** For an attribute kept in a `ptc_ref_<n>` column: the class of the objects whose id it holds. */
+  target?: string;
 }
 
 export interface SoftTypeSpec {
@@ -104,7 +112,21 @@ export type PropertyDef = (
   | { type: PropertyType; at: ColumnRef }
   | { type: PropertyType; json: { at: ColumnRef; key: string; fallback?: ColumnRef } }
   | { type: PropertyType | 'oid'; computed: ComputedKind }
+  | { type: PropertyType; typeInfo: TypeInfoDef }
 ) & { about?: string };
+
+/**
+ * A typeInfo column (`typeInfoWTPart.ptc_str_4`) of a template's table: the soft types that map
+ * it to one of their attributes, kept in the table's JSON column under the attribute's name.
+ */
+export interface TypeInfoDef {
+  /** The table's JSON column. */
+  at: ColumnRef;
+  /** By soft types: the attribute's key, and for `….key.classname` the class it names instead. */
+  cases: { types: readonly string[]; key: string; className?: string }[];
+  /** Every row of the table has a soft type of the only case: its soft type need not be asked. */
+  whole: boolean;
+}
 
 /**
  * A resolved reference: the column or JSON key holding the target's id, or its OID as text, or
@@ -117,7 +139,9 @@ export interface ReferenceDef {
     | { at: ColumnRef }
     | { json: { at: ColumnRef; key: string } }
     | { oidJson: { at: ColumnRef; key: string } }
-    | { oidColumns: { cls: ColumnRef; id: ColumnRef } };
+    | { oidColumns: { cls: ColumnRef; id: ColumnRef } }
+    /** A soft type's attribute in a `ptc_ref_<n>` typeInfo column (templates only, never a class's). */
+    | { typeInfo: TypeInfoDef };
 }
 
 /** Whether a reference keeps the target's OID (and so may point to a class spanning several storages). */

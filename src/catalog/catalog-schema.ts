@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { CatalogFile, CatalogProblem } from './catalog-model.js';
 import { AUX_NAMES, STORAGE_KINDS } from './storage.js';
 import { COMPUTED_KINDS, PROPERTY_TYPES } from './catalog-model.js';
+import { TYPE_INFO_COLUMN } from './type-info.js';
 
 /** A Java-style class name (`wt.part.WTPart`) or soft type name (`com.acme.SoftwarePart`). */
 export const CLASS_NAME = '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)+$';
@@ -152,7 +153,12 @@ export const CATALOG_SCHEMA = {
             propertyNames: { pattern: NAME },
             additionalProperties: {
               type: 'object',
-              properties: { type: { enum: PROPERTY_TYPES }, about },
+              properties: {
+                type: { enum: PROPERTY_TYPES },
+                about,
+                typeInfoColumn: { type: 'string', pattern: TYPE_INFO_COLUMN },
+                target,
+              },
               required: ['type'],
               additionalProperties: false,
             },

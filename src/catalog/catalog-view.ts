@@ -1,5 +1,5 @@
 import type { Catalog } from './catalog.js';
-import type { CatalogClass, CatalogSoftType, PropertyDef, ReferenceDef } from './catalog-model.js';
+import type { CatalogClass, CatalogSoftType, PropertyDef, ReferenceDef, TypeInfoDef } from './catalog-model.js';
 
 /** A catalog class as the API shows it (GET /reports/api/1.0/catalog). */
 export interface ClassView {
@@ -35,13 +35,15 @@ export interface SoftTypeView {
   displayName: string;
   about: string;
   userDeclared: boolean;
-  attributes: { name: string; type: string }[];
+  /** `typeInfoColumn` and `target`: where Windchill 10 and later keep a local attribute. */
+  attributes: { name: string; type: string; typeInfoColumn?: string; target?: string }[];
 }
 
 /** Where a property's value is: `column number`, `master column number`, `json priority`, `computed oid`. */
 export function propertySource(p: PropertyDef): string {
   if ('at' in p) return `${p.at.aux === 'self' ? '' : `${p.at.aux} `}column ${p.at.column}`;
   if ('json' in p) return `${p.json.at.aux === 'self' ? '' : `${p.json.at.aux} `}json ${p.json.key}`;
+  if ('typeInfo' in p) return typeInfoSource(p.typeInfo);
   return `computed ${p.computed}`;
 }
 
@@ -81,7 +83,13 @@ export function referenceSource(r: ReferenceDef): string {
   if ('at' in f) return `column ${f.at.column}`;
   if ('json' in f) return `json ${f.json.key}`;
   if ('oidJson' in f) return `json ${f.oidJson.key} (OID)`;
+  if ('typeInfo' in f) return typeInfoSource(f.typeInfo);
   return `columns ${f.oidColumns.cls.column}, ${f.oidColumns.id.column} (OID)`;
+}
+
+/** `json plant (soft types com.acme.AssemblySite)`, a case per key. */
+function typeInfoSource(d: TypeInfoDef): string {
+  return d.cases.map((c) => `json ${c.key} (soft types ${c.types.join(', ')})`).join('; ');
 }
 
 export function softTypeView(s: CatalogSoftType): SoftTypeView {
@@ -92,6 +100,11 @@ export function softTypeView(s: CatalogSoftType): SoftTypeView {
     displayName: s.displayName,
     about: s.about,
     userDeclared: s.userDeclared,
-    attributes: [...s.attributes].map(([name, a]) => ({ name, type: a.type })),
+    attributes: [...s.attributes].map(([name, a]) => ({
+      name,
+      type: a.type,
+      ...(a.typeInfoColumn && { typeInfoColumn: a.typeInfoColumn }),
+      ...(a.target && { target: a.target }),
+    })),
   };
 }

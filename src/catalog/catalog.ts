@@ -1,6 +1,7 @@
 import { buildCatalog, type CatalogSource } from './catalog-build.js';
 import type { CatalogClass, CatalogSoftType, PropertyDef, PropertyType, ReferenceDef } from './catalog-model.js';
 import { STORAGES, type Storage, type StorageKind } from './storage.js';
+import { typeInfoProperty } from './type-info.js';
 
 /** A table of a template: a class, and the soft types it is narrowed to (null: all). */
 export interface TableType {
@@ -116,6 +117,9 @@ export class Catalog {
       return `${cls.name} spans several storage kinds: name one of its subclasses (${cls.descendants.filter((d) => this.classes.get(d)?.storage).join(', ')})`;
     }
     const storage = STORAGES[cls.storage];
+    if (storage.joinOnly) {
+      return `${cls.name} is no table: ${storage.joinOnly}; name it in a linkJoin of ${cls.roles?.a ?? 'a master'} and ${cls.roles?.b ?? 'an iteration'}`;
+    }
     if (soft === null) return { cls, storage, softTypes: null, warning: null };
     if (!CLASS_NAME.test(soft)) return `"${soft}" is not a soft type name (like com.acme.SoftwarePart)`;
     if (!storage.softTypeColumn) return `${cls.name} has no soft types (storage ${cls.storage})`;
@@ -158,6 +162,8 @@ export class Catalog {
   resolveProperty(table: TableType, path: string, typeHint: PropertyType | null): PropertyDef | string {
     const p = table.cls.properties.get(path);
     if (p) return p;
+    const typeInfo = typeInfoProperty(this, table, path);
+    if (typeInfo !== null) return typeInfo;
     const attr = ATTRIBUTE_RE.exec(path);
     if (attr) return this.attribute(table, attr[1], attr[2] as 'IBA' | 'MBA', attr[3], typeHint);
     return `unknown property "${path}" of ${table.cls.name}`;
@@ -186,6 +192,9 @@ export class Catalog {
     }
     const at = kind === 'IBA' ? table.storage.iba : table.storage.mba;
     if (!at) return `${table.cls.name} keeps no custom attributes (storage ${table.cls.storage})`;
+    // A typeInfo column a soft type maps (`~MBA|typeInfoWTPart.ptc_str_4`): the attribute it holds.
+    const typeInfo = typeInfoProperty(this, table, name, named);
+    if (typeInfo !== null) return typeInfo;
     let type: PropertyType | null = null;
     for (const st of named.softTypes ?? []) {
       const declared = this.declaredAttribute(st, name);

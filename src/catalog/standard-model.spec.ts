@@ -4,7 +4,10 @@ import type { StorageKind } from './storage.js';
 const std = standardCatalog();
 const classes = std.listClasses();
 
-/** The stamps of a persistable each storage keeps (masters and usage links keep none). */
+/**
+ * The stamps of a persistable each storage keeps (masters, usage links and the master-iteration
+ * association, which has no row of its own, keep none).
+ */
 const STAMPS: Record<StorageKind, string[]> = {
   iteration: ['createStamp', 'modifyStamp', 'updateStamp'],
   object: ['createStamp', 'modifyStamp', 'updateStamp'],
@@ -17,6 +20,7 @@ const STAMPS: Record<StorageKind, string[]> = {
   user: ['createStamp'],
   master: [],
   usageLink: [],
+  masterIteration: [],
 };
 
 /** The standard catalog as a model of Windchill's classes: what every class declares. */

@@ -16,6 +16,7 @@ export type StorageKind =
   | 'usageLink'
   | 'content'
   | 'holderToContent'
+  | 'masterIteration'
   | 'container'
   | 'user'
   | 'template'
@@ -29,6 +30,7 @@ export const STORAGE_KINDS: readonly StorageKind[] = [
   'usageLink',
   'content',
   'holderToContent',
+  'masterIteration',
   'container',
   'user',
   'template',
@@ -189,9 +191,16 @@ export interface Storage {
   oid: { classAt: ColumnRef; suffix: string } | 'catalogClass';
   /**
    * For link storages: the columns of role A and role B, and whether a unique key allows one row
-   * per class and pair of ends (then a join through one class can repeat no row).
+   * per class and pair of ends (then a join through one class can repeat no row). `rowIsB`: the
+   * link has no row of its own, its role B row holds role A's id (a file its holder's, an
+   * iteration its master's), so a link join is `b.<a> = a.id`.
    */
-  roles: { a: string; b: string; unique?: boolean } | null;
+  roles: { a: string; b: string; unique?: boolean; rowIsB?: boolean } | null;
+  /**
+   * Set where the link is no table a template can list (Windchill's foreign-key associations,
+   * such as masters and their iterations): only `linkJoin` names it; says why.
+   */
+  joinOnly?: string;
 }
 
 const MASTER: AuxJoin = { table: 'masters', suffix: 'm', from: { aux: 'self', column: 'master_id' }, inner: true };
@@ -273,7 +282,22 @@ export const STORAGES: Readonly<Record<StorageKind, Storage>> = {
     mba: null,
     access: { k: 'holder', column: 'iteration_id' },
     oid: 'catalogClass',
-    roles: { a: 'iteration_id', b: 'id' },
+    roles: { a: 'iteration_id', b: 'id', rowIsB: true },
+  },
+  // Windchill's master-iteration associations (wt.vc.MasterIteration and the classes' own, such as
+  // PlantFunctionalDataMasterIteration): the iteration's master reference, no row of its own.
+  masterIteration: {
+    kind: 'masterIteration',
+    table: 'iterations',
+    aux: { master: MASTER, container: container('master') },
+    classColumn: null,
+    softTypeColumn: null,
+    iba: null,
+    mba: null,
+    access: { k: 'container', at: { aux: 'master', column: 'container_id' }, nullReadable: false },
+    oid: 'catalogClass',
+    roles: { a: 'master_id', b: 'id', rowIsB: true },
+    joinOnly: 'it joins a master to its iterations through their master reference and has no rows of its own',
   },
   container: {
     kind: 'container',

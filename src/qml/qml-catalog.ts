@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import type { PropertyDef } from '../catalog/catalog-model.js';
+import { STORAGES } from '../catalog/storage.js';
 import type { ValueType } from './qml-types.js';
 
 /**
@@ -47,16 +48,18 @@ export function dialectCatalog(catalog: Catalog = standardCatalog()): DialectCat
     type: def.type,
     ...(def.about && { about: def.about }),
   });
+  // A link that is no table (master-iteration associations) has nothing a template reads.
+  const table = (c: (typeof classes)[number]) => !STORAGES[c.storage!].joinOnly;
   return {
     classes: classes.map((c) => ({
       name: c.name,
       about: c.about || c.displayName,
       storage: c.storage!,
-      properties: [...c.properties].map(prop),
-      derived: [...c.derived].map(prop),
+      properties: table(c) ? [...c.properties].map(prop) : [],
+      derived: table(c) ? [...c.derived].map(prop) : [],
       customAttributes:
         c.storage !== null && ['iteration', 'master', 'object', 'link', 'user', 'container'].includes(c.storage),
-      references: [...c.references.values()].map((r) => ({ name: r.name, targets: below(r.target) })),
+      references: table(c) ? [...c.references.values()].map((r) => ({ name: r.name, targets: below(r.target) })) : [],
     })),
     links: classes
       .filter((c) => c.roles && !c.abstract)

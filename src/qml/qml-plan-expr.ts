@@ -2,7 +2,7 @@ import type { Condition, Operand, QmlTemplate } from './qml-ast.js';
 import { operandType } from './qml-ast.js';
 import { QmlError, QmlLimitError } from './qml-error.js';
 import type { ComparisonOperator } from './qml-functions.js';
-import type { PropertyDef } from '../catalog/catalog-model.js';
+import type { PropertyDef, TypeInfoDef } from '../catalog/catalog-model.js';
 import type { Aux, ColumnRef } from '../catalog/storage.js';
 import type { CmpOp, ComputedTable, PlannedTable, PlanRequest, SqlCond, SqlExpr } from './qml-plan-types.js';
 import type { ValueType } from './qml-types.js';
@@ -132,7 +132,35 @@ export class ExpressionPlanner {
       const f = this.column(table, p.json.fallback.aux, p.json.fallback.column) as Extract<SqlExpr, { k: 'col' }>;
       return { ...e, fallback: { alias: f.alias, column: f.column } };
     }
+    if ('typeInfo' in p) return this.typeInfo(table, p.typeInfo, p.type);
     return this.computed(table, p.computed);
+  }
+
+  /**
+   * A typeInfo column: the attribute the row's soft type keeps in it (src/catalog/type-info.ts),
+   * or for `….key.classname` the class it names where the reference is set.
+   */
+  typeInfo(table: number, d: TypeInfoDef, type: ValueType): SqlExpr {
+    const tb = this.tables[table];
+    const whens = d.cases.map((c) => {
+      const value = this.jsonExpr(table, d.at, c.key, c.className ? 'long' : type);
+      const conds: SqlCond[] = [];
+      if (!d.whole) {
+        this.use(table, tb.storage.softTypeColumn!);
+        conds.push({ k: 'softType', alias: tb.alias, storage: tb.storage, types: c.types });
+      }
+      if (c.className) conds.push({ k: 'null', not: true, e: value });
+      const then: SqlExpr = c.className ? { k: 'val', value: c.className, type: 'string' } : value;
+      return { conds, then };
+    });
+    if (whens.length === 1 && whens[0].conds.length === 0) return whens[0].then;
+    return {
+      k: 'case',
+      whens: whens.map((w) => ({
+        when: w.conds.length === 1 ? w.conds[0] : { k: 'and', parts: w.conds },
+        then: w.then,
+      })),
+    };
   }
 
   /** An operand as a typed expression; constants and parameters take the `expected` type. */

@@ -58,7 +58,9 @@ export type SqlExpr =
   | { k: 'val'; value: BoundValue; type: ValueType; of?: (r: PlanRequest) => BoundValue }
   /** `type`: the result type of a QML function (some render by it: SUM, MOD, ROUND …). */
   | { k: 'call'; fn: InternalFunction; args: SqlExpr[]; type?: ValueType }
-  | { k: 'computed'; name: ComputedKind; table: ComputedTable };
+  | { k: 'computed'; name: ComputedKind; table: ComputedTable }
+  /** The first `then` whose condition holds, else NULL (a soft type's attribute by the row's type). */
+  | { k: 'case'; whens: { when: SqlCond; then: SqlExpr }[] };
 
 /** What a computed value needs of its table. */
 export interface ComputedTable {

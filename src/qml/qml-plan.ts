@@ -1,7 +1,7 @@
 import type { Condition, Operand, QmlTemplate } from './qml-ast.js';
 import { QmlError, QmlLimitError } from './qml-error.js';
 import { DEFAULT_LIMITS, PG_MAX_RESULT_COLUMNS, type QmlLimits } from './qml-limits.js';
-import { STORAGES, type ColumnRef } from '../catalog/storage.js';
+import { STORAGES, type ColumnRef, type StorageKind } from '../catalog/storage.js';
 import { ExpressionPlanner } from './qml-plan-expr.js';
 import { masterOid, oidFromColumns } from './qml-plan-oid.js';
 import type {
@@ -166,14 +166,16 @@ class Planner {
   }
 
   /**
-   * Links and content items are readable through their holder iteration. Joined to it by
-   * equality, and that iteration filtered in WHERE (not outer-joined), every row they appear in
-   * already has a readable holder: their own access check would repeat it, once per row.
+   * Links and content items are readable through their holder iteration, iterations through
+   * their master. Joined to it by equality, and that iteration (master) filtered in WHERE (not
+   * outer-joined), every row they appear in already has a readable holder: their own access
+   * check would repeat it, once per row.
    */
   private coveredByHolder(): Set<number> {
     const covered = new Set<number>();
-    const filteredIteration = (i: number) =>
-      this.t.tables[i].type.storage.kind === 'iteration' && this.t.tables[i].outerJoinTo === null;
+    const filtered = (i: number, kind: StorageKind) =>
+      this.t.tables[i].type.storage.kind === kind && this.t.tables[i].outerJoinTo === null;
+    const filteredIteration = (i: number) => filtered(i, 'iteration');
     for (const j of this.t.joins) {
       if (j.k === 'reference') {
         const access = this.t.tables[j.from].type.storage.access;
@@ -183,6 +185,7 @@ class Planner {
         if (viaHolder && filteredIteration(j.to)) covered.add(j.from);
       }
       if (j.k === 'link' && j.link.storage === 'holderToContent' && filteredIteration(j.a)) covered.add(j.b);
+      if (j.k === 'link' && j.link.storage === 'masterIteration' && filtered(j.a, 'master')) covered.add(j.b);
     }
     return covered;
   }
@@ -236,6 +239,10 @@ class Planner {
         cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
       } else if ('json' in from) {
         const left = this.expr.jsonExpr(j.from, from.json.at, from.json.key, 'long');
+        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
+      } else if ('typeInfo' in from) {
+        // A soft type's attribute holding the target's id (src/catalog/type-info.ts).
+        const left = this.expr.typeInfo(j.from, from.typeInfo, 'long');
         cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
       } else if ('oidJson' in from) {
         // An OID kept as text: compared with the target's OID, so a row of another table with

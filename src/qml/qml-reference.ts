@@ -227,7 +227,9 @@ const TABLES: Record<string, (catalog: DialectCatalog, ex: Examples) => string> 
         }
         const parts = [
           `<a id="props-${anchor(g.id)}"></a>\n#### ${g.classes.map((c) => code(c.name)).join(', ')}`,
-          table(['property path', 'type', 'notes', 'examples'], rows),
+          rows.length
+            ? table(['property path', 'type', 'notes', 'examples'], rows)
+            : 'No `table`: it has no rows of its own, and a `linkJoin` names it.',
         ];
         if (first.derived.length) {
           const derived = [

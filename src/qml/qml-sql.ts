@@ -190,10 +190,13 @@ function inList(column: Sql, values: readonly string[]): Sql {
   return values.length === 1 ? sql`${column} = ${values[0]}` : sql`${column} IN (${join([...values])})`;
 }
 
-/** A link between two aliases: a usage link, a link row, or a file pointing to its holder. */
+/**
+ * A link between two aliases: a usage link, a link row, or a row pointing to its role A end (a
+ * file to its holder, an iteration to its master).
+ */
 function link(c: Extract<SqlCond, { k: 'link' }>): Sql {
   const roles = c.storage.roles!;
-  if (c.storage.kind === 'holderToContent') return sql`${ident(c.b, roles.a)} = ${ident(c.a, 'id')}`;
+  if (roles.rowIsB) return sql`${ident(c.b, roles.a)} = ${ident(c.a, 'id')}`;
   const l = `${c.a}l${c.b}`;
   const parts = [
     inList(ident(l, 'class'), c.classes),
@@ -253,6 +256,11 @@ function expr(e: SqlExpr): Sql {
       return computed(e.name, e.table);
     case 'call':
       return renderCall(e.fn, e.args.map(expr), e.type);
+    case 'case':
+      return sql`(CASE ${join(
+        e.whens.map((w) => sql`WHEN ${cond(w.when)} THEN ${expr(w.then)}`),
+        ' ',
+      )} END)`;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { JoinDecl, TableDecl } from './qml-ast.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { keepsOid } from '../catalog/catalog-model.js';
+import { typeInfoReference } from '../catalog/type-info.js';
 import { fail } from './qml-element-rules.js';
 
 /**
@@ -19,6 +20,9 @@ export function resolveJoin(
   const [ca, cb] = [tables[a].cls, tables[b].cls];
   const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
   if (kind === 'reference') {
+    const typeInfo = typeInfoReference(cat, tables[a].type, name, tables[b].type);
+    if (typeof typeInfo === 'string') return fail(`${path}/@name`, typeInfo);
+    if (typeInfo) return { k: 'reference', ref: typeInfo, from: a, to: b, path };
     const ref = cat.findReference(ca, name);
     if (!ref) {
       const known = [...ca.references.keys()].join(', ') || 'none';
@@ -43,10 +47,26 @@ export function resolveJoin(
   const fits = (c: typeof ca, role: typeof ra) => c.storage === role.storage && related(c.name, role.name);
   // Exports name the two ends in either order (a change notice, then its task, or the reverse):
   // each end takes the role its class fits; only where both fit both does the order decide.
-  if (fits(ca, ra) && fits(cb, rb)) return { k: 'link', link, a, b, path };
-  if (fits(ca, rb) && fits(cb, ra)) return { k: 'link', link, a: b, b: a, path };
+  if (fits(ca, ra) && fits(cb, rb)) return ownMaster(cat, { k: 'link', link, a, b, path }, tables);
+  if (fits(ca, rb) && fits(cb, ra)) return ownMaster(cat, { k: 'link', link, a: b, b: a, path }, tables);
   return fail(
     path,
     `link ${name} cannot join ${ca.name} and ${cb.name}, in either order: it links ${ra.name} (role A) to ${rb.name} (role B)`,
+  );
+}
+
+/**
+ * A master-iteration link joins iterations to their own master: the master table's class must
+ * be the master class of one of the iteration table's classes (a part master never has a
+ * document's iterations, whatever roles as broad as `wt.vc.Mastered` allow).
+ */
+function ownMaster(cat: Catalog, j: Extract<JoinDecl, { k: 'link' }>, tables: readonly TableDecl[]): JoinDecl {
+  if (j.link.storage !== 'masterIteration') return j;
+  const [master, iterated] = [tables[j.a].cls, tables[j.b].cls];
+  const masters = [...new Set(iterated.classValues.map((c) => cat.findClass(c)?.master ?? ''))].filter(Boolean);
+  if (masters.some((m) => cat.isA(m, master.name) || cat.isA(master.name, m))) return j;
+  return fail(
+    j.path,
+    `link ${j.link.name} joins iterations to their own master: the master of ${iterated.name} is ${masters.join(', ') || 'none'}, not ${master.name}`,
   );
 }

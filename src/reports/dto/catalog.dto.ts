@@ -47,7 +47,7 @@ export class CatalogClassDto {
   @ApiProperty({ example: false })
   abstract!: boolean;
 
-  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, template */
+  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template, audit */
   @ApiProperty({ type: String, example: 'iteration' })
   storage!: string | null;
 
@@ -90,6 +90,14 @@ export class CatalogAttributeDto {
 
   @ApiProperty({ example: 'string' })
   type!: string;
+
+  /** The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`) */
+  @ApiProperty({ required: false, example: 'ptc_str_1' })
+  typeInfoColumn?: string;
+
+  /** For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds */
+  @ApiProperty({ required: false, example: 'com.ptc.windchill.suma.supplier.Manufacturer' })
+  target?: string;
 }
 
 export class CatalogSoftTypeDto {
