@@ -1256,6 +1256,18 @@ export async function swaggerMetadata() {
               name: { required: true, type: () => String },
               parent: { required: true, type: () => String, nullable: true },
               abstract: { required: true, type: () => Boolean },
+              interface: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'An interface: implemented by classes of any storage (its `subclasses`), matching each of them',
+              },
+              interfaces: {
+                required: true,
+                type: () => [String],
+                description:
+                  "The interfaces it implements (its own and its parents'); of an interface: those it extends",
+              },
               storage: {
                 required: true,
                 type: () => String,

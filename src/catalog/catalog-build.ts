@@ -15,6 +15,7 @@ import {
 } from './catalog-model.js';
 import { columnType, jsonColumn, STORAGES, type Aux, type StorageKind } from './storage.js';
 import { masterClassOf } from './standard-classes.js';
+import { addInterfaces } from './catalog-interfaces.js';
 
 /** Catalog files with where each came from (a file name, `dataset types`, …). */
 export interface CatalogSource {
@@ -172,8 +173,12 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
       descendants: descendants.get(name) ?? [name],
       classValues: [],
       userDeclared: user,
+      interface: false,
+      interfaces: [],
+      declared: null,
     });
   }
+  addInterfaces(sources, specs, classes, problem);
 
   // Class column values: the classes themselves, and for masters the versioned classes they serve.
   for (const c of classes.values()) {
@@ -189,6 +194,7 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
 
   // References and roles: known targets, kept where the target's ids live.
   for (const c of classes.values()) {
+    if (c.interface) continue;
     const where = specs.get(c.name)!.where;
     for (const r of c.references.values()) {
       const t = classes.get(r.target);

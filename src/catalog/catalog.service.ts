@@ -2,13 +2,18 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Catalog } from './catalog.js';
 import { standardCatalog } from './catalog-load.js';
-import { CatalogError, type ClassSpec, type SoftTypeSpec } from './catalog-model.js';
+import { CatalogError, type ClassSpec, type InterfaceSpec, type SoftTypeSpec } from './catalog-model.js';
 import { CatalogRepository, type CatalogTypeRow } from './catalog.repository.js';
 
-/** The rows of catalog_types as one catalog file: classes and soft types. */
-export function userCatalogFile(rows: CatalogTypeRow[]): { classes: ClassSpec[]; softTypes: SoftTypeSpec[] } {
+/** The rows of catalog_types as one catalog file: classes, interfaces and soft types. */
+export function userCatalogFile(rows: CatalogTypeRow[]): {
+  classes: ClassSpec[];
+  interfaces: InterfaceSpec[];
+  softTypes: SoftTypeSpec[];
+} {
   return {
     classes: rows.filter((r) => r.kind === 'class').map((r) => r.spec as ClassSpec),
+    interfaces: rows.filter((r) => r.kind === 'interface').map((r) => r.spec as InterfaceSpec),
     softTypes: rows.filter((r) => r.kind === 'softType').map((r) => r.spec as SoftTypeSpec),
   };
 }
