@@ -500,7 +500,8 @@ export async function swaggerMetadata() {
               member: {
                 required: true,
                 type: () => t['./numbers/dto/cad.dto.js'].CadMemberDto,
-                description: "the member's latest iteration",
+                description:
+                  "the member's latest iteration and number; `{ oid: null, number: null, restricted: true }` for a member in a container the caller may not read",
               },
               quantity: { required: true, type: () => Number },
               unit: { required: true, type: () => String },
@@ -517,8 +518,18 @@ export async function swaggerMetadata() {
               },
             },
             CadMemberDto: {
-              oid: { required: true, type: () => String, nullable: true },
-              number: { required: true, type: () => String },
+              oid: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: "the member's latest iteration; null when restricted",
+              },
+              number: { required: true, type: () => String, nullable: true, description: 'null when restricted' },
+              restricted: {
+                required: false,
+                type: () => Boolean,
+                description: 'the member is in a container the caller may not read: shown without its OID and number',
+              },
             },
             CadRefParamDto: {
               oid_or_number: {

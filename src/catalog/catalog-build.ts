@@ -5,15 +5,15 @@ import {
   type CatalogFile,
   type CatalogProblem,
   type CatalogSoftType,
+  type ClassEntries,
   type ClassSpec,
-  type ComputedKind,
   type PropertyDef,
-  type PropertySpec,
   type ReferenceDef,
-  type ReferenceSpec,
   type SoftTypeSpec,
 } from './catalog-model.js';
-import { columnType, jsonColumn, STORAGES, type Aux, type StorageKind } from './storage.js';
+import { propertyDef, referenceDef } from './catalog-defs.js';
+import { checkExtensions, collectExtensions } from './catalog-extend.js';
+import { STORAGES, type StorageKind } from './storage.js';
 import { masterClassOf } from './standard-classes.js';
 import { addInterfaces } from './catalog-interfaces.js';
 
@@ -30,20 +30,10 @@ export interface BuiltCatalog {
   softTypes: Map<string, CatalogSoftType>;
 }
 
-/** Computed values that need something of the storage. */
-const COMPUTED_NEEDS: Partial<Record<ComputedKind, (k: StorageKind) => boolean>> = {
-  iterationDisplay: (k) => k === 'iteration',
-  versionReference: (k) => k === 'iteration',
-  branchId: (k) => k === 'iteration',
-  folderPath: (k) => STORAGES[k].aux.container !== undefined,
-  containerName: (k) => STORAGES[k].aux.container !== undefined,
-  formatName: (k) => k === 'content',
-};
-
 /**
  * Checks the files together (names, parents, cycles, storage columns against the whitelist,
- * reference targets, link roles, soft types) and resolves inheritance. Throws CatalogError with
- * every problem found.
+ * reference targets, link roles, soft types), resolves inheritance and applies users' extensions
+ * of standard classes on top. Throws CatalogError with every problem found.
  */
 export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
   const problems: CatalogProblem[] = [];
@@ -94,6 +84,17 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
     return null;
   };
 
+  // Users' extensions of standard classes, and where each entry they add came from (for messages).
+  const extensions = collectExtensions(sources, specs, softSpecs, storageOf, problem);
+  const origin = new WeakMap<object, string>();
+  // An extension's entry fails alike for every class below the one extended: said once.
+  const reported = new Set<string>();
+  const once = (at: string, message: string, shown = message) => {
+    if (reported.has(`${at}\n${message}`)) return;
+    reported.add(`${at}\n${message}`);
+    problem(at, shown);
+  };
+
   const classes = new Map<string, CatalogClass>();
   const descendants = new Map<string, string[]>();
   for (const name of specs.keys()) descendants.set(name, []);
@@ -115,43 +116,69 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
     const derived = new Map<string, PropertyDef>();
     const references = new Map<string, ReferenceDef>();
     let roles: { a: string; b: string } | null = null;
-    for (const n of ancestors(name)) {
-      const s = specs.get(n)!;
-      const here = s.where;
-      roles ??= s.spec.roles ?? null;
-      for (const [path, p] of Object.entries(s.spec.properties ?? {})) {
-        if (properties.has(path)) continue;
-        const def = storage ? propertyDef(storage, p, `${here}.properties.${path}`, problem) : null;
-        if (def) properties.set(path, def);
-      }
-      for (const [path, p] of Object.entries(s.spec.derived ?? {})) {
-        if (derived.has(path)) continue;
-        const def = storage ? propertyDef(storage, p, `${here}.derived.${path}`, problem) : null;
-        if (def) derived.set(path, def);
-      }
-      for (const [refName, r] of Object.entries(s.spec.references ?? {})) {
-        if (references.has(refName)) continue;
-        const def = storage ? referenceDef(storage, refName, r, `${here}.references.${refName}`, problem) : null;
-        if (def) references.set(refName, def);
-      }
-    }
     const linkStorage = storage ? STORAGES[storage].roles : null;
-    if (linkStorage && !roles && !spec.abstract)
-      problem(where, `a link class (storage ${storage}) needs roles a and b`);
-    if (!linkStorage && spec.roles)
-      problem(where, `roles are for link classes; storage ${storage ?? 'none'} holds no links`);
-    if (linkStorage && roles) {
+    // The class's and its ancestors' declarations first, then the extensions of them: an
+    // extension only adds, so what a declaration says is never overridden by one.
+    const add = (entries: ClassEntries, here: string, extended: string | null) => {
+      const extension = extended !== null;
+      const report = !extension
+        ? problem
+        : (at: string, message: string) => once(at, message, extended === name ? message : `${message} (on ${name})`);
+      if (!extension) roles ??= entries.roles ?? null;
+      else if (!roles && entries.roles && linkStorage) {
+        roles = entries.roles;
+        origin.set(roles, `${here}.roles`);
+      }
+      const mark = <T extends object>(def: T | null, at: string): T | null => {
+        if (def && extension) origin.set(def, at);
+        return def;
+      };
+      // An extension's entry is checked even where the class has the path: it may not fit either.
+      for (const [path, p] of Object.entries(entries.properties ?? {})) {
+        if (properties.has(path) && !extension) continue;
+        const at = `${here}.properties.${path}`;
+        const def = storage ? mark(propertyDef(storage, p, at, report), at) : null;
+        if (def && !properties.has(path)) properties.set(path, def);
+      }
+      for (const [path, p] of Object.entries(entries.derived ?? {})) {
+        if (derived.has(path) && !extension) continue;
+        const at = `${here}.derived.${path}`;
+        const def = storage ? mark(propertyDef(storage, p, at, report), at) : null;
+        if (def && !derived.has(path)) derived.set(path, def);
+      }
+      for (const [refName, r] of Object.entries(entries.references ?? {})) {
+        if (references.has(refName) && !extension) continue;
+        const at = `${here}.references.${refName}`;
+        const def = storage ? mark(referenceDef(storage, refName, r, at, report), at) : null;
+        if (def && !references.has(refName)) references.set(refName, def);
+      }
+    };
+    // Link classes get the references and properties of their roles' ids.
+    const addRoleEntries = () => {
+      if (!linkStorage || !roles) return;
       for (const [role, column] of [
         ['A', linkStorage.a],
         ['B', linkStorage.b],
       ] as const) {
         const target = role === 'A' ? roles.a : roles.b;
         const key = `role${role}ObjectRef`;
-        if (!references.has(key)) references.set(key, { name: key, target, from: { at: { aux: 'self', column } } });
+        if (!references.has(key)) {
+          const def: ReferenceDef = { name: key, target, from: { at: { aux: 'self', column } } };
+          references.set(key, def);
+          if (origin.has(roles)) origin.set(def, origin.get(roles)!);
+        }
         if (!properties.has(`${key}.key.id`))
           properties.set(`${key}.key.id`, { type: 'long', at: { aux: 'self', column } });
       }
-    }
+    };
+    for (const n of ancestors(name)) add(specs.get(n)!.spec, specs.get(n)!.where, null);
+    addRoleEntries();
+    for (const n of ancestors(name)) for (const e of extensions.get(n) ?? []) add(e.ext, e.where, n);
+    addRoleEntries();
+    if (linkStorage && !roles && !spec.abstract)
+      problem(where, `a link class (storage ${storage}) needs roles a and b`);
+    if (!linkStorage && spec.roles)
+      problem(where, `roles are for link classes; storage ${storage ?? 'none'} holds no links`);
     if (storage === 'iteration' && !spec.abstract) {
       if (spec.master !== masterClassOf(name))
         problem(where, `a versioned class names its master class ${masterClassOf(name)}`);
@@ -192,27 +219,34 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
     }
   }
 
-  // References and roles: known targets, kept where the target's ids live.
+  // References and roles: known targets, kept where the target's ids live. Those an extension
+  // added are reported where the extension gives them, once.
   for (const c of classes.values()) {
     if (c.interface) continue;
     const where = specs.get(c.name)!.where;
+    const report = (of: object, message: string) => {
+      const at = origin.get(of);
+      if (at) once(at, message);
+      else problem(where, message);
+    };
     for (const r of c.references.values()) {
       const t = classes.get(r.target);
-      if (!t) problem(where, `reference ${r.name}: unknown target class ${r.target}`);
+      if (!t) report(r, `reference ${r.name}: unknown target class ${r.target}`);
       else if (!t.storage && !keepsOid(r))
-        problem(
-          where,
+        report(
+          r,
           `reference ${r.name}: target ${r.target} spans several storage kinds; keep its OID (oidJson or oidColumns)`,
         );
     }
     if (c.roles) {
       for (const role of [c.roles.a, c.roles.b]) {
         const t = classes.get(role);
-        if (!t) problem(where, `unknown role class ${role}`);
-        else if (!t.storage) problem(where, `role class ${role} spans several storage kinds: name one stored class`);
+        if (!t) report(c.roles, `unknown role class ${role}`);
+        else if (!t.storage) report(c.roles, `role class ${role} spans several storage kinds: name one stored class`);
       }
     }
   }
+  checkExtensions(classes, extensions, origin, problem);
 
   // Soft types: a parent chain ending at a class that keeps soft types.
   const softTypes = new Map<string, CatalogSoftType>();
@@ -255,86 +289,4 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
 
   if (problems.length) throw new CatalogError(problems);
   return { classes, softTypes };
-}
-
-type Problem = (where: string, message: string) => void;
-
-function propertyDef(kind: StorageKind, p: PropertySpec, where: string, problem: Problem): PropertyDef | null {
-  const storage = STORAGES[kind];
-  if ('computed' in p) {
-    const needs = COMPUTED_NEEDS[p.computed];
-    if (needs && !needs(kind)) {
-      problem(where, `computed ${p.computed} is not available on storage ${kind}`);
-      return null;
-    }
-    const type = p.computed === 'oid' ? 'oid' : p.computed === 'branchId' ? 'long' : 'string';
-    return { type, computed: p.computed, about: p.about };
-  }
-  const aux: Aux = p.via ?? 'self';
-  if (aux !== 'self' && !storage.aux[aux]) {
-    problem(where, `storage ${kind} has no ${aux} to read through`);
-    return null;
-  }
-  if ('column' in p) {
-    const t = columnType(storage, { aux, column: p.column });
-    if (!t) {
-      problem(
-        where,
-        `column ${p.column} is not a column of ${aux === 'self' ? kind : aux} (see src/catalog/storage.ts)`,
-      );
-      return null;
-    }
-    const fits = t === p.type || (t === 'long' && p.type === 'double');
-    if (!fits) {
-      problem(where, `column ${p.column} holds ${t}, not ${p.type}`);
-      return null;
-    }
-    return { type: p.type, at: { aux, column: p.column }, about: p.about };
-  }
-  const json = jsonColumn(storage, aux);
-  if (!json) {
-    problem(where, `storage ${kind} keeps no JSON properties${aux === 'self' ? '' : ` on its ${aux}`}`);
-    return null;
-  }
-  return { type: p.type, json: { at: json, key: p.json }, about: p.about };
-}
-
-function referenceDef(
-  kind: StorageKind,
-  name: string,
-  r: ReferenceSpec,
-  where: string,
-  problem: Problem,
-): ReferenceDef | null {
-  const storage = STORAGES[kind];
-  if ('oidColumns' in r) {
-    const cls = { aux: 'self' as const, column: r.oidColumns.class };
-    const id = { aux: 'self' as const, column: r.oidColumns.id };
-    if (columnType(storage, cls) !== 'string') {
-      problem(where, `column ${cls.column} is not a text column of ${kind} (the class of the OID)`);
-      return null;
-    }
-    if (columnType(storage, id) !== 'long') {
-      problem(where, `column ${id.column} is not an id column of ${kind} (the id of the OID)`);
-      return null;
-    }
-    return { name, target: r.target, from: { oidColumns: { cls, id } } };
-  }
-  if ('column' in r) {
-    const aux: Aux = r.via ?? 'self';
-    const t = columnType(storage, { aux, column: r.column });
-    if (t !== 'long') {
-      problem(where, `column ${r.column} is not an id column of ${aux === 'self' ? kind : aux}`);
-      return null;
-    }
-    return { name, target: r.target, from: { at: { aux, column: r.column } } };
-  }
-  const json = jsonColumn(storage, 'self');
-  if (!json) {
-    problem(where, `storage ${kind} keeps no JSON properties`);
-    return null;
-  }
-  return 'json' in r
-    ? { name, target: r.target, from: { json: { at: json, key: r.json } } }
-    : { name, target: r.target, from: { oidJson: { at: json, key: r.oidJson } } };
 }

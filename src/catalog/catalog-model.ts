@@ -107,10 +107,28 @@ export interface InterfaceSpec {
   references?: Record<string, DeclaredReference>;
 }
 
+/**
+ * Additions to a standard class, as a dataset's `types.extensions` gives them: properties,
+ * derived properties, references and roles it lacks. What it has stays as it is.
+ */
+export interface ClassExtension {
+  /** The standard class extended. */
+  class: string;
+  properties?: Record<string, PropertySpec>;
+  derived?: Record<string, PropertySpec>;
+  references?: Record<string, ReferenceSpec>;
+  roles?: { a: string; b: string };
+}
+
+/** What a class declaration and an extension may both give: the entries a class gets. */
+export type ClassEntries = Pick<ClassSpec, 'properties' | 'derived' | 'references' | 'roles'>;
+
 export interface CatalogFile {
   classes?: ClassSpec[];
   interfaces?: InterfaceSpec[];
   softTypes?: SoftTypeSpec[];
+  /** Users' additions to standard classes (a dataset's `types` and catalog_types only). */
+  extensions?: ClassExtension[];
 }
 
 /** A resolved property: where its value comes from, and its type. */

@@ -89,7 +89,38 @@ const pathMap = (value: object) => ({
   additionalProperties: value,
 });
 
-/** The JSON Schema of one catalog file (and of the dataset's `types`). */
+const roles = {
+  type: 'object',
+  properties: { a: target, b: target },
+  required: ['a', 'b'],
+  additionalProperties: false,
+};
+
+/**
+ * An extension of a standard class: what it adds. The keys of a declaration that would change
+ * the class (`storage`, `parent` …) are let through to be refused with a message that says so.
+ */
+const extension = {
+  type: 'object',
+  properties: {
+    class: { type: 'string', pattern: CLASS_NAME, maxLength: 200 },
+    properties: pathMap(property),
+    derived: pathMap(property),
+    references: pathMap(reference),
+    roles,
+    name: {},
+    parent: {},
+    abstract: {},
+    storage: {},
+    master: {},
+    displayName: {},
+    about: {},
+  },
+  required: ['class'],
+  additionalProperties: false,
+};
+
+/** The JSON Schema of one catalog file (and of the dataset's `types`, which may hold extensions too). */
 export const CATALOG_SCHEMA = {
   type: 'object',
   properties: {
@@ -110,12 +141,7 @@ export const CATALOG_SCHEMA = {
           properties: pathMap(property),
           derived: pathMap(property),
           references: pathMap(reference),
-          roles: {
-            type: 'object',
-            properties: { a: target, b: target },
-            required: ['a', 'b'],
-            additionalProperties: false,
-          },
+          roles,
         },
         required: ['name'],
         additionalProperties: false,
@@ -167,6 +193,7 @@ export const CATALOG_SCHEMA = {
         additionalProperties: false,
       },
     },
+    extensions: { type: 'array', items: extension },
   },
   additionalProperties: false,
 } as const;

@@ -1,5 +1,5 @@
 import type { Catalog } from './catalog.js';
-import type { CatalogClass, CatalogSoftType, PropertyDef } from './catalog-model.js';
+import type { CatalogClass, CatalogSoftType, PropertyDef, ReferenceDef } from './catalog-model.js';
 
 /** A catalog class as the API shows it (GET /reports/api/1.0/catalog). */
 export interface ClassView {
@@ -40,7 +40,8 @@ export interface SoftTypeView {
   attributes: { name: string; type: string }[];
 }
 
-function source(p: PropertyDef): string {
+/** Where a property's value is: `column number`, `master column number`, `json priority`, `computed oid`. */
+export function propertySource(p: PropertyDef): string {
   if ('at' in p) return `${p.at.aux === 'self' ? '' : `${p.at.aux} `}column ${p.at.column}`;
   if ('json' in p) return `${p.json.at.aux === 'self' ? '' : `${p.json.at.aux} `}json ${p.json.key}`;
   return `computed ${p.computed}`;
@@ -49,7 +50,7 @@ function source(p: PropertyDef): string {
 const property = ([path, p]: [string, PropertyDef]): PropertyView => ({
   path,
   type: p.type,
-  source: source(p),
+  source: propertySource(p),
   ...(p.about && { about: p.about }),
 });
 
@@ -96,20 +97,18 @@ export function classView(catalog: Catalog, c: CatalogClass): ClassView {
       .map((s) => s.name),
     properties: [...c.properties].map(property),
     derived: [...c.derived].map(property),
-    references: [...c.references.values()].map((r) => ({
-      name: r.name,
-      target: r.target,
-      keptIn:
-        'at' in r.from
-          ? `column ${r.from.at.column}`
-          : 'json' in r.from
-            ? `json ${r.from.json.key}`
-            : 'oidJson' in r.from
-              ? `json ${r.from.oidJson.key} (OID)`
-              : `columns ${r.from.oidColumns.cls.column}, ${r.from.oidColumns.id.column} (OID)`,
-    })),
+    references: [...c.references.values()].map((r) => ({ name: r.name, target: r.target, keptIn: referenceSource(r) })),
     roles: c.roles,
   };
+}
+
+/** Where a reference keeps its target: `column master_id`, `json view`, `json businessObject (OID)`. */
+export function referenceSource(r: ReferenceDef): string {
+  const f = r.from;
+  if ('at' in f) return `column ${f.at.column}`;
+  if ('json' in f) return `json ${f.json.key}`;
+  if ('oidJson' in f) return `json ${f.oidJson.key} (OID)`;
+  return `columns ${f.oidColumns.cls.column}, ${f.oidColumns.id.column} (OID)`;
 }
 
 export function softTypeView(s: CatalogSoftType): SoftTypeView {

@@ -104,6 +104,7 @@ describe('the standard catalog', () => {
     expect(std.findClass('com.ptc.windchill.suma.supplier.Supplier')!.classValues).toEqual([
       'com.ptc.windchill.suma.supplier.Supplier',
       'com.ptc.windchill.suma.supplier.Manufacturer',
+      'com.ptc.windchill.suma.supplier.Vendor',
     ]);
     // Masters are rows of the masters table whose class is the versioned class.
     expect(std.findClass('wt.part.WTPartMaster')!.classValues).toEqual(['wt.part.WTPart']);

@@ -10,6 +10,7 @@ import {
   DECORATORS,
   type ApiQueryOptions,
 } from '@nestjs/swagger';
+import { OBJECT_BUSY_MESSAGE } from './database-errors.js';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 import { VersionDto } from './version.dto.js';
 
@@ -27,11 +28,27 @@ export type ApiErrorAnswers = Partial<
   Record<400 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 416 | 422 | 429 | 502 | 503 | 504, string>
 >;
 
+/** Every 503 of the service says when to retry. */
+const RETRY_AFTER = {
+  'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },
+};
+
+/**
+ * The 503 of a change that waited DB_LOCK_TIMEOUT_MS for another change of the same object (on
+ * this instance without a database connection, then for the object's lock in PostgreSQL).
+ */
+export const OBJECT_BUSY_ANSWER = `${OBJECT_BUSY_MESSAGE}: the change waited DB_LOCK_TIMEOUT_MS for another change of the same object and changed nothing (Retry-After: 1)`;
+
 /** The error answers of an operation (or of every operation of a controller), each an error envelope. */
 export function ApiErrors(answers: ApiErrorAnswers) {
   return applyDecorators(
     ...Object.entries(answers).map(([status, description]) =>
-      ApiResponse({ status: Number(status), description, type: ErrorEnvelopeDto }),
+      ApiResponse({
+        status: Number(status),
+        description,
+        type: ErrorEnvelopeDto,
+        ...(status === '503' && { headers: RETRY_AFTER }),
+      }),
     ),
   );
 }

@@ -14,7 +14,7 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors, ApiVersion } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, ApiVersion, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
 import { baseUrl } from '../common/public-url.js';
 import { AnswersRuntime, type WithoutRuntime } from '../common/answers-runtime.js';
 import { versionRecord, type VersionRecord } from '../common/version.js';
@@ -40,6 +40,7 @@ const ERRORS = {
   forbidden: 'the caller may only read the container',
   conflict: 'the OID names an iteration that is not the latest (read-only)',
   precondition: 'If-Match / If-None-Match did not hold',
+  storeDown: 'the file store (vault or bucket) is unavailable (Retry-After: 5)',
 };
 
 @ApiTags('files')
@@ -93,7 +94,8 @@ export class FilesController {
     404: ERRORS.notFound,
     412: ERRORS.precondition,
     416: 'the range lies outside the file',
-    502: 'the file store does not hold the content of the file (missing or damaged)',
+    502: 'the file store does not hold the content of the file (missing or damaged): the message names the file',
+    503: ERRORS.storeDown,
   })
   async download(
     @CurrentUser() user: AuthUser,
@@ -150,6 +152,7 @@ export class FilesController {
     412: ERRORS.precondition,
     413: 'the file exceeds FILES_MAX_SIZE',
     415: 'neither JSON nor application/octet-stream',
+    503: `${OBJECT_BUSY_ANSWER}; or ${ERRORS.storeDown}`,
   })
   async upload(
     @CurrentUser() user: AuthUser,
@@ -189,6 +192,7 @@ export class FilesController {
     404: ERRORS.notFound,
     409: ERRORS.conflict,
     412: ERRORS.precondition,
+    503: OBJECT_BUSY_ANSWER,
   })
   async remove(
     @CurrentUser() user: AuthUser,

@@ -1,11 +1,14 @@
 /**
- * The catalog parts of a dataset (docs/dataset-format.md): `types` (classes, interfaces and soft types
- * users declare), objects of plain catalog classes (stored in `objects`), and `links` of any
- * link class (stored in `links`). References between records are resolved by the importer.
+ * The catalog parts of a dataset (docs/dataset-format.md): `types` (classes, interfaces and soft
+ * types users declare, extensions of standard classes), objects of plain catalog classes (stored
+ * in `objects`), and `links` of any link class (stored in `links`). References between records
+ * are resolved by the importer.
  */
 import { Catalog } from '../catalog/catalog.js';
 import { checkUserTypes } from '../catalog/catalog-load.js';
 import { CatalogError, type CatalogClass, type CatalogFile, type PropertyType } from '../catalog/catalog-model.js';
+import { DatasetError } from './dataset-schema.js';
+import { ATTRIBUTE_VALUE, idRef, type DatasetMasterValues, type IdRef } from './dataset-values.js';
 
 export type JsonScalar = string | number | boolean | null;
 
@@ -30,6 +33,8 @@ export interface DatasetPlainObject {
   modifiedAt: Date | null;
   /** Declared JSON properties and custom attributes: stored together in `props`. */
   props: Record<string, JsonScalar>;
+  /** Numbers of `props` given as references: resolved by the importer. */
+  ids: IdRef[];
   references: Record<string, DatasetRef>;
 }
 
@@ -40,17 +45,14 @@ export interface DatasetLink {
   b: DatasetRef;
   container: string | null;
   props: Record<string, JsonScalar>;
+  ids: IdRef[];
 }
 
 type Json = Record<string, unknown>;
 type Fail = (path: string, message: string) => never;
 
 /** The dataset's types checked against the catalog they extend; the catalog with them. */
-export function datasetTypes(
-  types: unknown,
-  base: Catalog,
-  fail: Fail,
-): { file: CatalogFile | null; catalog: Catalog } {
+export function datasetTypes(types: unknown, base: Catalog): { file: CatalogFile | null; catalog: Catalog } {
   if (types === undefined) return { file: null, catalog: base };
   try {
     return {
@@ -58,7 +60,8 @@ export function datasetTypes(
       catalog: checkUserTypes(withoutRedeclared(base, types), types, 'types', 'dataset'),
     };
   } catch (e) {
-    if (e instanceof CatalogError) fail('types', e.problems.map((p) => `${p.where}: ${p.message}`).join('; '));
+    // Each problem says where it is (`types: classes[0] (…)`, `types.extensions.0: …`).
+    if (e instanceof CatalogError) throw new DatasetError(e.problems.map((p) => `${p.where}: ${p.message}`).join('; '));
     throw e;
   }
 }
@@ -72,11 +75,13 @@ function withoutRedeclared(base: Catalog, types: unknown): Catalog {
     ...(Array.isArray(t.softTypes) ? t.softTypes : []).map((c) => c?.name),
   ]);
   if (!base.sources.some((s) => s.user)) return base;
+  // Extensions are kept: a later one adds to them (an entry given again must be the same).
   const sources = base.sources.map((src) =>
     src.user
       ? {
           ...src,
           file: {
+            ...src.file,
             classes: (src.file.classes ?? []).filter((c) => !names.has(c.name)),
             interfaces: (src.file.interfaces ?? []).filter((c) => !names.has(c.name)),
             softTypes: (src.file.softTypes ?? []).filter((c) => !names.has(c.name)),
@@ -87,14 +92,24 @@ function withoutRedeclared(base: Catalog, types: unknown): Catalog {
   return new Catalog(sources, base.version);
 }
 
-/** The properties a class keeps in its own JSON column, by property path: their JSON key and type. */
-export function jsonProperties(cls: CatalogClass): Map<string, { key: string; type: PropertyType }> {
-  const out = new Map<string, { key: string; type: PropertyType }>();
+export interface JsonProperty {
+  key: string;
+  type: PropertyType;
+}
+
+/** The properties a class keeps in its own JSON column (or its master's), by property path: their JSON key and type. */
+export function jsonProperties(cls: CatalogClass, aux: 'self' | 'master' = 'self'): Map<string, JsonProperty> {
+  const out = new Map<string, JsonProperty>();
   for (const [path, p] of [...cls.properties, ...cls.derived]) {
-    if ('json' in p && p.json.at.aux === 'self' && !out.has(path))
+    if ('json' in p && p.json.at.aux === aux && !out.has(path))
       out.set(path, { key: p.json.key, type: p.type as PropertyType });
   }
   return out;
+}
+
+/** The properties a versioned class keeps in its master's JSON (`via: master`): `defaultUnit` of parts. */
+export function masterJsonProperties(cls: CatalogClass): Map<string, JsonProperty> {
+  return jsonProperties(cls, 'master');
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -122,7 +137,12 @@ export function typedValue(v: unknown, type: PropertyType, path: string, fail: F
   }
 }
 
-/** `properties` (declared JSON properties, typed) and `attributes` (custom attributes) of a record. */
+/**
+ * `properties` (declared JSON properties, typed) and `attributes` (custom attributes) of a record,
+ * by the JSON key that keeps them. A number given as a reference (`{ "ref": … }`, see
+ * dataset-values.ts) goes to `ids`, resolved by the importer. With `onMaster`, the properties the
+ * class keeps on its master (`via: master`) are accepted too and go there.
+ */
 export function recordProps(
   o: Json,
   cls: CatalogClass,
@@ -130,23 +150,37 @@ export function recordProps(
   catalog: Catalog,
   path: string,
   fail: Fail,
+  ids: IdRef[] = [],
+  onMaster?: { props: Record<string, JsonScalar>; ids: IdRef[] },
 ) {
   const props: Record<string, JsonScalar> = {};
   const declared = jsonProperties(cls);
+  const masterSide = onMaster ? masterJsonProperties(cls) : new Map<string, JsonProperty>();
   for (const [k, v] of Object.entries(section(o.properties, `${path}.properties`, fail))) {
-    const p = declared.get(k);
+    const here = declared.get(k);
+    const p = here ?? masterSide.get(k);
     if (!p) {
-      const known = [...declared.keys()].join(', ') || 'none';
+      const known = [...declared.keys(), ...masterSide.keys()].join(', ') || 'none';
       fail(`${path}.properties.${k}`, `is not a property of ${cls.name} kept in JSON (its JSON properties: ${known})`);
     }
-    props[p!.key] = typedValue(v, p!.type, `${path}.properties.${k}`, fail);
+    const to = here ? { props, ids } : onMaster!;
+    if (!here && (p!.key in to.props || to.ids.some((i) => i.key === p!.key))) {
+      fail(`${path}.properties.${k}`, `is kept on the master, and "master" gives that value too; give one of them`);
+    }
+    // The class whose JSON keeps the value: the master's for `via: master` properties.
+    const owner = here ? cls : catalog.findClass(cls.master!)!;
+    const id = idRef(v, p!.key, p!.type, owner, catalog, `${path}.properties.${k}`, fail);
+    if (id) to.ids.push(id);
+    else to.props[p!.key] = typedValue(v, p!.type, `${path}.properties.${k}`, fail);
   }
   for (const [k, v] of Object.entries(section(o.attributes, `${path}.attributes`, fail))) {
     if (!/^[A-Za-z_][\w.-]{0,99}$/.test(k)) fail(`${path}.attributes`, `"${k}" is not an attribute name`);
     const type = softType ? attributeType(catalog, softType, k) : null;
-    if (type) props[k] = typedValue(v, type, `${path}.attributes.${k}`, fail);
+    const id = idRef(v, k, type ?? 'long', cls, catalog, `${path}.attributes.${k}`, fail);
+    if (id) ids.push(id);
+    else if (type) props[k] = typedValue(v, type, `${path}.attributes.${k}`, fail);
     else if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) props[k] = v as JsonScalar;
-    else fail(`${path}.attributes.${k}`, 'must be a string, number, boolean or null');
+    else fail(`${path}.attributes.${k}`, ATTRIBUTE_VALUE);
   }
   return props;
 }
@@ -210,4 +244,19 @@ export function recordReferences(o: Json, cls: CatalogClass, catalog: Catalog, p
     out[name] = recordRef(v, ref!.target, catalog, `${path}.references.${name}`, fail);
   }
   return out;
+}
+
+/** `master` of a versioned record: JSON properties, references and custom attributes of its master class. */
+export function recordMaster(
+  o: unknown,
+  cls: CatalogClass,
+  catalog: Catalog,
+  path: string,
+  fail: Fail,
+): DatasetMasterValues {
+  const master = catalog.findClass(cls.master!)!;
+  const given = (o ?? {}) as Json;
+  const ids: IdRef[] = [];
+  const props = recordProps(given, master, null, catalog, path, fail, ids);
+  return { props, ids, references: recordReferences(given, master, catalog, path, fail) };
 }

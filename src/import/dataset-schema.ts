@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { fill, MESSAGE, pathText, schemaAjv, schemaProblem } from '../common/schema-problem.js';
 import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass } from '../common/oid.js';
+import { ATTRIBUTE_VALUE } from './dataset-values.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
 export const CAD_SUBTYPES = ['CADASSEMBLY', 'CADCOMPONENT', 'CADDRAWING'] as const;
@@ -55,13 +56,11 @@ const record = (required: string[], properties: Record<string, object>, more: ob
 const list = (items: object) => ({ type: 'array', items });
 /** Properties, references: their names and values are the class's, checked against the catalog. */
 const section = { type: 'object' };
+/** Custom attributes: JSON scalars, or numbers given as references (`{ "ref": … }`, dataset-values.ts). */
 const attributes = {
   type: 'object',
   propertyNames: { pattern: '^[A-Za-z_][\\w.-]{0,99}$', [MESSAGE]: '"{key}" is not an attribute name' },
-  additionalProperties: {
-    type: ['string', 'number', 'boolean', 'null'],
-    [MESSAGE]: 'must be a string, number, boolean or null',
-  },
+  additionalProperties: { type: ['string', 'number', 'boolean', 'null', 'object'], [MESSAGE]: ATTRIBUTE_VALUE },
 };
 /** Another record: its number (or name), or `{ "class", "number" }`. */
 const reference = {
@@ -128,6 +127,7 @@ const versionedObject = record(
     createdAt: timestamp,
     modifiedAt: timestamp,
     attributes,
+    master: record([], { properties: section, attributes, references: section }),
     files: list(file),
     uses: list(use),
   },

@@ -72,7 +72,7 @@ describe('validateDataset', () => {
     ],
     [
       { ...base, objects: [{ ...doc, attributes: { a: [] } }] },
-      'objects[0].attributes.a: must be a string, number, boolean or null',
+      'objects[0].attributes.a: must be a string, number, boolean, null or { "ref": { "class": "<class>", "number": "<number or name>" } }',
     ],
     [
       { ...base, objects: [{ ...doc, files: [{ role: 'PRIMARY', filename: 'a', text: 'x', base64: 'eA==' }] }] },

@@ -15,6 +15,7 @@ import { compileTemplate } from '../qml/qml-compiler.js';
 import { QmlError, QmlProblems } from '../qml/qml-error.js';
 import {
   datasetTypes,
+  recordMaster,
   recordProps,
   recordRef,
   recordReferences,
@@ -25,8 +26,10 @@ import {
   type JsonScalar,
 } from './dataset-catalog.js';
 import { checkShape, DatasetError, MEMBER_ROLES } from './dataset-schema.js';
+import { oneValuePerKey, type DatasetMasterValues, type IdRef } from './dataset-values.js';
 
 export type { DatasetLink, DatasetPlainObject, DatasetRef } from './dataset-catalog.js';
+export type { DatasetMasterValues, IdRef } from './dataset-values.js';
 export { DatasetError } from './dataset-schema.js';
 
 export const DEFAULT_ROLES = ['PRIMARY', 'SECONDARY'];
@@ -72,6 +75,8 @@ export interface DatasetUse {
   lineNumber: number | null;
 }
 export interface DatasetObject {
+  /** Where it is in the file (`objects[7]`), for messages. */
+  path: string;
   class: string;
   softType: string | null;
   subtype: string | null;
@@ -90,6 +95,10 @@ export interface DatasetObject {
   attributes: Record<string, JsonScalar>;
   /** References kept in JSON (a part's view …), resolved by the importer into `attributes`. */
   references: Record<string, DatasetRef>;
+  /** Numbers of `attributes` given as references, resolved by the importer. */
+  ids: IdRef[];
+  /** What the record gives its master (shared by its iterations: a later record wins per key). */
+  master: DatasetMasterValues;
   files: DatasetFile[];
   uses: DatasetUse[];
 }
@@ -174,9 +183,22 @@ function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog, 
   if (isBusinessClass(cls) && !lifecycle.transitions.has(state)) {
     fail(`${path}.state`, `unknown state "${state}" (expected ${[...lifecycle.transitions.keys()].join(', ')})`);
   }
+  const softType = recordSoftType(o, def, catalog, path, fail);
+  const ids: IdRef[] = [];
+  const master = recordMaster(o.master, def, catalog, `${path}.master`, fail);
+  // Custom attributes (untyped, as ever for versioned records) and the class's JSON properties
+  // share the iteration's JSON.
+  const attributes = {
+    ...recordProps({ attributes: o.attributes }, def, null, catalog, path, fail, ids),
+    ...recordProps({ properties: o.properties }, def, null, catalog, path, fail, ids, master),
+  };
+  const references = recordReferences(o, def, catalog, path, fail);
+  oneValuePerKey(def, attributes, ids, references, path, fail);
+  oneValuePerKey(catalog.findClass(def.master!)!, master.props, master.ids, master.references, `${path}.master`, fail);
   return {
+    path,
     class: cls,
-    softType: recordSoftType(o, def, catalog, path, fail),
+    softType,
     subtype,
     number: f.number as string,
     name: f.name as string,
@@ -190,11 +212,10 @@ function toObject(o: Json, index: number, roles: Set<string>, catalog: Catalog, 
     modifiedBy: orNull(f.modifiedBy),
     createdAt: timestamp(f.createdAt),
     modifiedAt: timestamp(f.modifiedAt),
-    attributes: {
-      ...(o.attributes as Record<string, JsonScalar> | undefined),
-      ...recordProps({ properties: o.properties }, def, null, catalog, path, fail),
-    },
-    references: recordReferences(o, def, catalog, path, fail),
+    attributes,
+    references,
+    ids,
+    master,
     files,
     uses,
   };
@@ -206,6 +227,10 @@ function toPlainObject(o: Json, index: number, catalog: Catalog): DatasetPlainOb
   const f = o as Fields;
   const cls = catalog.findClass(f.class as string)!;
   const softType = recordSoftType(o, cls, catalog, path, fail);
+  const ids: IdRef[] = [];
+  const props = recordProps(o, cls, softType, catalog, path, fail, ids);
+  const references = recordReferences(o, cls, catalog, path, fail);
+  oneValuePerKey(cls, props, ids, references, path, fail);
   return {
     path,
     class: cls.name,
@@ -218,8 +243,9 @@ function toPlainObject(o: Json, index: number, catalog: Catalog): DatasetPlainOb
     modifiedBy: orNull(f.modifiedBy),
     createdAt: timestamp(f.createdAt),
     modifiedAt: timestamp(f.modifiedAt),
-    props: recordProps(o, cls, softType, catalog, path, fail),
-    references: recordReferences(o, cls, catalog, path, fail),
+    props,
+    ids,
+    references,
   };
 }
 
@@ -235,13 +261,15 @@ function toLink(o: Json, path: string, catalog: Catalog): DatasetLink {
     fail(`${path}.class`, `${name}: ${why} (part structure comes from "uses", files from "files")`);
   }
   const softType = recordSoftType(o, cls!, catalog, path, fail);
+  const ids: IdRef[] = [];
   return {
     class: cls!.name,
     softType,
     a: recordRef(o.a, cls!.roles!.a, catalog, `${path}.a`, fail),
     b: recordRef(o.b, cls!.roles!.b, catalog, `${path}.b`, fail),
     container: orNull(o.container),
-    props: recordProps(o, cls!, softType, catalog, path, fail),
+    props: recordProps(o, cls!, softType, catalog, path, fail, ids),
+    ids,
   };
 }
 
@@ -278,7 +306,7 @@ export function validateDataset(
 ): Dataset {
   checkShape(input, 'dataset');
   const root = input as Json;
-  const { file: types, catalog } = datasetTypes(root.types, base, fail);
+  const { file: types, catalog } = datasetTypes(root.types, base);
   const roles = (root.roles ?? []) as string[];
   const roleSet = new Set([...DEFAULT_ROLES, ...roles]);
   const users = items(root.users).map((o): DatasetUser => ({

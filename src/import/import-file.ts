@@ -24,6 +24,8 @@ export interface ImportOptions {
   files?: BlobStoresConfig;
   /** Told how far the import is (see ImportProgressReporter). */
   progress?: (progress: ImportProgress) => void;
+  /** Who imports (the creator of records without createdBy): a user, stored or in the dataset; default admin. */
+  importingUser?: string;
 }
 
 /** Reads, validates and imports a `pdm-dataset/1` file into the database at `databaseUrl`. */
@@ -59,6 +61,7 @@ export async function importText(
       maxLinks: options.maxLinks,
       blobs,
       progress: options.progress,
+      importingUser: options.importingUser,
     });
   } finally {
     await prisma.$disconnect();

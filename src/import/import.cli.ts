@@ -1,12 +1,15 @@
 /**
- * npm run import -- <file.json> (in a clone: builds first when a source changed), or without
- * building, as in the production image: npm run import:prod -- <file.json>
+ * npm run import -- [--as <user>] <file.json> (in a clone: builds first when a source changed),
+ * or without building, as in the production image: npm run import:prod -- [--as <user>] <file.json>
  * (node dist/src/import/import.cli.js <file>).
  * A file name `-` reads the dataset from standard input (for `docker compose exec -T`).
+ * `--as` names the importing user (default admin): the creator of records without `createdBy`,
+ * and the user of the import's audit event; it must be a user, stored or in the dataset.
  * Loads a pdm-dataset/1 file into DATABASE_URL (or, without it, into the embedded database
  * under DATA_DIR; stop the service first). One transaction: all or nothing. File bytes go to
  * FILES_STORE (see import-blobs.ts). How far it is goes to standard error (import-progress.ts).
  */
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../prisma/embedded-postgres.js';
 import { applyMigrations, pendingMigrations } from '../prisma/migrate.js';
@@ -20,12 +23,31 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const USAGE =
+  'usage: npm run import -- [--as <user>] <dataset.json>   (- reads standard input; --as: the importing user, default admin)';
+
+/** The file and the importing user named on the command line; null when they do not make sense. */
+function commandLine(): { file: string; as: string | undefined } | null {
+  try {
+    const { values, positionals } = parseArgs({
+      args: process.argv.slice(2),
+      options: { as: { type: 'string' } },
+      allowPositionals: true,
+    });
+    if (positionals.length !== 1 || values.as?.trim() === '') return null;
+    return { file: positionals[0], as: values.as };
+  } catch {
+    return null;
+  }
+}
+
 async function main(): Promise<number> {
-  const file = process.argv[2];
-  if (!file || process.argv.length > 3) {
-    console.error('usage: npm run import -- <dataset.json>   (- reads standard input)');
+  const args = commandLine();
+  if (!args) {
+    console.error(USAGE);
     return 2;
   }
+  const { file } = args;
   const config = loadConfig();
   const source = file === '-' ? 'standard input' : file;
   const reporter = new ImportProgressReporter(process.stderr, source);
@@ -54,6 +76,7 @@ async function main(): Promise<number> {
       lifecycle: config.objectsLifecycle,
       maxLinks: config.objectsMaxLinks,
       files: config,
+      importingUser: args.as,
       progress: reporter.update.bind(reporter),
     };
     const summary =

@@ -8,7 +8,7 @@ export interface ImportSummary {
   users: number;
   containers: number;
   workspaces: number;
-  /** Classes and soft types declared. */
+  /** Classes and soft types declared, and extensions of standard classes. */
   types: number;
   objects: number;
   files: number;
@@ -41,7 +41,11 @@ export function compareIterations(
 }
 
 export interface ImportOptions {
-  /** The user the import is recorded as (default `admin`). */
+  /**
+   * The user the import is made as (default `admin`): the creator of records without `createdBy`,
+   * and the user of its audit event. A user stored or in the dataset; the default one only needs
+   * to be when a record leaves out `createdBy`.
+   */
   importingUser?: string;
   /** Where the dataset came from, for the audit event (default `dataset`). */
   source?: string;

@@ -2,11 +2,13 @@ import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import { small } from '../audit/audit-detail.js';
 import { auditViaPrisma, recordAuditAs } from '../audit/audit-events.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
-import { OidClass } from '../common/oid.js';
+import { masterClassOf } from '../catalog/standard-classes.js';
 import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
 import { UsageLinksTx } from '../objects/usage-links.tx.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
-import { referenceValues, resolveRef, storeTypes } from './importer-catalog.js';
+import { idValues, resolveRef, storeReferences, storeTypes } from './importer-catalog.js';
+import { MasterValues } from './importer-masters.js';
+import { recomputeLatest, storeUses } from './importer-structure.js';
 import { nothingStored } from './import-progress.js';
 import {
   POSTGRES_IMPORT_BLOBS,
@@ -27,6 +29,9 @@ export {
 
 type Tx = Prisma.TransactionClient;
 
+/** Who imports when no one is named: records without `createdBy` are created by this user. */
+export const DEFAULT_IMPORTING_USER = 'admin';
+
 /**
  * Loads a validated dataset in one transaction: either every record is stored or none is.
  * Records are matched by their natural keys and updated, so importing a file twice changes
@@ -39,7 +44,8 @@ export async function importDataset(
   data: Dataset,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const { importingUser = 'admin', source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
+  const { source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
+  const importingUser = { name: options.importingUser ?? DEFAULT_IMPORTING_USER, given: !!options.importingUser };
   const blobs = options.blobs ?? POSTGRES_IMPORT_BLOBS;
   return prisma.$transaction(
     (tx) => new Importer(tx, data, importingUser, source, maxLinks, blobs, options.progress).run(),
@@ -53,6 +59,7 @@ export async function importDataset(
 class Importer {
   private readonly userIds = new Map<string, number>();
   private readonly containerIds = new Map<string, number>();
+  private readonly masterValues = new MasterValues();
   private readonly summary: ImportSummary = {
     roles: 0,
     users: 0,
@@ -69,7 +76,8 @@ class Importer {
   constructor(
     private readonly tx: Tx,
     private readonly data: Dataset,
-    private readonly importingUser: string,
+    /** The user the import is made as; `given`: named by the caller, and so required to be a user. */
+    private readonly importingUser: { name: string; given: boolean },
     private readonly source: string,
     private readonly maxLinks: number,
     private readonly blobs: ImportBlobs,
@@ -93,17 +101,18 @@ class Importer {
     await this.roles();
     await this.users();
     await this.containers();
+    if (this.importingUser.given) await this.importingUserId(null);
     await this.workspaces();
     const plainIds = await this.plainObjects();
     const iterationIds = await this.objects();
     // References last: they may name any record of the dataset.
-    await this.plainReferences(plainIds);
-    await this.objectReferences(iterationIds);
+    await storeReferences(this.tx, this.data, plainIds, iterationIds);
+    await this.masterValues.write(this.tx, this.data.catalog);
     await this.links();
     await this.reports();
     this.stored({});
     // One event per dataset, in its transaction: what was loaded, from where.
-    await recordAuditAs(auditViaPrisma(this.tx), this.importingUser, 'import', {
+    await recordAuditAs(auditViaPrisma(this.tx), this.importingUser.name, 'import', {
       source: small(this.source),
       ...this.summary,
     });
@@ -116,7 +125,7 @@ class Importer {
     for (const o of this.data.plainObjects) {
       const path = o.path;
       const containerId = o.container ? await this.containerId(o.container, `${path}.container`) : null;
-      const createdById = await this.userId(o.createdBy ?? this.importingUser, `${path}.createdBy`);
+      const createdById = await this.creatorId(o.createdBy, path);
       const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
       const existing = await this.tx.plainObject.findFirst({
         where: o.number !== null ? { cls: o.class, number: o.number } : { cls: o.class, number: null, name: o.name },
@@ -143,24 +152,6 @@ class Importer {
     return ids;
   }
 
-  private async plainReferences(ids: number[]) {
-    for (const [i, o] of this.data.plainObjects.entries()) {
-      if (Object.keys(o.references).length === 0) continue;
-      const values = await referenceValues(this.tx, this.data.catalog, o.class, o.references, `objects[${i}]`);
-      await this.tx
-        .$executeRaw`UPDATE objects SET props = props || ${JSON.stringify(values)}::jsonb WHERE id = ${ids[i]}`;
-    }
-  }
-
-  private async objectReferences(iterationIds: number[]) {
-    for (const [i, o] of this.data.objects.entries()) {
-      if (Object.keys(o.references).length === 0) continue;
-      const values = await referenceValues(this.tx, this.data.catalog, o.class, o.references, `objects[${i}]`);
-      await this.tx.$executeRaw`
-        UPDATE iterations SET attributes = attributes || ${JSON.stringify(values)}::jsonb WHERE id = ${iterationIds[i]}`;
-    }
-  }
-
   /** Links of catalog link classes, matched by class and their two ends. */
   private async links() {
     const catalog = this.data.catalog;
@@ -170,9 +161,10 @@ class Importer {
       const a = await resolveRef(this.tx, catalog, roles.a, l.a, `${path}.a`);
       const b = await resolveRef(this.tx, catalog, roles.b, l.b, `${path}.b`);
       const containerId = l.container ? await this.containerId(l.container, `${path}.container`) : null;
+      const props = { ...l.props, ...(await idValues(this.tx, catalog, l.ids)) };
       await this.tx.$executeRaw`
         INSERT INTO links (class, soft_type, role_a_id, role_b_id, container_id, props)
-        VALUES (${l.class}, ${l.softType}, ${a.id}, ${b.id}, ${containerId}, ${JSON.stringify(l.props)}::jsonb)
+        VALUES (${l.class}, ${l.softType}, ${a.id}, ${b.id}, ${containerId}, ${JSON.stringify(props)}::jsonb)
         ON CONFLICT (class, role_a_id, role_b_id) DO UPDATE
         SET soft_type = EXCLUDED.soft_type, container_id = EXCLUDED.container_id, props = EXCLUDED.props,
             modified_at = CASE WHEN links.props IS DISTINCT FROM EXCLUDED.props
@@ -211,6 +203,31 @@ class Importer {
     if (!row) throw new DatasetError(`${path}: unknown user "${name}"`);
     this.userIds.set(name, row.id);
     return row.id;
+  }
+
+  /** Who created a record: `createdBy`, else the importing user, who must then be a user. */
+  private async creatorId(createdBy: string | null, path: string): Promise<number> {
+    return createdBy ? this.userId(createdBy, `${path}.createdBy`) : this.importingUserId(`${path}.createdBy`);
+  }
+
+  /**
+   * The importing user's id (stored, or one of the dataset's users). `path`: the record whose
+   * creator it is, for the message when there is none.
+   */
+  private async importingUserId(path: string | null): Promise<number> {
+    const name = this.importingUser.name;
+    const known = this.userIds.get(name);
+    if (known !== undefined) return known;
+    const row = await this.tx.user.findUnique({ where: { name }, select: { id: true } });
+    if (row) {
+      this.userIds.set(name, row.id);
+      return row.id;
+    }
+    const missing = `the importing user "${name}" is neither a stored user nor one of the dataset's users`;
+    if (!path) throw new DatasetError(missing);
+    throw new DatasetError(
+      `${path}: not given, and ${missing} (give createdBy, or import as a user: npm run import -- --as <user> <file>)`,
+    );
   }
 
   private async containerId(name: string, path: string): Promise<number> {
@@ -267,8 +284,8 @@ class Importer {
   private async objects(): Promise<number[]> {
     const touchedMasters = new Set<number>();
     const iterationIds: number[] = [];
-    for (const [i, o] of this.data.objects.entries()) {
-      const path = `objects[${i}]`;
+    for (const o of this.data.objects) {
+      const path = o.path;
       const containerId = await this.containerId(o.container, `${path}.container`);
       const master = await this.tx.master.upsert({
         where: { cls_number: { cls: o.class, number: o.number } },
@@ -276,19 +293,23 @@ class Importer {
         update: { subtype: o.subtype, softType: o.softType, name: o.name, containerId },
       });
       touchedMasters.add(master.id);
+      this.masterValues.add(master.id, masterClassOf(o.class), this.data.catalog, o.master, path);
       iterationIds.push(await this.iteration(o, master.id, path));
       this.summary.objects++;
       this.stored({ objects: 1 });
     }
-    await this.recomputeLatest([...touchedMasters]);
+    await recomputeLatest(this.tx, [...touchedMasters]);
     for (const [i, o] of this.data.objects.entries()) {
-      await this.uses(o, iterationIds[i], `objects[${i}]`);
+      await storeUses(this.tx, o, iterationIds[i], this.maxLinks, () => {
+        this.summary.links++;
+        this.stored({ links: 1 });
+      });
     }
     return iterationIds;
   }
 
   private async iteration(o: DatasetObject, masterId: number, path: string): Promise<number> {
-    const createdById = await this.userId(o.createdBy ?? this.importingUser, `${path}.createdBy`);
+    const createdById = await this.creatorId(o.createdBy, path);
     const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
     const key = { masterId_version_iteration: { masterId, version: o.version, iteration: o.iteration } };
     const fields = {
@@ -336,58 +357,6 @@ class Importer {
       this.stored({ files: 1, bytes: f.bytes.length });
     }
     return row.id;
-  }
-
-  private async recomputeLatest(masterIds: number[]) {
-    if (!masterIds.length) return;
-    // Two steps because at most one iteration per master may be latest at any time.
-    await this.tx.$executeRaw`
-      UPDATE iterations SET latest = false
-      WHERE master_id = ANY(${masterIds}::int[]) AND latest`;
-    await this.tx.$executeRaw`
-      UPDATE iterations SET latest = true
-      WHERE id IN (
-        SELECT DISTINCT ON (master_id) id FROM iterations
-        WHERE master_id = ANY(${masterIds}::int[])
-        ORDER BY master_id, length(version) DESC, version DESC, iteration DESC)`;
-  }
-
-  private async uses(o: DatasetObject, parentId: number, path: string) {
-    const cls = o.class === OidClass.part ? OidClass.partUsageLink : OidClass.memberLink;
-    for (const [j, u] of o.uses.entries()) {
-      const child = await this.tx.master.findUnique({
-        where: { cls_number: { cls: o.class, number: u.number } },
-        select: { id: true },
-      });
-      if (!child) throw new DatasetError(`${path}.uses[${j}]: no ${o.class} with number "${u.number}"`);
-      const existing = await this.tx.usageLink.findFirst({
-        where: { cls, parentId, childId: child.id, lineNumber: u.lineNumber === null ? null : BigInt(u.lineNumber) },
-        select: { id: true },
-      });
-      const fields = { quantity: u.quantity, unit: u.unit };
-      if (existing) await this.tx.usageLink.update({ where: { id: existing.id }, data: fields });
-      else {
-        await this.tx.usageLink.create({
-          data: {
-            cls,
-            parentId,
-            childId: child.id,
-            ...fields,
-            lineNumber: u.lineNumber === null ? null : BigInt(u.lineNumber),
-          },
-        });
-      }
-      this.summary.links++;
-      this.stored({ links: 1 });
-    }
-    if (o.uses.length === 0) return;
-    const held = await this.tx.usageLink.count({ where: { parentId } });
-    if (held > this.maxLinks) {
-      throw new DatasetError(
-        `${path}.uses: ${o.class} ${o.number} ${o.version}.${o.iteration} would hold ${held} usage links, more than ` +
-          `one iteration may hold (OBJECTS_MAX_LINKS=${this.maxLinks})`,
-      );
-    }
   }
 
   private async reports() {

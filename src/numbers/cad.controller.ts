@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
 import { CadService } from './cad.service.js';
 import {
   CadAttributesDto,
@@ -17,7 +17,8 @@ import {
 } from './dto/cad.dto.js';
 
 const BAD = 'bad parameter or body (the message names it), or not a CAD document';
-const NOT_FOUND = 'no such CAD document (or one the caller may not read), or no such link';
+const NOT_FOUND =
+  'no such CAD document (or one the caller may not read), or no such link (a member the caller may not read, named by its number, is none)';
 const FORBIDDEN = 'the caller may only read the container';
 
 @ApiTags('numbers')
@@ -32,7 +33,9 @@ export class CadController {
     description:
       'The attributes of the iteration (a number names the latest iteration of the CAD document); with ' +
       'links=yes also the links of its used relation (EPMMemberLink) with quantity, line number, reference ' +
-      'number and attributes. Link ids are stable for the current iteration only. Needs read rights.',
+      'number and attributes. Link ids are stable for the current iteration only. A member in a container the ' +
+      'caller may not read is shown as { oid: null, number: null, restricted: true }, in every answer of these ' +
+      'operations. Needs read rights.',
   })
   @ApiOkResponse({ type: CadAttributesDto })
   @ApiErrors({ 400: BAD, 404: NOT_FOUND })
@@ -54,7 +57,13 @@ export class CadController {
       'message is kept as the note of the changed iteration. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadAttributesDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: 'the OID names an iteration that is not the latest' })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: 'the OID names an iteration that is not the latest',
+    503: OBJECT_BUSY_ANSWER,
+  })
   merge(
     @CurrentUser() user: AuthUser,
     @Param() params: CadRefParamDto,
@@ -77,6 +86,7 @@ export class CadController {
     403: FORBIDDEN,
     404: NOT_FOUND,
     409: 'the line number is taken, or the link reference is ambiguous',
+    503: OBJECT_BUSY_ANSWER,
   })
   changeLink(
     @CurrentUser() user: AuthUser,
@@ -92,7 +102,7 @@ export class CadController {
     description: 'Line number and reference number stay. Needs author or manager rights.',
   })
   @ApiOkResponse({ type: CadLinkDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 503: OBJECT_BUSY_ANSWER })
   clearLink(@CurrentUser() user: AuthUser, @Param() params: CadLinkParamsDto): Promise<CadLinkDto> {
     return this.cad.changeLink(user, params.oid_or_number, params.link, null);
   }
@@ -113,6 +123,7 @@ export class CadController {
     403: FORBIDDEN,
     404: NOT_FOUND,
     409: 'the OID names an iteration that is not the latest',
+    503: OBJECT_BUSY_ANSWER,
   })
   numberUsed(
     @CurrentUser() user: AuthUser,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { latestOfBranchSql } from '../common/version-ref.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/iterations.repository.js';
 import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -37,6 +37,14 @@ export interface CadLink {
   lineNumber: bigint | null;
   referenceNumber: string | null;
   attributes: Record<string, AttributeValue>;
+  /** The reader's role in the member's container (null: not a member of it). */
+  memberRole: MemberRole | null;
+}
+
+/** Whose links are read: the member's container is looked up for them. */
+export interface LinkReader {
+  id: number;
+  admin: boolean;
 }
 
 type Db = Prisma.TransactionClient | PrismaService;
@@ -54,14 +62,21 @@ async function findIteration(db: Db, ref: CadRef): Promise<CadIteration | null> 
   return rows[0] ?? null;
 }
 
-async function listLinks(db: Db, iterationId: number, limit = MAX_LINKS): Promise<CadLink[]> {
+/**
+ * The links of an iteration's used relation, with the reader's role in each member's container,
+ * in the statement that lists them. A member the reader may not read is ordered as one without a
+ * number (as structure orders it), so its place among the others does not tell its number.
+ */
+async function listLinks(db: Db, iterationId: number, reader: LinkReader, limit = MAX_LINKS): Promise<CadLink[]> {
   return db.$queryRaw<CadLink[]>`
     SELECT ul.id, (SELECT li.id FROM iterations li WHERE li.master_id = cm.id AND li.latest) AS "memberIterationId",
            cm.number AS "memberNumber", ul.quantity, ul.unit, ul.line_number AS "lineNumber",
-           ul.reference_number AS "referenceNumber", ul.attributes
+           ul.reference_number AS "referenceNumber", ul.attributes, mb.role::text AS "memberRole"
     FROM usage_links ul JOIN masters cm ON cm.id = ul.child_id
+    LEFT JOIN memberships mb ON mb.container_id = cm.container_id AND mb.user_id = ${reader.id}
     WHERE ul.parent_id = ${iterationId} AND ul.class = ${MEMBER_LINK}
-    ORDER BY ul.line_number NULLS LAST, cm.number, ul.id
+    ORDER BY ul.line_number NULLS LAST,
+             CASE WHEN ${reader.admin}::boolean OR mb.role IS NOT NULL THEN cm.number END NULLS FIRST, ul.id
     LIMIT ${limit}`;
 }
 
@@ -78,8 +93,8 @@ export class CadRepository {
   }
 
   /** The links of the iteration's used relation, one more than MAX_LINKS at most (to tell truncation). */
-  links(iterationId: number): Promise<CadLink[]> {
-    return listLinks(this.prisma, iterationId, MAX_LINKS + 1);
+  links(iterationId: number, reader: LinkReader): Promise<CadLink[]> {
+    return listLinks(this.prisma, iterationId, reader, MAX_LINKS + 1);
   }
 
   /**
@@ -118,8 +133,8 @@ export class CadChangeTx {
     return findIteration(this.tx, ref);
   }
 
-  links(iterationId: number): Promise<CadLink[]> {
-    return listLinks(this.tx, iterationId);
+  links(iterationId: number, reader: LinkReader): Promise<CadLink[]> {
+    return listLinks(this.tx, iterationId, reader);
   }
 
   /**

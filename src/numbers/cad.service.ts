@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { PermissionsService } from '../auth/permissions.service.js';
+import { accessFromRole, PermissionsService } from '../auth/permissions.service.js';
 import { OidClass, formatOid } from '../common/oid.js';
 import {
   checkAttributes,
@@ -46,8 +46,12 @@ export class CadService {
     const doc = await this.readable(user, ref);
     const out = describe(doc);
     if (!withLinks) return out;
-    const links = await this.repository.links(doc.iterationId);
-    return { ...out, links: links.slice(0, MAX_LINKS).map(linkDto), truncated: links.length > MAX_LINKS };
+    const links = await this.repository.links(doc.iterationId, user);
+    return {
+      ...out,
+      links: links.slice(0, MAX_LINKS).map((l) => linkDto(user, l)),
+      truncated: links.length > MAX_LINKS,
+    };
   }
 
   async merge(
@@ -75,14 +79,15 @@ export class CadService {
     const ref = parseCadRef(text);
     const change = body?.attributes === undefined ? null : checkAttributes(body.attributes);
     return this.changing(user, ref, async (tx, doc) => {
-      const links = await tx.links(doc.iterationId);
-      const link = pickLink(links, linkRef, doc);
+      const links = await tx.links(doc.iterationId, user);
+      const link = pickLink(user, links, linkRef, doc);
       const lineNumber = body === null || body.lineNumber === undefined ? link.lineNumber : toBig(body.lineNumber);
       if (lineNumber !== null && lineNumber !== link.lineNumber) {
         const other = links.find((l) => l.id !== link.id && l.lineNumber === lineNumber);
         if (other) {
+          const to = mayReadMember(user, other) ? `the link to ${other.memberNumber}` : 'another link';
           throw new ConflictException(
-            `lineNumber: ${lineNumber} is the line number of the link to ${other.memberNumber} (link ${other.id}) in ${doc.number}`,
+            `lineNumber: ${lineNumber} is the line number of ${to} (link ${other.id}) in ${doc.number}`,
           );
         }
       }
@@ -96,7 +101,7 @@ export class CadService {
       await tx.saveLink(link.id, updated);
       await tx.touchIteration(doc.iterationId, user.id);
       await tx.audit(linkEvent(user.id, doc, link, updated));
-      return linkDto({ ...link, ...updated });
+      return linkDto(user, { ...link, ...updated });
     });
   }
 
@@ -112,7 +117,7 @@ export class CadService {
           `${doc.number} is a ${doc.subtype ?? 'CAD document without subtype'}, not a ${ASSEMBLY}: only assemblies number the links they use`,
         );
       }
-      const links = await tx.links(doc.iterationId);
+      const links = await tx.links(doc.iterationId, user);
       if (links.length > MAX_LINKS) {
         throw new ConflictException(
           `${doc.number} uses more than ${MAX_LINKS} links; number them in smaller assemblies`,
@@ -131,7 +136,7 @@ export class CadService {
         start: opts.start,
         step: opts.step,
         numbered: plan.length,
-        links: after.map(linkDto),
+        links: after.map((l) => linkDto(user, l)),
       };
     });
   }
@@ -178,8 +183,15 @@ export class CadService {
   }
 }
 
-function pickLink(links: CadLink[], linkRef: string, doc: CadIteration): CadLink {
-  const matches = links.filter((l) => String(l.id) === linkRef || l.memberNumber === linkRef);
+/**
+ * The link `linkRef` names: its id, or the number of a member the caller may read that the
+ * document uses once. A member they may not read is not found by its number, as one the document
+ * does not use.
+ */
+function pickLink(user: AuthUser, links: CadLink[], linkRef: string, doc: CadIteration): CadLink {
+  const matches = links.filter(
+    (l) => String(l.id) === linkRef || (l.memberNumber === linkRef && mayReadMember(user, l)),
+  );
   if (matches.length === 0) {
     throw new NotFoundException(`${doc.number} ${doc.version}.${doc.iteration} has no used link ${clip(linkRef)}`);
   }
@@ -211,13 +223,20 @@ function describe(doc: CadIteration): CadAttributesDto {
   };
 }
 
-function linkDto(l: CadLink): CadLinkDto {
+function mayReadMember(user: AuthUser, link: CadLink): boolean {
+  return accessFromRole(user, link.memberRole) !== 'none';
+}
+
+/** A link as the caller may see it: a member in a container they may not read is shown restricted, as structure shows it. */
+function linkDto(user: AuthUser, l: CadLink): CadLinkDto {
   return {
     id: l.id,
-    member: {
-      oid: l.memberIterationId === null ? null : formatOid(OidClass.cadDocument, l.memberIterationId),
-      number: l.memberNumber,
-    },
+    member: mayReadMember(user, l)
+      ? {
+          oid: l.memberIterationId === null ? null : formatOid(OidClass.cadDocument, l.memberIterationId),
+          number: l.memberNumber,
+        }
+      : { oid: null, number: null, restricted: true },
     quantity: l.quantity,
     unit: l.unit,
     lineNumber: l.lineNumber === null ? null : Number(l.lineNumber),

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin/admin-names.js';
 import {
   CatalogLinkDto,
@@ -115,7 +115,7 @@ export class CatalogObjectsController {
     },
   })
   @ApiOkResponse({ type: PlainObjectDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: 'no such object the caller may read' })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: 'no such object the caller may read', 503: OBJECT_BUSY_ANSWER })
   update(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
 import {
   CreateObjectDto,
   DeleteObjectQueryDto,
@@ -119,7 +119,7 @@ export class ObjectChangesController {
     },
   })
   @ApiCreatedResponse({ type: ObjectDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: OLD })
+  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: OLD, 503: OBJECT_BUSY_ANSWER })
   iterate(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -143,7 +143,13 @@ export class ObjectChangesController {
     examples: { revise: { summary: 'with a comment', value: { note: 'revised for the new housing' } } },
   })
   @ApiCreatedResponse({ type: ObjectDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: `${OLD}; no version follows ZZZ` })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: `${OLD}; no version follows ZZZ`,
+    503: OBJECT_BUSY_ANSWER,
+  })
   revise(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -167,7 +173,13 @@ export class ObjectChangesController {
     examples: { release: { summary: 'release the test plan (under review)', value: { state: 'RELEASED' } } },
   })
   @ApiOkResponse({ type: ObjectDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: NOT_FOUND, 409: `the lifecycle does not allow the transition; ${OLD}` })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: `the lifecycle does not allow the transition; ${OLD}`,
+    503: OBJECT_BUSY_ANSWER,
+  })
   setState(
     @CurrentUser() user: AuthUser,
     @Param() params: ObjectRefParamDto,
@@ -197,6 +209,7 @@ export class ObjectChangesController {
     403: 'the caller may only read the container (or, with force, one using it)',
     404: NOT_FOUND,
     409: 'other objects use it or reference it, or catalog links name it (force=true removes those)',
+    503: OBJECT_BUSY_ANSWER,
   })
   remove(
     @CurrentUser() user: AuthUser,

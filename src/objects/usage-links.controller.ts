@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Param, Patch, Post, Query } from '@nestjs/com
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
 import { ObjectTypeQueryDto, UseParamsDto } from './dto/object-request.dto.js';
 import { ObjectUseDto } from './dto/object-response.dto.js';
 import { AddUseDto, ChangeUseDto, RemoveUseQueryDto } from './dto/usage-link-request.dto.js';
@@ -47,6 +47,7 @@ export class UsageLinksController {
     403: FORBIDDEN,
     404: 'no such object, or member, the caller may read',
     409: 'a cycle; a line number the iteration has; an old iteration',
+    503: OBJECT_BUSY_ANSWER,
   })
   add(
     @CurrentUser() user: AuthUser,
@@ -75,6 +76,7 @@ export class UsageLinksController {
     403: FORBIDDEN,
     404: 'no such object the caller may read, or no such link',
     409: 'a line number the iteration has; several links to the member; an old iteration',
+    503: OBJECT_BUSY_ANSWER,
   })
   update(
     @CurrentUser() user: AuthUser,
@@ -99,6 +101,7 @@ export class UsageLinksController {
     403: FORBIDDEN,
     404: 'no such object the caller may read, or no such link',
     409: 'several links to the member; an old iteration',
+    503: OBJECT_BUSY_ANSWER,
   })
   remove(
     @CurrentUser() user: AuthUser,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OBJECT_BUSY_MESSAGE } from '../common/database-errors.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import { Turns } from '../common/turns.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
 
@@ -36,11 +37,12 @@ export function boundLockWaitsPg(n: number): string {
 @Injectable()
 export class ObjectLocks {
   readonly timeoutMs: number;
-  /** Per master id: settles once every change that took a turn on it so far is done. */
-  private readonly turns = new Map<number, Promise<void>>();
+  /** Per master id. */
+  private readonly turns: Turns<number>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.timeoutMs = config.dbLockTimeoutMs;
+    this.turns = new Turns(this.timeoutMs, objectBusy);
   }
 
   /**
@@ -48,30 +50,7 @@ export class ObjectLocks {
    * took their turn before have ended; answers 503 (objectBusy) if that takes longer than
    * DB_LOCK_TIMEOUT_MS. A change that gives up keeps its place for those after it.
    */
-  async inTurn<T>(masterId: number, work: () => Promise<T>): Promise<T> {
-    const before = this.turns.get(masterId) ?? Promise.resolve();
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => (done = resolve));
-    const turn = before.then(() => mine);
-    this.turns.set(masterId, turn);
-    try {
-      await waitAtMost(before, this.timeoutMs);
-      return await work();
-    } finally {
-      done();
-      if (this.turns.get(masterId) === turn) this.turns.delete(masterId);
-    }
-  }
-}
-
-async function waitAtMost(turn: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(objectBusy()), ms);
-  });
-  try {
-    await Promise.race([turn, late]);
-  } finally {
-    clearTimeout(timer);
+  inTurn<T>(masterId: number, work: () => Promise<T>): Promise<T> {
+    return this.turns.inTurn(masterId, work);
   }
 }

@@ -147,8 +147,8 @@ describe('tables of interfaces', () => {
       reason(() =>
         compileTemplate(statement(col('C', 'description'), '<table alias="C">wt.inf.container.WTContained</table>')),
       ),
-    ).toBe(
-      '/qml/statement/query/select/column[1]: property "description" of wt.inf.container.WTContained: its classes wt.doc.WTDocumentMaster, wt.epm.EPMDocumentMaster, wt.part.WTPartMaster, wt.part.WTProductInstance2Master, wt.change2.WTChangeIssueMaster, wt.change2.WTChangeRequest2Master and 5 more have no such property (every class it matches must)',
+    ).toMatch(
+      /^\/qml\/statement\/query\/select\/column\[1\]: property "description" of wt.inf.container.WTContained: its classes wt.doc.WTDocumentMaster, wt.epm.EPMDocumentMaster, wt.part.WTPartMaster, .* and \d+ more have no such property \(every class it matches must\)$/,
     );
     const cat = withTypes({
       classes: [

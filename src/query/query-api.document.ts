@@ -1,5 +1,6 @@
 import { qJsonSchema } from './q/q-json-schema.js';
 import { versionRecord } from '../common/version.js';
+import { OPEN_BUSY } from './query.repository.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
@@ -10,6 +11,7 @@ function errors(...codes: number[]): Record<string, object> {
     404: 'no such session of the caller',
     410: 'the session is closed or has expired',
     429: 'too many open sessions (or failed sign-ins)',
+    503: `${OPEN_BUSY}: the open waited DB_LOCK_TIMEOUT_MS for an earlier open of the same user and kept nothing (Retry-After: 1); or the database cannot be reached (Retry-After: 5)`,
   };
   return Object.fromEntries(
     codes.map((c) => [String(c), { description: text[c], content: { 'application/json': { schema: errorRef } } }]),
@@ -80,7 +82,7 @@ export function queryApiDocument(serverUrl: string): Record<string, unknown> {
     description:
       'Every match the caller may read is snapshotted in order; pages of the session never change. ' +
       'When the reply holds every match, session_id is 0 and no session is kept.',
-    responses: { ...pageReply, ...errors(400, 401, 429) },
+    responses: { ...pageReply, ...errors(400, 401, 429, 503) },
   };
   return {
     openapi: '3.1.0',

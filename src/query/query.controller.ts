@@ -12,6 +12,7 @@ import { FetchPageParamsDto, OpenQueryParamsDto, type PagingParamsDto } from './
 import { CloseResponseDto, QueryPageDto } from './dto/query-response.dto.js';
 import { mergeOpenParams } from './query-params.js';
 import { queryApiDocument } from './query-api.document.js';
+import { OPEN_BUSY } from './query.repository.js';
 import { QueryService, type Paging } from './query.service.js';
 import { OidClass } from '../common/oid.js';
 
@@ -23,6 +24,7 @@ function paging(p: PagingParamsDto): Paging {
  * Session ids come from a sequence shared by all users, and another user's session is answered
  * 404: no example id works for everyone, so Swagger UI asks for the one "open" answered.
  */
+const OPEN_BUSY_ANSWER = `${OPEN_BUSY}: the open waited DB_LOCK_TIMEOUT_MS for an earlier open of the same user and kept nothing (Retry-After: 1)`;
 const SESSION_ID_ABOUT = 'the session_id an "Open …" operation answered (not 0): run one first';
 const OPEN_ABOUT =
   "A session_id above 0 names the session kept: fetch its pages and close it with that id (session ids are not reused, and other users' sessions are answered 404).";
@@ -57,7 +59,7 @@ export class QueryController {
   })
   @ApiOkResponse({ type: QueryPageDto })
   @AnswersRuntime()
-  @ApiErrors({ 429: 'too many open sessions of this user' })
+  @ApiErrors({ 429: 'too many open sessions of this user', 503: OPEN_BUSY_ANSWER })
   open(
     @CurrentUser() user: AuthUser,
     @Query() params: OpenQueryParamsDto,
@@ -85,7 +87,7 @@ export class QueryController {
   })
   @ApiOkResponse({ type: QueryPageDto })
   @AnswersRuntime()
-  @ApiErrors({ 429: 'too many open sessions of this user' })
+  @ApiErrors({ 429: 'too many open sessions of this user', 503: OPEN_BUSY_ANSWER })
   openPost(
     @CurrentUser() user: AuthUser,
     @Query() params: OpenQueryParamsDto,

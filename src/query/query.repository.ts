@@ -1,6 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { Sql as CompiledSql } from '../catalog/sql.js';
+import { isLockTimeout } from '../common/database-errors.js';
+import { HttpErrorWithHeaders } from '../common/http-errors.js';
+import { Turns } from '../common/turns.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { boundLockWaits } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 
@@ -81,6 +86,32 @@ const SNAPSHOT_CHUNK = 1000;
 /** pg_advisory_xact_lock namespace of "open a query session" (per user). */
 const OPEN_LOCK = 74_510;
 
+/** What an open that waited DB_LOCK_TIMEOUT_MS for another open of the same user is told (503). */
+export const OPEN_BUSY = 'another query session of the same user is being opened; retry shortly';
+
+/** 503 with Retry-After: the open waited DB_LOCK_TIMEOUT_MS for another open of the same user. */
+export function openBusy(): HttpErrorWithHeaders {
+  return new HttpErrorWithHeaders(HttpStatus.SERVICE_UNAVAILABLE, OPEN_BUSY, { 'Retry-After': '1' });
+}
+
+/**
+ * Takes the user's open lock for the transaction, waiting at most `timeoutMs` for an open of
+ * theirs that holds it (on another instance, or one that did not take its turn here): 503 past
+ * it. Lock waits after it are as the server sets them again: the bound is for this lock only.
+ */
+async function lockOpens(tx: Prisma.TransactionClient, userId: number, timeoutMs: number): Promise<void> {
+  try {
+    // Without FROM, the WHERE is checked before the lock is taken.
+    await tx.$executeRaw`
+      SELECT pg_advisory_xact_lock(${OPEN_LOCK}::integer, ${userId}::integer) WHERE ${boundLockWaits(timeoutMs)}`;
+  } catch (e) {
+    if (isLockTimeout(e)) throw openBusy();
+    throw e;
+  }
+  await tx.$executeRaw`
+    SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)`;
+}
+
 function idle(ttlMs: number): Sql {
   return sql`now() - ${ttlMs}::bigint * interval '1 millisecond'`;
 }
@@ -132,10 +163,19 @@ function matchesSql(req: SnapshotRequest): Sql {
 /** The query_sessions and query_session_chunks tables. */
 @Injectable()
 export class QueryRepository {
+  /**
+   * Per user id: the opens of one user on this instance, one at a time, each waiting for the one
+   * before it without a database connection, at most DB_LOCK_TIMEOUT_MS (503).
+   */
+  private readonly opens: Turns<number>;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly replica: ReadReplica,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.opens = new Turns(config.dbLockTimeoutMs, openBusy);
+  }
 
   /**
    * Opens a session: snapshots the ordered ids of all matches in one INSERT … SELECT, then
@@ -143,12 +183,20 @@ export class QueryRepository {
    * The matches are gathered in order into one array (matchesSql), cut into chunks by slicing:
    * about twice as fast over a million matches as numbering them with a window and grouping
    * (which sorts again).
+   *
+   * One open at a time per user, so that two racing opens cannot both pass the cap: on this
+   * instance they take turns before taking a connection (a burst of one user's opens holds one
+   * connection, not the pool), across instances the advisory lock serialises them. Neither wait
+   * lasts longer than DB_LOCK_TIMEOUT_MS (503 with Retry-After: 1).
    */
-  async snapshot(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
+  snapshot(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
+    return this.opens.inTurn(req.userId, () => this.snapshotInTurn(req));
+  }
+
+  private snapshotInTurn(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
     return this.prisma.$transaction(
       async (tx) => {
-        // One open at a time per user, so that two racing opens cannot both pass the cap.
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${OPEN_LOCK}::integer, ${req.userId}::integer)`;
+        await lockOpens(tx, req.userId, this.opens.timeoutMs);
         // Sorting a million matches in memory instead of on disk halves the sort; this
         // transaction only.
         await tx.$executeRaw`SELECT set_config('work_mem', ${SNAPSHOT_WORK_MEM}, true)`;

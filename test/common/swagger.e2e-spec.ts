@@ -23,6 +23,12 @@ const SPEC_ROUTES = [
   'delete /query/1.0/query/{}',
 ];
 
+interface ResponseDoc {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { example?: unknown }>;
+}
+
 describe('Swagger', () => {
   const t = useTestApp();
 
@@ -54,6 +60,44 @@ describe('Swagger', () => {
       message: 'missing or invalid credentials',
       requestId: expect.any(String),
     });
+  });
+
+  it('documents the 502 and 503 of downloads and the 503 with Retry-After of changes waiting for the same object', async () => {
+    const res = await request(t.http).get('/docs-json');
+    const paths = res.body.paths as Record<string, Record<string, { responses: Record<string, ResponseDoc> }>>;
+    const download = paths['/files/{oid_or_number}/{filename}'].get.responses;
+    expect(download['502'].description).toContain('does not hold the content');
+    expect(download['503'].description).toContain('file store');
+    expect(download['503'].headers).toEqual({ 'Retry-After': expect.objectContaining({ schema: expect.anything() }) });
+    const changes: [string, string][] = [
+      ['/files/{oid_or_number}/{filename}', 'post'],
+      ['/files/{oid_or_number}/{filename}', 'delete'],
+      ['/objects/{ref}/iterations', 'post'],
+      ['/objects/{ref}/revisions', 'post'],
+      ['/objects/{ref}/state', 'post'],
+      ['/objects/{ref}', 'delete'],
+      ['/objects/{ref}', 'patch'],
+      ['/objects/{ref}/uses', 'post'],
+      ['/objects/{ref}/uses/{link}', 'patch'],
+      ['/objects/{ref}/uses/{link}', 'delete'],
+      ['/numbers/attributes/{oid_or_number}', 'post'],
+      ['/numbers/attributes/{oid_or_number}/{link}', 'post'],
+      ['/numbers/attributes/{oid_or_number}/{link}', 'delete'],
+      ['/numbers/used/{oid_or_number}', 'post'],
+    ];
+    for (const [path, method] of changes) {
+      const busy = paths[path]?.[method]?.responses['503'];
+      expect({ path, method, description: busy?.description }).toEqual({
+        path,
+        method,
+        description: expect.stringContaining('another request is changing the same object; retry shortly'),
+      });
+      expect(busy.headers?.['Retry-After']).toBeDefined();
+      expect(busy.content?.['application/json'].example).toMatchObject({
+        statusCode: 503,
+        error: 'Service Unavailable',
+      });
+    }
   });
 
   it('serves Swagger UI', async () => {

@@ -12,8 +12,9 @@ import { jsonDifference, readShownJson, textMatches } from './doc-answers.js';
  *   of its block, the block that follows it: a fenced block (`json`, `jsonc`: JSON; others: text)
  *   or a Markdown table (the rows of a report: `items`, each value as docs/qml-reference.md
  *   shows it). `…` stands for what the page leaves out (see doc-answers.ts).
- * - `<!-- not run: <why> -->` right before a ```sh block: its commands are not run (they need
- *   what the test cannot give, such as a second machine); they are counted and listed.
+ * - `<!-- not run: <why> -->` right before a ```sh block (or before the `<!-- test: … -->` mark
+ *   another test names the block by): its commands are not run (they need what the test cannot
+ *   give, such as a second machine); they are counted and listed.
  * Every example has an answer line or a not-run mark; a page that breaks this is refused.
  */
 
@@ -59,6 +60,7 @@ interface Command {
 
 const FENCE = /^\s*```(\S*)\s*$/;
 const NOT_RUN = /^<!-- not run: (.+) -->$/;
+const TEST_MARK = /^<!-- test: .+ -->$/;
 const ANSWER = /^#\s*→\s*(.*)$/;
 
 /** Splits the lines of a sh block into commands (as the shell joins them) and answer lines. */
@@ -149,7 +151,8 @@ export function docExamples(doc: string, markdown: string): DocExamples {
     const curls = cmds.filter((c) => /^\s*curl\s/.test(c.text));
     if (curls.length === 0) continue;
     let before = start - 1;
-    while (before >= 0 && lines[before].trim() === '') before--;
+    // Blank lines and the markers another page test names its blocks by (`<!-- test: … -->`) may stand between.
+    while (before >= 0 && (lines[before].trim() === '' || TEST_MARK.test(lines[before].trim()))) before--;
     const notRun = before >= 0 ? NOT_RUN.exec(lines[before].trim()) : null;
     if (notRun) {
       out.skipped.push({ line: start + 2, reason: notRun[1], examples: curls.length });

@@ -198,11 +198,11 @@ describe('dataset import', () => {
           softTypes: [{ name: 'com.test.Soft', parent: 'wt.org.WTUser' }],
         },
       },
-      'types: types: classes[0] (com.test.Thing): unknown parent class wt.fc.Nothing; types: softTypes[0] (com.test.Soft): class wt.org.WTUser keeps no soft types (storage user)',
+      'types: classes[0] (com.test.Thing): unknown parent class wt.fc.Nothing; types: softTypes[0] (com.test.Soft): class wt.org.WTUser keeps no soft types (storage user)',
     ],
     [
       { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { colour: 'red' } }] },
-      'objects[0].properties.colour: is not a property of wt.workflow.work.WorkItem kept in JSON (its JSON properties: role, completedBy, required, deadline, ownership.owner.key.id, description)',
+      'objects[0].properties.colour: is not a property of wt.workflow.work.WorkItem kept in JSON (its JSON properties: role, completedBy, required, deadline, ownership.owner.key.id, priority, reassigned, origOwner.key.id, description)',
     ],
     [
       { ...goodPrefix, objects: [{ class: 'wt.workflow.work.WorkItem', name: 'x', properties: { required: 'yes' } }] },
@@ -333,7 +333,10 @@ describe('dataset import', () => {
         stderr: string;
       };
       expect(err.code).toBe(2);
-      expect(err.stderr).toContain('usage: npm run import -- <dataset.json>   (- reads standard input)');
+      expect(err.stderr).toBe(
+        'usage: npm run import -- [--as <user>] <dataset.json>   (- reads standard input; --as: the importing user, ' +
+          'default admin)\n',
+      );
     });
   });
 

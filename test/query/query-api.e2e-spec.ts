@@ -82,6 +82,20 @@ describe('GET /query/1.0/api.json', () => {
     for (const ref of refs) expect(doc.components.schemas[ref]).toBeDefined();
   });
 
+  it('documents the 503 of an open that waited for an earlier open of the same user, here and in Swagger', async () => {
+    const busy = 'another query session of the same user is being opened; retry shortly';
+    const own = await request(t.http)
+      .get('/pdm/query/1.0/api.json')
+      .auth(...USERS.bob);
+    const swagger = await request(t.http).get('/pdm/docs-json');
+    for (const method of ['get', 'post']) {
+      expect(own.body.paths['/1.0/query'][method].responses['503'].description).toContain(busy);
+      const answer = swagger.body.paths['/pdm/query/1.0/query'][method].responses['503'];
+      expect(answer.description).toContain(busy);
+      expect(answer.headers['Retry-After']).toBeDefined();
+    }
+  });
+
   it('needs credentials', async () => {
     const res = await request(t.http).get('/pdm/query/1.0/api.json');
     expect(res.status).toBe(401);

@@ -10,16 +10,21 @@ import { createSessionsContext, type SessionsContext } from './sessions-context.
  * query_sessions in SHARE mode, which lets an open count the caller's sessions but not insert
  * its own. Without the per-user advisory lock both opens count below the cap, wait at the
  * insert, and both get a session once the table is let go; with it the second waits before
- * counting, sees the first's session, and is refused.
+ * counting, sees the first's session, and is refused. The two opens go to two instances: on one,
+ * a user's opens take turns before reaching the database (query-open-waits.e2e-spec.ts).
  */
 describe('opening query sessions in parallel at QUERY_MAX_SESSIONS_PER_USER', () => {
   let c: SessionsContext;
   let capped: TestApp;
+  let capped2: TestApp;
   let holder: pg.Client;
 
   beforeAll(async () => {
     c = await createSessionsContext();
-    capped = await createTestApp({ QUERY_MAX_SESSIONS_PER_USER: '2' });
+    // The opens wait for the test's table lock, not for each other's lock only: well within the bound.
+    const env = { QUERY_MAX_SESSIONS_PER_USER: '2', DB_LOCK_TIMEOUT_MS: '20000' };
+    capped = await createTestApp(env);
+    capped2 = await createTestApp(env);
     holder = new pg.Client({ connectionString: testDatabaseUrl() });
     await holder.connect();
   });
@@ -27,18 +32,19 @@ describe('opening query sessions in parallel at QUERY_MAX_SESSIONS_PER_USER', ()
   afterAll(async () => {
     await holder.end();
     await capped.close();
+    await capped2.close();
     await c.close();
   });
 
   it('lets only one of two interleaved opens take the last free session', async () => {
-    const open = () => c.open({ q: c.qMain, limit: 5 }, c.ann, capped);
+    const open = (app = capped) => c.open({ q: c.qMain, limit: 5 }, c.ann, app);
     const before = await open();
     expect(before.status).toBe(200);
     expect(before.body.session_id).toBeGreaterThan(0);
 
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE query_sessions IN SHARE MODE');
-    const racing: Promise<request.Response>[] = [open().then((r) => r), open().then((r) => r)];
+    const racing: Promise<request.Response>[] = [open().then((r) => r), open(capped2).then((r) => r)];
     await lockWaiters(c.pool, 2, 'both opens wait (at the cap check or at the insert)', {
       pending: racing,
       where: "query LIKE '%pg_advisory_xact_lock%' OR query LIKE '%INSERT INTO query_sessions%'",

@@ -125,11 +125,17 @@ export class NumberUsedQueryDto {
 }
 
 export class CadMemberDto {
+  /** the member's latest iteration; null when restricted */
   @ApiProperty({ example: 'OR:wt.epm.EPMDocument:14', type: String })
   oid!: string | null;
 
-  @ApiProperty({ example: '0000500002' })
-  number!: string;
+  /** null when restricted */
+  @ApiProperty({ example: '0000500002', type: String })
+  number!: string | null;
+
+  /** the member is in a container the caller may not read: shown without its OID and number */
+  @ApiPropertyOptional({ example: true })
+  restricted?: true;
 }
 
 export class CadLinkDto {
@@ -137,7 +143,10 @@ export class CadLinkDto {
   @ApiProperty({ example: 3 })
   id!: number;
 
-  /** the member's latest iteration */
+  /**
+   * the member's latest iteration and number; `{ oid: null, number: null, restricted: true }` for a member in a
+   * container the caller may not read
+   */
   member!: CadMemberDto;
 
   @ApiProperty({ example: 1 })
