@@ -1278,12 +1278,24 @@ export async function swaggerMetadata() {
               name: { required: true, type: () => String },
               parent: { required: true, type: () => String, nullable: true },
               abstract: { required: true, type: () => Boolean },
+              interface: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'An interface: implemented by classes of any storage (its `subclasses`), matching each of them',
+              },
+              interfaces: {
+                required: true,
+                type: () => [String],
+                description:
+                  "The interfaces it implements (its own and its parents'); of an interface: those it extends",
+              },
               storage: {
                 required: true,
                 type: () => String,
                 nullable: true,
                 description:
-                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template, audit',
+                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template',
               },
               master: { required: true, type: () => String, nullable: true },
               displayName: { required: true, type: () => String },

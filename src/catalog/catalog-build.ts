@@ -16,6 +16,7 @@ import { checkExtensions, collectExtensions } from './catalog-extend.js';
 import { STORAGES, type StorageKind } from './storage.js';
 import { masterClassOf } from './standard-classes.js';
 import { checkTypeInfoColumns } from './type-info.js';
+import { addInterfaces } from './catalog-interfaces.js';
 
 /** Catalog files with where each came from (a file name, `dataset types`, …). */
 export interface CatalogSource {
@@ -210,8 +211,12 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
       descendants: descendants.get(name) ?? [name],
       classValues: [],
       userDeclared: user,
+      interface: false,
+      interfaces: [],
+      declared: null,
     });
   }
+  addInterfaces(sources, specs, classes, problem);
 
   // Class column values: the classes themselves, and for masters the versioned classes they serve.
   for (const c of classes.values()) {
@@ -228,6 +233,7 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
   // References and roles: known targets, kept where the target's ids live. Those an extension
   // added are reported where the extension gives them, once.
   for (const c of classes.values()) {
+    if (c.interface) continue;
     const where = specs.get(c.name)!.where;
     const report = (of: object, message: string) => {
       const at = origin.get(of);

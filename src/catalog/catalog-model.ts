@@ -50,6 +50,8 @@ export type ReferenceSpec =
 export interface ClassSpec {
   name: string;
   parent?: string;
+  /** The interfaces it implements (and so its subclasses): see InterfaceSpec. */
+  interfaces?: string[];
   abstract?: boolean;
   storage?: StorageKind;
   /** The master class of a versioned class (its name + `Master`). */
@@ -84,6 +86,35 @@ export interface SoftTypeSpec {
   attributes?: Record<string, AttributeSpec>;
 }
 
+/** What an interface says of a property every implementing class has: its type. */
+export interface DeclaredProperty {
+  type: PropertyType;
+  about?: string;
+}
+
+/** What an interface says of a reference every implementing class has: its target. */
+export interface DeclaredReference {
+  target: string;
+  about?: string;
+}
+
+/**
+ * An interface as written (`interfaces` of a catalog file), like Windchill's
+ * `wt.lifecycle.LifeCycleManaged`: no storage of its own, implemented by classes of any storage
+ * (their `interfaces`), which it then matches as a parent class matches its subclasses. It
+ * declares what every implementing class has, by name and type; each class says where it keeps it.
+ */
+export interface InterfaceSpec {
+  name: string;
+  /** The interfaces it extends: what implements it implements those too. */
+  extends?: string[];
+  displayName?: string;
+  about?: string;
+  properties?: Record<string, DeclaredProperty>;
+  derived?: Record<string, DeclaredProperty>;
+  references?: Record<string, DeclaredReference>;
+}
+
 /**
  * Additions to a standard class, as a dataset's `types.extensions` gives them: properties,
  * derived properties, references and roles it lacks. What it has stays as it is.
@@ -102,6 +133,7 @@ export type ClassEntries = Pick<ClassSpec, 'properties' | 'derived' | 'reference
 
 export interface CatalogFile {
   classes?: ClassSpec[];
+  interfaces?: InterfaceSpec[];
   softTypes?: SoftTypeSpec[];
   /** Users' additions to standard classes (a dataset's `types` and catalog_types only). */
   extensions?: ClassExtension[];
@@ -163,12 +195,25 @@ export interface CatalogClass {
   derived: ReadonlyMap<string, PropertyDef>;
   references: ReadonlyMap<string, ReferenceDef>;
   roles: { a: string; b: string } | null;
-  /** This class and every class below it. */
+  /**
+   * This class and every class below it; for an interface, every interface extending it and
+   * every class implementing one of them, with the classes below those.
+   */
   descendants: readonly string[];
   /** The values of the class column its rows have (master storage: the versioned classes). */
   classValues: readonly string[];
   /** Declared by a user (the dataset's `types`). */
   userDeclared: boolean;
+  /** An interface (abstract; its storage is its classes' when they share one, else null). */
+  interface: boolean;
+  /** The interfaces a class implements, its ancestors' and those they extend; an interface's: those it extends. */
+  interfaces: readonly string[];
+  /** What an interface declares every implementing class has (null for a class). */
+  declared: {
+    properties: ReadonlyMap<string, DeclaredProperty>;
+    derived: ReadonlyMap<string, DeclaredProperty>;
+    references: ReadonlyMap<string, DeclaredReference>;
+  } | null;
 }
 
 export interface CatalogSoftType {

@@ -76,6 +76,14 @@ const reference = {
   ],
 };
 
+const interfaceList = { type: 'array', items: target, maxItems: 50 };
+const declaredProperty = {
+  type: 'object',
+  properties: { type: { enum: PROPERTY_TYPES }, about },
+  required: ['type'],
+  additionalProperties: false,
+};
+
 const pathMap = (value: object) => ({
   type: 'object',
   propertyNames: { pattern: PATH, maxLength: 200 },
@@ -125,6 +133,7 @@ export const CATALOG_SCHEMA = {
         properties: {
           name: { type: 'string', pattern: CLASS_NAME, maxLength: 200 },
           parent: { type: 'string', pattern: CLASS_NAME },
+          interfaces: interfaceList,
           abstract: { type: 'boolean' },
           storage: { enum: STORAGE_KINDS },
           master: { type: 'string', pattern: CLASS_NAME },
@@ -134,6 +143,28 @@ export const CATALOG_SCHEMA = {
           derived: pathMap(property),
           references: pathMap(reference),
           roles,
+        },
+        required: ['name'],
+        additionalProperties: false,
+      },
+    },
+    interfaces: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', pattern: CLASS_NAME, maxLength: 200 },
+          extends: interfaceList,
+          displayName: { type: 'string', minLength: 1, maxLength: 100 },
+          about,
+          properties: pathMap(declaredProperty),
+          derived: pathMap(declaredProperty),
+          references: pathMap({
+            type: 'object',
+            properties: { target, about },
+            required: ['target'],
+            additionalProperties: false,
+          }),
         },
         required: ['name'],
         additionalProperties: false,

@@ -6,6 +6,8 @@ export interface ClassView {
   name: string;
   parent: string | null;
   abstract: boolean;
+  interface: boolean;
+  interfaces: string[];
   storage: string | null;
   master: string | null;
   displayName: string;
@@ -54,11 +56,36 @@ const property = ([path, p]: [string, PropertyDef]): PropertyView => ({
   ...(p.about && { about: p.about }),
 });
 
+/** What an interface declares, as properties whose source is each implementing class. */
+function declared(c: CatalogClass, kind: 'properties' | 'derived'): PropertyView[] {
+  return [...c.declared![kind]].map(([path, p]) => ({
+    path,
+    type: p.type,
+    source: 'each implementing class',
+    ...(p.about && { about: p.about }),
+  }));
+}
+
 export function classView(catalog: Catalog, c: CatalogClass): ClassView {
+  if (c.interface) {
+    return {
+      ...classView(catalog, { ...c, interface: false }),
+      interface: true,
+      properties: declared(c, 'properties'),
+      derived: declared(c, 'derived'),
+      references: [...c.declared!.references].map(([name, r]) => ({
+        name,
+        target: r.target,
+        keptIn: 'each implementing class',
+      })),
+    };
+  }
   return {
     name: c.name,
     parent: c.parent,
     abstract: c.abstract,
+    interface: false,
+    interfaces: [...c.interfaces],
     storage: c.storage,
     master: c.master,
     displayName: c.displayName,

@@ -7,14 +7,19 @@ import {
   type CatalogFile,
   type ClassExtension,
   type ClassSpec,
+  type InterfaceSpec,
   type SoftTypeSpec,
 } from './catalog-model.js';
 import { CatalogRepository, type CatalogTypeRow } from './catalog.repository.js';
 
-/** The rows of catalog_types as one catalog file: classes, soft types and extensions of standard classes. */
+/**
+ * The rows of catalog_types as one catalog file: classes, interfaces, soft types and extensions
+ * of standard classes.
+ */
 export function userCatalogFile(rows: CatalogTypeRow[]): Required<CatalogFile> {
   return {
     classes: rows.filter((r) => r.kind === 'class').map((r) => r.spec as ClassSpec),
+    interfaces: rows.filter((r) => r.kind === 'interface').map((r) => r.spec as InterfaceSpec),
     softTypes: rows.filter((r) => r.kind === 'softType').map((r) => r.spec as SoftTypeSpec),
     extensions: rows.filter((r) => r.kind === 'extension').map((r) => r.spec as ClassExtension),
   };

@@ -1,7 +1,8 @@
 /**
- * The catalog parts of a dataset (docs/dataset-format.md): `types` (classes and soft types
- * users declare, extensions of standard classes), objects of plain catalog classes (stored in `objects`), and `links` of any
- * link class (stored in `links`). References between records are resolved by the importer.
+ * The catalog parts of a dataset (docs/dataset-format.md): `types` (classes, interfaces and soft
+ * types users declare, extensions of standard classes), objects of plain catalog classes (stored
+ * in `objects`), and `links` of any link class (stored in `links`). References between records
+ * are resolved by the importer.
  */
 import { Catalog } from '../catalog/catalog.js';
 import { checkUserTypes } from '../catalog/catalog-load.js';
@@ -70,6 +71,7 @@ function withoutRedeclared(base: Catalog, types: unknown): Catalog {
   const t = (typeof types === 'object' && types !== null ? types : {}) as CatalogFile;
   const names = new Set([
     ...(Array.isArray(t.classes) ? t.classes : []).map((c) => c?.name),
+    ...(Array.isArray(t.interfaces) ? t.interfaces : []).map((c) => c?.name),
     ...(Array.isArray(t.softTypes) ? t.softTypes : []).map((c) => c?.name),
   ]);
   if (!base.sources.some((s) => s.user)) return base;
@@ -81,6 +83,7 @@ function withoutRedeclared(base: Catalog, types: unknown): Catalog {
           file: {
             ...src.file,
             classes: (src.file.classes ?? []).filter((c) => !names.has(c.name)),
+            interfaces: (src.file.interfaces ?? []).filter((c) => !names.has(c.name)),
             softTypes: (src.file.softTypes ?? []).filter((c) => !names.has(c.name)),
           },
         }

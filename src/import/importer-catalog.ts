@@ -8,13 +8,14 @@ import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 type Tx = Prisma.TransactionClient;
 
 /**
- * Stores the dataset's classes and soft types (catalog_types), replacing earlier versions by
- * name, and merges its extensions into those of the same class.
+ * Stores the dataset's classes, interfaces and soft types (catalog_types), replacing earlier
+ * versions by name, and merges its extensions into those of the same class.
  */
 export async function storeTypes(tx: Tx, types: CatalogFile | null): Promise<number> {
   if (!types) return 0;
   const rows = [
     ...(types.classes ?? []).map((spec) => ({ name: spec.name, kind: 'class', spec })),
+    ...(types.interfaces ?? []).map((spec) => ({ name: spec.name, kind: 'interface', spec })),
     ...(types.softTypes ?? []).map((spec) => ({ name: spec.name, kind: 'softType', spec })),
   ];
   for (const r of rows) {

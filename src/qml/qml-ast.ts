@@ -1,5 +1,6 @@
 import type { CatalogClass, PropertyDef, ReferenceDef } from '../catalog/catalog-model.js';
 import type { Catalog, TableType } from '../catalog/catalog.js';
+import type { Storage } from '../catalog/storage.js';
 import type { ComparisonOperator, FunctionDef } from './qml-functions.js';
 import type { CallTyping } from './qml-function-types.js';
 import type { ReportAttribute } from './qml-layout-new-types.js';
@@ -44,13 +45,38 @@ export interface ParameterDecl {
 }
 
 export interface TableDecl {
+  /** As written; a table a property path reaches: `<alias>.<reference>`. */
   alias: string;
   cls: CatalogClass;
-  /** The class, its storage and the soft types the table is narrowed to. */
+  /**
+   * The class, its storage and the soft types the table is narrowed to. For a union (`union`):
+   * its first arm's class and storage, the rows coming from each arm.
+   */
   type: TableType;
   /** Index of the table this one is LEFT-joined to. */
   outerJoinTo: number | null;
   path: string;
+  /**
+   * Set for a table no `from` names: the target of a reference a property path goes through
+   * (`iterationInfo.creator.name`), LEFT-joined to table `from` (one row at most, null where the
+   * reference is null or names a row the caller may not read). `arms`: the reference of each arm
+   * when `from` is a union.
+   */
+  via: { from: number; ref: ReferenceDef; arms?: ReferenceDef[] } | null;
+  /**
+   * Set for a table of an interface or of an abstract class above several storages: its classes
+   * grouped into arms, each of one storage and keeping the paths the template reads alike. One
+   * arm reads as a table of that storage; several, as the UNION ALL of their rows.
+   */
+  union: { arms: UnionArm[] } | null;
+}
+
+/** Classes of one storage in a union, and the values of its class column they have. */
+export interface UnionArm {
+  storage: Storage;
+  /** The first of its classes (display names, the class of an OID where the storage keeps none). */
+  cls: CatalogClass;
+  classValues: readonly string[];
 }
 
 export interface SelectItem {
@@ -62,7 +88,8 @@ export interface SelectItem {
 }
 
 export type Operand =
-  | { k: 'prop'; table: number; prop: PropertyDef; path: string }
+  /** `arms`: on a union, the property of each arm (`prop` is the first's: its type is theirs). */
+  | { k: 'prop'; table: number; prop: PropertyDef; path: string; arms?: PropertyDef[] }
   /** `of`: a text of the request (a report attribute's value): how to read it from another request. */
   | {
       k: 'const';
@@ -94,7 +121,8 @@ export interface OrderItem {
 }
 
 export type JoinDecl =
-  | { k: 'reference'; ref: ReferenceDef; from: number; to: number; path: string }
+  /** `arms`: the reference of each arm when `from` is a union (`ref` is the first's). */
+  | { k: 'reference'; ref: ReferenceDef; from: number; to: number; path: string; arms?: ReferenceDef[] }
   | { k: 'link'; link: CatalogClass; a: number; b: number; path: string };
 
 /** The static type of an operand; null for constants and parameters, typed by their context. */

@@ -11,6 +11,17 @@ import type { ValueType } from './qml-types.js';
 export interface DialectCatalog {
   classes: CatalogClass[];
   links: CatalogLink[];
+  interfaces: CatalogInterface[];
+}
+
+/** An interface: the classes with objects that implement it, and what it declares they have. */
+export interface CatalogInterface {
+  name: string;
+  about: string;
+  classes: string[];
+  properties: CatalogProperty[];
+  derived: CatalogProperty[];
+  references: { name: string; targets: string[] }[];
 }
 
 export interface CatalogClass {
@@ -41,7 +52,7 @@ export interface CatalogLink {
 
 /** The classes, properties, references and link classes of a catalog (the standard one by default). */
 export function dialectCatalog(catalog: Catalog = standardCatalog()): DialectCatalog {
-  const classes = catalog.listClasses().filter((c) => c.storage !== null);
+  const classes = catalog.listClasses().filter((c) => c.storage !== null && !c.interface);
   const below = (name: string) => [...(catalog.findClass(name)?.descendants ?? [name])];
   const prop = ([path, def]: [string, PropertyDef]): CatalogProperty => ({
     path,
@@ -64,5 +75,16 @@ export function dialectCatalog(catalog: Catalog = standardCatalog()): DialectCat
     links: classes
       .filter((c) => c.roles && !c.abstract)
       .map((c) => ({ name: c.name, roleA: below(c.roles!.a), roleB: below(c.roles!.b) })),
+    interfaces: catalog
+      .listClasses()
+      .filter((c) => c.interface)
+      .map((c) => ({
+        name: c.name,
+        about: c.about || c.displayName,
+        classes: [...catalog.concreteBelow(c.name)],
+        properties: [...c.declared!.properties].map(([path, p]) => ({ path, ...p })),
+        derived: [...c.declared!.derived].map(([path, p]) => ({ path, ...p })),
+        references: [...c.declared!.references].map(([name, r]) => ({ name, targets: below(r.target) })),
+      })),
   };
 }

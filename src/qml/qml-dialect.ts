@@ -143,7 +143,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
     ],
     children: [],
     ignored: ['isExternal', 'xposition', 'yposition'],
-    text: 'a class name (see Classes)',
+    text: 'a class or interface name (see Classes)',
     about: 'one table of the query: the rows of a class the caller may read',
   },
   {
@@ -157,7 +157,7 @@ export const QML_ELEMENTS: readonly ElementSpec[] = [
     ],
     children: [],
     ignored: ['isExternal', 'selectOnly'],
-    text: 'a property path of the alias’s class (see Properties)',
+    text: 'a property path of the alias’s class, possibly through its references (see Properties)',
     about: 'a property of a table',
   },
   {

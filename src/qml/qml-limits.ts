@@ -22,6 +22,12 @@ export const DEFAULT_LIMITS: Readonly<QmlLimits> = {
 };
 
 /**
+ * References one property path may go through (`source.parentProcessRef.creator.name`: three).
+ * Each is a join: past this a path is refused (400) rather than compiled into a long chain.
+ */
+export const MAX_PATH_HOPS = 4;
+
+/**
  * Element levels allowed on top of maxNesting: qml, statement, query, where, condition,
  * operand, a value, object property chains.
  */

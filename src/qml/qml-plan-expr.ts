@@ -10,6 +10,7 @@ import { likePattern } from '../common/wildcard.js';
 import { convertValue, expandMacro } from './qml-values.js';
 import { fixed, once, type Derived, type ParamSource, type RequestReader } from './qml-request.js';
 import { likeShape } from './qml-sql-like.js';
+import { unionColumn } from './qml-plan-tables.js';
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
 
@@ -81,72 +82,73 @@ export class ExpressionPlanner {
   }
 
   /** Marks the aux table a column is in as needed. */
-  use(table: number, ref: ColumnRef): void {
-    if (ref.aux !== 'self') this.tables[table].aux.add(ref.aux);
+  use(tb: PlannedTable, ref: ColumnRef): void {
+    if (ref.aux !== 'self') tb.aux.add(ref.aux);
   }
 
-  column(table: number, aux: Aux, column: string): SqlExpr {
-    const tb = this.tables[table];
+  column(tb: PlannedTable, aux: Aux, column: string): SqlExpr {
     if (aux !== 'self') tb.aux.add(aux);
     const suffix = aux === 'self' ? '' : tb.storage.aux[aux]!.suffix;
     return { k: 'col', alias: `${tb.alias}${suffix}`, column };
   }
 
-  jsonExpr(table: number, at: ColumnRef, key: string, type: ValueType): SqlExpr {
-    const col = this.column(table, at.aux, at.column) as Extract<SqlExpr, { k: 'col' }>;
+  jsonExpr(tb: PlannedTable, at: ColumnRef, key: string, type: ValueType): SqlExpr {
+    const col = this.column(tb, at.aux, at.column) as Extract<SqlExpr, { k: 'col' }>;
     return { k: 'json', alias: col.alias, column: col.column, key, type };
   }
 
-  computed(table: number, name: Extract<PropertyDef, { computed: unknown }>['computed']): SqlExpr {
-    const tb = this.tables[table];
-    const decl = this.t.tables[table];
+  computed(tb: PlannedTable, name: Extract<PropertyDef, { computed: unknown }>['computed']): SqlExpr {
+    if (tb.union) return unionColumn(tb, `computed ${name}`, (arm) => this.computed(arm, name));
     const storage = tb.storage;
     for (const ref of [
       storage.classColumn,
       storage.softTypeColumn,
       storage.oid === 'catalogClass' ? null : storage.oid.classAt,
     ])
-      if (ref) this.use(table, ref);
+      if (ref) this.use(tb, ref);
     if (name === 'folderPath' || name === 'containerName') tb.aux.add('container');
-    const t: ComputedTable = { alias: tb.alias, storage, cls: decl.cls.name, labels: this.labels(table) };
+    const t: ComputedTable = { alias: tb.alias, storage, cls: tb.cls, labels: this.labels(tb) };
     return { k: 'computed', name, table: t };
   }
 
-  private labels(table: number): ComputedTable['labels'] {
-    const decl = this.t.tables[table];
+  private labels(tb: PlannedTable): ComputedTable['labels'] {
     const cat = this.t.catalog;
-    const classes = decl.cls.classValues.map((c): [string, string] => [c, cat.findClass(c)?.displayName ?? c]);
-    if (classes.length === 0) classes.push([decl.cls.name, decl.cls.displayName]);
+    const classes = tb.classValues.map((c): [string, string] => [c, cat.findClass(c)?.displayName ?? c]);
+    if (classes.length === 0) classes.push([tb.cls, cat.findClass(tb.cls)?.displayName ?? tb.cls]);
     const softTypes = cat
       .listSoftTypes()
-      .filter((st) => cat.isA(st.cls, decl.cls.name) || cat.isA(decl.cls.name, st.cls))
+      .filter((st) => tb.labelClasses.some((c) => cat.isA(st.cls, c) || cat.isA(c, st.cls)))
       .map((st): [string, string] => [st.name, st.displayName]);
     return { classes, softTypes };
   }
 
-  private property(table: number, p: PropertyDef): SqlExpr {
-    if ('at' in p) return this.column(table, p.at.aux, p.at.column);
+  /** A property of a table; of a union: the column its arms give it (`arms`: the property in each). */
+  property(tb: PlannedTable, p: PropertyDef, arms?: readonly PropertyDef[]): SqlExpr {
+    if (tb.union) {
+      const defs = arms ?? tb.union.arms.map(() => p);
+      return unionColumn(tb, `property ${JSON.stringify(defs)}`, (arm, k) => this.property(arm, defs[k]));
+    }
+    if ('at' in p) return this.column(tb, p.at.aux, p.at.column);
     if ('json' in p) {
-      const e = this.jsonExpr(table, p.json.at, p.json.key, p.type) as Extract<SqlExpr, { k: 'json' }>;
+      const e = this.jsonExpr(tb, p.json.at, p.json.key, p.type) as Extract<SqlExpr, { k: 'json' }>;
       if (!p.json.fallback) return e;
-      const f = this.column(table, p.json.fallback.aux, p.json.fallback.column) as Extract<SqlExpr, { k: 'col' }>;
+      const f = this.column(tb, p.json.fallback.aux, p.json.fallback.column) as Extract<SqlExpr, { k: 'col' }>;
       return { ...e, fallback: { alias: f.alias, column: f.column } };
     }
-    if ('typeInfo' in p) return this.typeInfo(table, p.typeInfo, p.type);
-    return this.computed(table, p.computed);
+    if ('typeInfo' in p) return this.typeInfo(tb, p.typeInfo, p.type);
+    return this.computed(tb, p.computed);
   }
 
   /**
    * A typeInfo column: the attribute the row's soft type keeps in it (src/catalog/type-info.ts),
    * or for `….key.classname` the class it names where the reference is set.
    */
-  typeInfo(table: number, d: TypeInfoDef, type: ValueType): SqlExpr {
-    const tb = this.tables[table];
+  typeInfo(tb: PlannedTable, d: TypeInfoDef, type: ValueType): SqlExpr {
     const whens = d.cases.map((c) => {
-      const value = this.jsonExpr(table, d.at, c.key, c.className ? 'long' : type);
+      const value = this.jsonExpr(tb, d.at, c.key, c.className ? 'long' : type);
       const conds: SqlCond[] = [];
       if (!d.whole) {
-        this.use(table, tb.storage.softTypeColumn!);
+        this.use(tb, tb.storage.softTypeColumn!);
         conds.push({ k: 'softType', alias: tb.alias, storage: tb.storage, types: c.types });
       }
       if (c.className) conds.push({ k: 'null', not: true, e: value });
@@ -167,7 +169,7 @@ export class ExpressionPlanner {
   operand(o: Operand, expected: ValueType | null): Typed {
     switch (o.k) {
       case 'prop':
-        return { e: this.property(o.table, o.prop), type: o.prop.type };
+        return { e: this.property(this.tables[o.table], o.prop, o.arms), type: o.prop.type };
       case 'const':
         return this.value(this.constText(o), expected ?? o.hint ?? 'string', `value`, o.path);
       case 'param': {

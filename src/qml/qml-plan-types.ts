@@ -31,14 +31,45 @@ export interface PlannedItem {
 }
 
 export interface PlannedTable {
-  /** Generated alias: t1, t2 … (helper joins: t1m master, t1c container, t1u creator, t1v modifier). */
+  /**
+   * Generated alias: t1, t2 … (helper joins: t1m master, t1c container, t1u creator, t1v
+   * modifier; tables of property paths: t1p1 …; arms of a union: t1a1 …).
+   */
   alias: string;
   storage: Storage;
+  /** The catalog class: its name is the class of an OID where the storage keeps no class column. */
+  cls: string;
+  /** The values of the class column its rows have. */
+  classValues: readonly string[];
+  /** Classes whose soft types' display names displayType may show. */
+  labelClasses: readonly string[];
   aux: Set<Aux>;
   /** Discriminator and access filters: in WHERE for inner tables, in ON for outer ones. */
   filters: SqlCond[];
   /** Set when LEFT-joined: the conditions relating it to its partner. */
   outer: { on: SqlCond[] } | null;
+  /**
+   * Tables property paths reach through references of this one: each LEFT-joined right after
+   * it (and its helper joins) on the reference and the target's filters.
+   */
+  paths: { table: PlannedTable; on: SqlCond[] }[];
+  /** Set for a union of several arms: a subquery of their rows (qml-plan-union.ts). */
+  union: PlannedUnion | null;
+}
+
+/**
+ * The arms of a union, each a table with its helper joins and filters, and the columns the
+ * subquery gives (`id`, `u` the arm's number, then the values the template reads: `v1` …),
+ * each an expression per arm. A union a path reaches (`joined`) is no subquery: each arm is
+ * LEFT-joined on its own (its filters, the reference's condition first, are its ON), at most
+ * one of them matches, and a value is that arm's.
+ */
+export interface PlannedUnion {
+  arms: PlannedTable[];
+  joined: boolean;
+  columns: { name: string; exprs: SqlExpr[] }[];
+  /** Column names by what they compute (the same value read twice is one column). */
+  byKey: Map<string, string>;
 }
 
 export type { InternalFunction } from './qml-sql-functions.js';

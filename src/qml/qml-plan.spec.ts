@@ -40,12 +40,17 @@ describe('planQuery', () => {
       {
         alias: 't1',
         storage: STORAGES.iteration,
+        cls: 'wt.doc.WTDocument',
+        classValues: ['wt.doc.WTDocument'],
+        labelClasses: ['wt.doc.WTDocument'],
         aux: new Set(['master']),
         filters: [
           { k: 'class', alias: 't1', storage: STORAGES.iteration, classes: ['wt.doc.WTDocument'] },
           { k: 'access', alias: 't1', storage: STORAGES.iteration, scope: { ids: [1, 2] } },
         ],
         outer: null,
+        paths: [],
+        union: null,
       },
     ]);
     expect(p.select).toEqual([

@@ -1,7 +1,8 @@
 import type { Condition, Operand, QmlTemplate } from './qml-ast.js';
 import { QmlError, QmlLimitError } from './qml-error.js';
 import { DEFAULT_LIMITS, PG_MAX_RESULT_COLUMNS, type QmlLimits } from './qml-limits.js';
-import { STORAGES, type ColumnRef, type StorageKind } from '../catalog/storage.js';
+import { STORAGES, type StorageKind } from '../catalog/storage.js';
+import { keepsOid, type ReferenceDef } from '../catalog/catalog-model.js';
 import { ExpressionPlanner } from './qml-plan-expr.js';
 import { masterOid, oidFromColumns } from './qml-plan-oid.js';
 import type {
@@ -12,7 +13,9 @@ import type {
   PlanResult,
   ReadableScope,
   SqlCond,
+  SqlExpr,
 } from './qml-plan-types.js';
+import { plannedTables, unionColumn } from './qml-plan-tables.js';
 import { requestParams, RequestReader, type ParamSource } from './qml-request.js';
 
 export type { PlanRequest, PlanResult, ReadableScope } from './qml-plan-types.js';
@@ -61,13 +64,7 @@ class Planner {
     params: ParamSource,
     maxListValues: number,
   ) {
-    this.tables = t.tables.map((decl, i) => ({
-      alias: `t${i + 1}`,
-      storage: decl.type.storage,
-      aux: new Set(),
-      filters: [],
-      outer: null,
-    }));
+    this.tables = plannedTables(t);
     this.expr = new ExpressionPlanner(t, reader, params, this.tables, maxListValues);
   }
 
@@ -84,7 +81,7 @@ class Planner {
     const conjuncts: { cond: SqlCond; tables: Set<number> }[] = [];
     const collect = (c: Condition) => {
       if (c.k === 'and') c.parts.forEach(collect);
-      else conjuncts.push({ cond: this.expr.condition(c), tables: tablesOf(c) });
+      else conjuncts.push({ cond: this.expr.condition(c), tables: this.roots(tablesOf(c)) });
     };
     if (t.where) collect(t.where);
     for (const j of t.joins) conjuncts.push(this.join(j));
@@ -104,15 +101,19 @@ class Planner {
       const keys = t.group ? groupBy : aggregate.every(Boolean) ? [] : select.map((_, i) => i + 1);
       for (const k of keys) if (!ordered.has(k)) orderBy.push({ by: { ordinal: k }, desc: false });
     } else {
-      for (const tb of this.tables)
-        orderBy.push({ by: { expr: { k: 'col', alias: tb.alias, column: 'id' } }, desc: false });
+      // The ids of the tables `from` names (a union's rows: its arm and id); a table a path
+      // reaches has one row at most per row of the table it hangs off.
+      for (const tb of this.top()) {
+        const keys = tb.union ? ['u', 'id'] : ['id'];
+        for (const column of keys) orderBy.push({ by: { expr: { k: 'col', alias: tb.alias, column } }, desc: false });
+      }
     }
     // Order keys that are not selected are result columns too, for PostgreSQL.
     const columns = select.length + orderBy.filter((o) => 'expr' in o.by).length;
     if (columns > PG_MAX_RESULT_COLUMNS) {
       throw new QmlLimitError(
         t.select[0].path.replace(/\/[^/]*$/, ''),
-        `${select.length} items and the ids of ${t.tables.length} tables (the row order) make ${columns} result columns, more than the ${PG_MAX_RESULT_COLUMNS} PostgreSQL allows`,
+        `${select.length} items and the ids of ${this.top().length} tables (the row order) make ${columns} result columns, more than the ${PG_MAX_RESULT_COLUMNS} PostgreSQL allows`,
         'maxSelectItems',
       );
     }
@@ -122,7 +123,12 @@ class Planner {
       select,
       groupBy,
       from: this.fromOrder(),
-      where: [...this.tables.filter((tb) => !tb.outer).flatMap((tb) => tb.filters), ...where],
+      where: [
+        ...this.top()
+          .filter((tb) => !tb.outer)
+          .flatMap((tb) => tb.filters),
+        ...where,
+      ],
       orderBy,
       limit: this.reader.req.limit,
       ...(this.reader.recording ? { limitOf: (r: PlanRequest) => r.limit } : {}),
@@ -132,28 +138,58 @@ class Planner {
     return { plan, parameters, used };
   }
 
+  /** The tables `from` names, in declaration order. */
+  private top(): PlannedTable[] {
+    return this.tables.filter((_, i) => !this.t.tables[i].via);
+  }
+
+  /** The tables `from` names that tables of property paths hang off. */
+  private roots(tables: Set<number>): Set<number> {
+    const out = new Set<number>();
+    for (let i of tables) {
+      while (this.t.tables[i].via) i = this.t.tables[i].via!.from;
+      out.add(i);
+    }
+    return out;
+  }
+
   private tableFilters(): void {
     const scope = this.scope();
     const covered = this.coveredByHolder();
     this.t.tables.forEach((decl, i) => {
       const tb = this.tables[i];
-      const { storage, softTypes } = decl.type;
-      const classes = decl.cls.classValues;
-      // A class column narrows the rows unless the class covers every class of its storage.
-      if (storage.classColumn) {
-        this.expr.use(i, storage.classColumn);
-        tb.filters.push({ k: 'class', alias: tb.alias, storage, classes });
-      }
-      if (softTypes && storage.softTypeColumn) {
-        this.expr.use(i, storage.softTypeColumn);
-        tb.filters.push({ k: 'softType', alias: tb.alias, storage, types: softTypes });
-      }
-      if (scope !== null && storage.access.k !== 'all' && !covered.has(i)) {
-        if (storage.access.k === 'container') this.expr.use(i, storage.access.at);
-        tb.filters.push({ k: 'access', alias: tb.alias, storage, scope });
-      }
+      if (tb.union) for (const arm of tb.union.arms) this.filters(arm, null, scope, false);
+      else this.filters(tb, decl.type.softTypes, scope, covered.has(i));
       if (decl.outerJoinTo !== null) tb.outer = { on: [] };
+      if (decl.via) {
+        // Joined on the reference and its own filters: a row it may not give leaves it null.
+        const { from, ref, arms } = decl.via;
+        const left = this.referenceValue(from, ref, arms);
+        if (tb.union) for (const arm of tb.union.arms) arm.filters.unshift(this.references(left, ref, arm, true));
+        else {
+          const path = this.tables[from].paths.find((p) => p.table === tb)!;
+          path.on.push(this.references(left, ref, tb, true), ...tb.filters);
+        }
+      }
     });
+  }
+
+  /** A table's class, soft type and access filters. */
+  private filters(tb: PlannedTable, softTypes: readonly string[] | null, scope: AccessScope | null, covered: boolean) {
+    const storage = tb.storage;
+    // A class column narrows the rows unless the class covers every class of its storage.
+    if (storage.classColumn) {
+      this.expr.use(tb, storage.classColumn);
+      tb.filters.push({ k: 'class', alias: tb.alias, storage, classes: tb.classValues });
+    }
+    if (softTypes && storage.softTypeColumn) {
+      this.expr.use(tb, storage.softTypeColumn);
+      tb.filters.push({ k: 'softType', alias: tb.alias, storage, types: softTypes });
+    }
+    if (scope !== null && storage.access.k !== 'all' && !covered) {
+      if (storage.access.k === 'container') this.expr.use(tb, storage.access.at);
+      tb.filters.push({ k: 'access', alias: tb.alias, storage, scope });
+    }
   }
 
   /** The containers the caller may read; null: every row (administrators with bypassAccessControl). */
@@ -174,10 +210,10 @@ class Planner {
   private coveredByHolder(): Set<number> {
     const covered = new Set<number>();
     const filtered = (i: number, kind: StorageKind) =>
-      this.t.tables[i].type.storage.kind === kind && this.t.tables[i].outerJoinTo === null;
+      !this.tables[i].union && this.t.tables[i].type.storage.kind === kind && this.t.tables[i].outerJoinTo === null;
     const filteredIteration = (i: number) => filtered(i, 'iteration');
     for (const j of this.t.joins) {
-      if (j.k === 'reference') {
+      if (j.k === 'reference' && !this.tables[j.from].union) {
         const access = this.t.tables[j.from].type.storage.access;
         const from = j.ref.from;
         const viaHolder =
@@ -203,27 +239,28 @@ class Planner {
   private fromOrder(): PlannedTable[] {
     const placed = new Set<number>();
     const order: PlannedTable[] = [];
-    this.t.tables.forEach((d, i) => {
-      if (d.outerJoinTo === null) {
+    const top = this.t.tables.flatMap((d, i) => (d.via ? [] : [i]));
+    for (const i of top) {
+      if (this.t.tables[i].outerJoinTo === null) {
         placed.add(i);
         order.push(this.tables[i]);
       }
-    });
+    }
     if (order.length === 0)
       throw new QmlError(this.t.tables[0].path, 'every table is outer-joined: one must be joined normally');
     let progress = true;
-    while (placed.size < this.t.tables.length && progress) {
+    while (placed.size < top.length && progress) {
       progress = false;
-      this.t.tables.forEach((d, i) => {
-        if (!placed.has(i) && placed.has(d.outerJoinTo!)) {
+      for (const i of top) {
+        if (!placed.has(i) && placed.has(this.t.tables[i].outerJoinTo!)) {
           placed.add(i);
           order.push(this.tables[i]);
           progress = true;
         }
-      });
+      }
     }
-    if (placed.size < this.t.tables.length) {
-      const stuck = this.t.tables.find((_, i) => !placed.has(i))!;
+    if (placed.size < top.length) {
+      const stuck = this.t.tables.find((d, i) => !d.via && !placed.has(i))!;
       throw new QmlError(stuck.path, 'outer joins form a cycle');
     }
     return order;
@@ -231,32 +268,7 @@ class Planner {
 
   private join(j: QmlTemplate['joins'][number]): { cond: SqlCond; tables: Set<number> } {
     if (j.k === 'reference') {
-      const from = j.ref.from;
-      const target = this.tables[j.to];
-      let cond: SqlCond;
-      if ('at' in from) {
-        const left = this.expr.column(j.from, from.at.aux, from.at.column);
-        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
-      } else if ('json' in from) {
-        const left = this.expr.jsonExpr(j.from, from.json.at, from.json.key, 'long');
-        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
-      } else if ('typeInfo' in from) {
-        // A soft type's attribute holding the target's id (src/catalog/type-info.ts).
-        const left = this.expr.typeInfo(j.from, from.typeInfo, 'long');
-        cond = { k: 'cmp', op: '=', left, right: { k: 'col', alias: target.alias, column: 'id' } };
-      } else if ('oidJson' in from) {
-        // An OID kept as text: compared with the target's OID, so a row of another table with
-        // the same id never matches.
-        const left = this.expr.jsonExpr(j.from, from.oidJson.at, from.oidJson.key, 'string');
-        cond = { k: 'cmp', op: '=', left, right: this.expr.computed(j.to, 'oid') };
-      } else {
-        // An OID kept as class and id columns: an iteration matches by its master's OID.
-        const col = (t: number) => (ref: ColumnRef) => this.expr.column(t, ref.aux, ref.column);
-        const iteration = this.tables[j.to].storage.kind === 'iteration';
-        const right = iteration ? masterOid(col(j.to)) : this.expr.computed(j.to, 'oid');
-        cond = { k: 'cmp', op: '=', left: oidFromColumns(col(j.from), from.oidColumns), right };
-      }
-      return { cond, tables: new Set([j.from, j.to]) };
+      return { cond: this.referenceCond(j.from, j.to, j.ref, j.arms, false), tables: new Set([j.from, j.to]) };
     }
     const a = this.tables[j.a].alias;
     const b = this.tables[j.b].alias;
@@ -270,6 +282,58 @@ class Planner {
       scope: this.scope(),
     };
     return { cond, tables: new Set([j.a, j.b]) };
+  }
+
+  /** Table `from`'s reference (of each arm of a union: `arms`) pointing to table `to`. */
+  private referenceCond(
+    from: number,
+    to: number,
+    ref: ReferenceDef,
+    arms: readonly ReferenceDef[] | undefined,
+    unique: boolean,
+  ): SqlCond {
+    return this.references(this.referenceValue(from, ref, arms), ref, this.tables[to], unique);
+  }
+
+  /** What table `from`'s reference keeps: of a union, the column its arms give it. */
+  private referenceValue(from: number, ref: ReferenceDef, arms: readonly ReferenceDef[] | undefined): SqlExpr {
+    const src = this.tables[from];
+    if (!src.union) return this.refValue(src, ref);
+    const defs = arms ?? [ref];
+    return unionColumn(src, `reference ${JSON.stringify(defs.map((d) => d.from))}`, (arm, k) =>
+      this.refValue(arm, defs[k] ?? ref),
+    );
+  }
+
+  /**
+   * That a reference's value `left` names a row of `dst`: an id equals its id; an OID its OID,
+   * so a row of another table with the same id never matches. An OID kept as class and id
+   * columns names a master for business objects: an iteration joined to it matches by its
+   * master's OID, unless the join must give one row at most (`unique`: the target of a property
+   * path), which also compares the OID's id with the row's, for PostgreSQL to find it by its key.
+   */
+  private references(left: SqlExpr, ref: ReferenceDef, dst: PlannedTable, unique: boolean): SqlCond {
+    const id: SqlExpr = { k: 'col', alias: dst.alias, column: 'id' };
+    if (!keepsOid(ref)) return { k: 'cmp', op: '=', left, right: id };
+    const byMaster = !unique && !dst.union && dst.storage.kind === 'iteration' && 'oidColumns' in ref.from;
+    const right = byMaster ? masterOid((r) => this.expr.column(dst, r.aux, r.column)) : this.expr.computed(dst, 'oid');
+    const same: SqlCond = { k: 'cmp', op: '=', left, right };
+    if (!unique) return same;
+    return {
+      k: 'and',
+      parts: [{ k: 'cmp', op: '=', left: id, right: { k: 'call', fn: 'OID_ID', args: [left] } }, same],
+    };
+  }
+
+  /** The target's id (or OID) as a table's reference keeps it. */
+  private refValue(tb: PlannedTable, ref: ReferenceDef): SqlExpr {
+    const from = ref.from;
+    if ('at' in from) return this.expr.column(tb, from.at.aux, from.at.column);
+    if ('json' in from) return this.expr.jsonExpr(tb, from.json.at, from.json.key, 'long');
+    if ('oidJson' in from) return this.expr.jsonExpr(tb, from.oidJson.at, from.oidJson.key, 'string');
+    // A soft type's attribute holding the target's id (src/catalog/type-info.ts).
+    if ('typeInfo' in from) return this.expr.typeInfo(tb, from.typeInfo, 'long');
+    return oidFromColumns((r) => this.expr.column(tb, r.aux, r.column), from.oidColumns);
   }
 }
 

@@ -262,6 +262,20 @@ const TABLES: Record<string, (catalog: DialectCatalog, ex: Examples) => string> 
         return parts.join('\n\n');
       })
       .join('\n\n'),
+  interfaces: (catalog, ex) =>
+    table(
+      ['interface', 'what it is', 'implemented by (classes with objects)', 'declares', 'examples'],
+      catalog.interfaces.map((i) => [
+        code(i.name),
+        cell(i.about),
+        i.classes.map(code).join(', '),
+        [
+          ...[...i.properties, ...i.derived].map((p) => `${code(p.path)} (${p.type})`),
+          ...i.references.map((r) => `reference ${code(r.name)}`),
+        ].join(', ') || '—',
+        ex(`class:${i.name}`),
+      ]),
+    ),
   links: (catalog, ex) =>
     table(
       ['link class', 'role A', 'role B', 'examples'],

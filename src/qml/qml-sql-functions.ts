@@ -17,7 +17,7 @@ export const MAX_PAD_LENGTH = 4000;
 /**
  * The SQL of each function a plan calls, from its arguments' SQL (bound values, columns, other
  * calls) and its result type. The QML functions map to these in qml-function-types.ts; the
- * rest are the planner's own (TEXT, the days arithmetic). Dates are computed in UTC, whatever
+ * rest are the planner's own (TEXT, ARM_VALUE, OID_ID, the days arithmetic). Dates are computed in UTC, whatever
  * the session's time zone, as macros and results are. Nothing here reads text of a template:
  * formats, units and day names arrive as bound values.
  */
@@ -148,6 +148,16 @@ export const SQL_FUNCTIONS = {
   // Text that is not a number gives null, as a JSON value of the wrong kind does.
   TO_NUMBER: (a) => sql`(CASE WHEN ${a[0]} ~ ${raw(NUMBER_TEXT)} THEN (${a[0]})::float8 END)`,
   COALESCE: (a) => sql`coalesce(${join(a, ', ')})`,
+  // The value of the first (key, value) pair whose key is not null: the value of the one arm of
+  // a union that matched (its id the key), null where none did.
+  ARM_VALUE: (a) =>
+    sql`(CASE ${join(
+      a.flatMap((x, i) => (i % 2 ? [] : [sql`WHEN ${x} IS NOT NULL THEN ${a[i + 1]}`])),
+      ' ',
+    )} END)`,
+  // The id of an OID (`OR:<class>:<id>`), null for text of another form: the planner's, for
+  // finding the row an OID names by its table's key.
+  OID_ID: (a) => sql`(CASE WHEN ${a[0]} ~ '^OR:[^:]+:[0-9]{1,18}$' THEN split_part(${a[0]}, ':', 3)::int8 END)`,
   NVL2: (a) => sql`(CASE WHEN ${a[0]} IS NOT NULL THEN ${a[1]} ELSE ${a[2]} END)`,
   DECODE: decode,
   COUNT: (a) => sql`count(${a[0]})::int8`,

@@ -1,6 +1,6 @@
 import { ident, join, raw, sql, type Sql } from '../catalog/sql.js';
 import type { Aux, Storage } from '../catalog/storage.js';
-import type { AccessScope, Plan, PlannedTable, SqlCond, SqlExpr } from './qml-plan-types.js';
+import type { AccessScope, Plan, PlannedTable, PlannedUnion, SqlCond, SqlExpr } from './qml-plan-types.js';
 import { likePrefixRange } from '../common/wildcard.js';
 import type { BoundValue } from './qml-values.js';
 import { Rebind } from './qml-request.js';
@@ -107,11 +107,7 @@ function withOuter(tables: PlannedTable[]): Sql {
   tables.forEach((t, i) => {
     const source = withAux(t);
     if (!t.outer) out.push(i === 0 ? source : sql`CROSS JOIN ${source}`);
-    else {
-      const on = [...t.outer.on, ...t.filters];
-      const grouped = t.aux.size ? sql`(${source})` : source;
-      out.push(sql`LEFT JOIN ${grouped} ON ${on.length ? and(on) : raw('TRUE')}`);
-    }
+    else out.push(leftJoin(t, [...t.outer.on, ...t.filters]));
   });
   return join(out, '\n');
 }
@@ -119,12 +115,21 @@ function withOuter(tables: PlannedTable[]): Sql {
 /** Helper joins in dependency order: a container joined through the master comes after it. */
 const AUX_ORDER: Exclude<Aux, 'self'>[] = ['master', 'container', 'creator', 'modifier'];
 
-/** A table with its helper joins (master, container, users), each only when used. */
+/** A LEFT JOIN of a table with its own joins, on `on`. */
+function leftJoin(t: PlannedTable, on: SqlCond[]): Sql {
+  const source = withAux(t);
+  const grouped = t.aux.size || t.paths.length ? sql`(${source})` : source;
+  return sql`LEFT JOIN ${grouped} ON ${on.length ? and(on) : raw('TRUE')}`;
+}
+
+/**
+ * A table with its helper joins (master, container, users), each only when used, then the
+ * tables property paths reach from it, each LEFT-joined on its reference and filters.
+ */
 function withAux(t: PlannedTable, on?: Sql): Sql {
   const a = t.alias;
-  const parts: Sql[] = [
-    on ? sql`${ident(t.storage.table)} ${ident(a)} ON ${on}` : sql`${ident(t.storage.table)} ${ident(a)}`,
-  ];
+  const base = t.union ? sql`(${union(t.union)}) ${ident(a)}` : sql`${ident(t.storage.table)} ${ident(a)}`;
+  const parts: Sql[] = [on ? sql`${base} ON ${on}` : base];
   const needed = new Set(t.aux);
   for (const aux of AUX_ORDER) {
     const j = t.storage.aux[aux];
@@ -138,7 +143,28 @@ function withAux(t: PlannedTable, on?: Sql): Sql {
       sql`${raw(j.inner ? 'JOIN' : 'LEFT JOIN')} ${ident(j.table)} ${ident(alias)} ON ${ident(alias, 'id')} = ${at(a, t.storage, j.from)}`,
     );
   }
+  parts.push(...pathJoins(t));
   return join(parts, ' ');
+}
+
+/** The tables paths reach from a table; a union's arms each on its own, then what hangs off it. */
+function pathJoins(t: PlannedTable): Sql[] {
+  return t.paths.flatMap((p) =>
+    p.table.union?.joined
+      ? [...p.table.union.arms.map((arm) => leftJoin(arm, arm.filters)), ...pathJoins(p.table)]
+      : [leftJoin(p.table, p.on)],
+  );
+}
+
+/** The rows of a union: each arm's columns, from its table filtered by its class and access. */
+function union(u: PlannedUnion): Sql {
+  const arms = u.arms.map((arm, k) => {
+    const columns = u.columns.map((c) => sql`${expr(c.exprs[k])} AS ${ident(c.name)}`);
+    const parts = [sql`SELECT ${join(columns, ', ')}`, sql`FROM ${withAux(arm)}`];
+    if (arm.filters.length) parts.push(sql`WHERE ${and(arm.filters)}`);
+    return join(parts, ' ');
+  });
+  return join(arms, '\nUNION ALL\n');
 }
 
 function and(conds: SqlCond[]): Sql {

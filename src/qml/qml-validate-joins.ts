@@ -5,6 +5,17 @@ import { typeInfoReference } from '../catalog/type-info.js';
 import { fail } from './qml-element-rules.js';
 
 /**
+ * Whether rows of class `x` can be rows of class `y`: one is below the other, or, where one is
+ * an interface, a class with objects implements it and is below (or implements) the other.
+ */
+export function relatedClasses(cat: Catalog, x: string, y: string): boolean {
+  if (cat.isA(x, y) || cat.isA(y, x)) return true;
+  if (!cat.findClass(x)?.interface && !cat.findClass(y)?.interface) return false;
+  const below = new Set(cat.concreteBelow(y));
+  return cat.concreteBelow(x).some((c) => below.has(c));
+}
+
+/**
  * The reference (of the first table's class) or the link class a join names, checked against the
  * classes of the two tables it joins, `a` and `b` (indexes in `tables`); `path` is the join's. A
  * link's ends are matched to its roles by class, so the result may name them the other way round.
@@ -18,7 +29,7 @@ export function resolveJoin(
   path: string,
 ): JoinDecl {
   const [ca, cb] = [tables[a].cls, tables[b].cls];
-  const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
+  const related = (x: string, y: string) => relatedClasses(cat, x, y);
   if (kind === 'reference') {
     const typeInfo = typeInfoReference(cat, tables[a].type, name, tables[b].type);
     if (typeof typeInfo === 'string') return fail(`${path}/@name`, typeInfo);

@@ -21,6 +21,7 @@ import { checkComparable, defaultHeading, functionOf, propertyChain, propertyHin
 import { typeFunctionCall } from './qml-validate-rules.js';
 import { typeFromHint } from './qml-types.js';
 import { resolveJoin } from './qml-validate-joins.js';
+import { PropertyPaths } from './qml-validate-paths.js';
 
 /**
  * Checks a parsed document against the dialect and the catalog and resolves it into a
@@ -48,11 +49,14 @@ class Validator {
   private readonly broken = new Set<string>();
   /** Headings of select items that did not resolve. */
   private readonly brokenHeadings = new Set<string>();
+  private readonly paths: PropertyPaths;
 
   constructor(
     private readonly limits: QmlLimits,
     private readonly catalog: Catalog,
-  ) {}
+  ) {
+    this.paths = new PropertyPaths(catalog, this.tables, limits.maxTables);
+  }
 
   /** Runs a check, keeping its problem and going on; limits and unexpected errors stop everything. */
   private attempt<T>(check: () => T): T | undefined {
@@ -100,6 +104,7 @@ class Validator {
     if (ref) joins.push(...this.joins(ref, 'reference'));
     const link = optional(query, 'linkJoin');
     if (link) joins.push(...this.joins(link, 'link'));
+    if (this.problems.length === 0) this.paths.finish();
     return {
       catalog: this.catalog,
       warnings: this.warnings,
@@ -144,17 +149,17 @@ class Validator {
         only(t, []);
         const alias = requiredAttr(t, 'alias');
         if (this.aliases.has(alias) || this.broken.has(alias)) fail(t.path, `alias "${alias}" is declared twice`);
-        const found = this.catalog.resolveTable(t.text);
+        const found = this.paths.table(t.text, alias, t.path);
         if (typeof found === 'string') {
           this.broken.add(alias);
           fail(t.path, found);
         }
-        const resolved = found as Exclude<typeof found, string>;
-        if (resolved.warning) this.warnings.push({ path: t.path, message: resolved.warning });
+        const decl = found as Exclude<typeof found, string>;
+        if (decl.type.warning) this.warnings.push({ path: t.path, message: decl.type.warning });
         this.aliases.set(alias, this.tables.length);
         const o = t.attrs.outerJoinAlias?.trim();
         if (o) outer.push([this.tables.length, o, t.path]);
-        this.tables.push({ alias, cls: resolved.cls, type: resolved, outerJoinTo: null, path: t.path });
+        this.tables.push(decl);
       });
     }
     for (const [i, o, path] of outer) {
@@ -222,18 +227,14 @@ class Validator {
         const table = this.alias(el);
         const path = el.text || el.attrs.propertyName?.trim() || '';
         if (!path) fail(el.path, 'a column needs a property path as its text');
-        const prop = this.catalog.resolveProperty(this.tables[table].type, path, propertyHint(el.attrs.type));
-        if (typeof prop === 'string') fail(el.path, prop);
-        return { k: 'prop', table, prop: prop as Exclude<typeof prop, string>, path: el.path };
+        return this.paths.operand(table, path, 'column', propertyHint(el.attrs.type), el.path);
       }
       case 'object': {
         only(el, ['property']);
         const table = this.alias(el);
         const chain = propertyChain(el);
         const path = chain ?? el.attrs.propertyName?.trim() ?? '';
-        const prop = this.catalog.resolveDerived(this.tables[table].type, path);
-        if (typeof prop === 'string') fail(el.path, prop);
-        return { k: 'prop', table, prop: prop as Exclude<typeof prop, string>, path: el.path };
+        return this.paths.operand(table, path, 'object', null, el.path);
       }
       case 'constant':
         only(el, []);
@@ -390,6 +391,7 @@ class Validator {
       only(t, []);
       return this.alias(t);
     });
+    if (kind === 'reference' && this.paths.isUnion(a)) return this.paths.referenceJoin(name, a, b, j.path);
     return resolveJoin(this.catalog, kind, name, [a, b], this.tables, j.path);
   }
 }

@@ -47,7 +47,15 @@ export class CatalogClassDto {
   @ApiProperty({ example: false })
   abstract!: boolean;
 
-  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template, audit */
+  /** An interface: implemented by classes of any storage (its `subclasses`), matching each of them */
+  @ApiProperty({ example: false })
+  interface!: boolean;
+
+  /** The interfaces it implements (its own and its parents'); of an interface: those it extends */
+  @ApiProperty({ type: [String], example: ['wt.lifecycle.LifeCycleManaged', 'wt.inf.container.WTContained'] })
+  interfaces!: string[];
+
+  /** iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template */
   @ApiProperty({ type: String, example: 'iteration' })
   storage!: string | null;
 
