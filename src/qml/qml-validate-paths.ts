@@ -182,7 +182,11 @@ export class PropertyPaths {
 
   /** The table type of each class with objects below `cls` (its implementing classes for an interface). */
   private classTypes(cls: CatalogClass): TableType[] | string {
-    const classes = this.catalog.concreteBelow(cls.name).map((n) => this.catalog.findClass(n)!);
+    // A class over a join-only storage (a master and its iterations) has no rows to match.
+    const classes = this.catalog
+      .concreteBelow(cls.name)
+      .map((n) => this.catalog.findClass(n)!)
+      .filter((c) => !STORAGES[c.storage!].joinOnly);
     if (classes.length === 0) {
       return `${cls.name} has no class with objects (${cls.interface ? 'no class implements it' : 'every class below it is abstract'})`;
     }
