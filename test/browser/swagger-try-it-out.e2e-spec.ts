@@ -43,6 +43,8 @@ const CATALOG_CLASS = [
   'abstract',
   'derived',
   'displayName',
+  'interface',
+  'interfaces',
   'master',
   'name',
   'oidPrefix',
