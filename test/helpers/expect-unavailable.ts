@@ -11,3 +11,18 @@ export function expectUnavailable(res: request.Response): void {
     requestId: expect.any(String),
   });
 }
+
+/** What a change answers when another holds the lock it waits for past DB_LOCK_TIMEOUT_MS. */
+export const BUSY_CHANGING = 'another request is changing the same object; retry shortly';
+
+/** The answer to a request that gave up waiting for a lock: 503, Retry-After 1, `message`. */
+export function expectBusy(res: request.Response, message = BUSY_CHANGING): void {
+  expect(res.status).toBe(503);
+  expect(res.headers['retry-after']).toBe('1');
+  expect(res.body).toEqual({
+    statusCode: 503,
+    error: 'Service Unavailable',
+    message,
+    requestId: expect.any(String),
+  });
+}

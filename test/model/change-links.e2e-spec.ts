@@ -12,22 +12,14 @@ const PP = 'com.ptc.windchill.mpml.processplan.MPMProcessPlan';
 describe('change links and their roles over the standard catalog', () => {
   const f = useModelData('CHL', (n) => {
     const main = n.main;
-    const v = (cls: string, number: string, name: string, more: Record<string, unknown> = {}) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
     const part = { class: 'wt.part.WTPart', number: n.n('P1') };
     return {
       objects: [
-        v('wt.part.WTPart', 'P1', 'Bracket', { iteration: 1 }),
-        v('wt.part.WTPart', 'P1', 'Bracket', { iteration: 2 }),
-        v('wt.doc.WTDocument', 'D9', 'Secret drawing', { container: n.secret, createdBy: 'carol' }),
-        v(PP, 'PP1', 'Weld bracket'),
-        v('wt.change2.WTChangeIssue', 'PR1', 'Bracket cracks', {
+        n.object('wt.part.WTPart', 'P1', 'Bracket', { iteration: 1 }),
+        n.object('wt.part.WTPart', 'P1', 'Bracket', { iteration: 2 }),
+        n.object('wt.doc.WTDocument', 'D9', 'Secret drawing', { container: n.secret, createdBy: 'carol' }),
+        n.object(PP, 'PP1', 'Weld bracket'),
+        n.object('wt.change2.WTChangeIssue', 'PR1', 'Bracket cracks', {
           state: 'OPEN',
           properties: {
             theIssuePriority: 'HIGH',
@@ -37,8 +29,8 @@ describe('change links and their roles over the standard catalog', () => {
             needDate: '2026-03-15',
           },
         }),
-        v('wt.change2.WTVariance', 'V1', 'Use old bolts', { state: 'APPROVED' }),
-        v('wt.change2.WTChangeActivity2', 'CA1', 'Rework bracket', { state: 'IMPLEMENTATION' }),
+        n.object('wt.change2.WTVariance', 'V1', 'Use old bolts', { state: 'APPROVED' }),
+        n.object('wt.change2.WTChangeActivity2', 'CA1', 'Rework bracket', { state: 'IMPLEMENTATION' }),
       ],
       links: [
         {

@@ -1,5 +1,13 @@
 import { USERS } from '../helpers/test-app.js';
-import { condition, latest, useModelData } from './model-fixtures.js';
+import {
+  VIEW_JOIN,
+  condition,
+  latest,
+  latestPartNumbered,
+  plantDataLinks,
+  reportAttribute,
+  useModelData,
+} from './model-fixtures.js';
 
 const PP = 'com.ptc.windchill.mpml.processplan.MPMProcessPlan';
 const SQ = 'com.ptc.windchill.mpml.processplan.sequence.MPMSequence';
@@ -18,43 +26,39 @@ const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
 describe('manufacturing templates over the standard catalog', () => {
   const f = useModelData('MPM', (n) => {
     const main = n.main;
-    const v = (cls: string, number: string, name: string, more: Record<string, unknown> = {}) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
     return {
       objects: [
-        v('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 1 }),
-        v('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 2 }),
-        v('wt.part.WTPart', 'P2', 'Shaft'),
-        v('wt.doc.WTDocument', 'D1', 'Work instruction gearbox'),
-        v(PP, 'PP1', 'Assemble gearbox', {
+        n.object('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 1 }),
+        n.object('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 2 }),
+        n.object('wt.part.WTPart', 'P2', 'Shaft'),
+        n.object('wt.doc.WTDocument', 'D1', 'Work instruction gearbox'),
+        n.object(PP, 'PP1', 'Assemble gearbox', {
           iteration: 1,
           properties: { category: 'PRODUCTION', longDescription: 'draft' },
         }),
-        v(PP, 'PP1', 'Assemble gearbox', {
+        n.object(PP, 'PP1', 'Assemble gearbox', {
           iteration: 2,
           properties: { category: 'PRODUCTION', longDescription: 'press, then fit' },
         }),
-        v(SQ, 'SQ1', 'Prepare housing'),
-        v(OP, 'OP10', 'Press bearing', { properties: { setupTime: 120, processingTime: 45.5 } }),
-        v(OP, 'OP20', 'Fit shaft', { iteration: 1, properties: { processingTime: 30 } }),
-        v(OP, 'OP20', 'Fit shaft', { iteration: 2, properties: { processingTime: 35 } }),
-        v(OP, 'OP90', 'Secret step', { container: n.secret, createdBy: 'carol', properties: { processingTime: 1 } }),
-        v(`${RS}MPMPlant`, 'PL1', 'Berlin plant', { properties: { category: 'Production' } }),
-        v(`${RS}MPMWorkCenter`, 'WC1', 'Press line', { properties: { category: 'Work Cell' } }),
-        v(`${RS}MPMTooling`, 'T1', 'Press fixture', { properties: { category: 'Fixture' } }),
-        v(`${RS}MPMSkill`, 'S1', 'Assembler'),
+        n.object(SQ, 'SQ1', 'Prepare housing'),
+        n.object(OP, 'OP10', 'Press bearing', { properties: { setupTime: 120, processingTime: 45.5 } }),
+        n.object(OP, 'OP20', 'Fit shaft', { iteration: 1, properties: { processingTime: 30 } }),
+        n.object(OP, 'OP20', 'Fit shaft', { iteration: 2, properties: { processingTime: 35 } }),
+        n.object(OP, 'OP90', 'Secret step', {
+          container: n.secret,
+          createdBy: 'carol',
+          properties: { processingTime: 1 },
+        }),
+        n.object(`${RS}MPMPlant`, 'PL1', 'Berlin plant', { properties: { category: 'Production' } }),
+        n.object(`${RS}MPMWorkCenter`, 'WC1', 'Press line', { properties: { category: 'Work Cell' } }),
+        n.object(`${RS}MPMTooling`, 'T1', 'Press fixture', { properties: { category: 'Fixture' } }),
+        n.object(`${RS}MPMSkill`, 'S1', 'Assembler'),
         // Plant data: a part's view-specific enterprise data and the plant data it uses.
         { class: 'wt.vc.views.View', name: n.n('Plant 0815') },
-        v(ED, 'ED1', 'Gearbox in plant 0815', { references: { view: n.n('Plant 0815') } }),
-        v(PFD, 'PFD1', 'Assembly site', { iteration: 1, description: 'first' }),
-        v(PFD, 'PFD1', 'Assembly site', { iteration: 2, description: 'second' }),
-        v(PFD, 'PFD9', 'Secret site', { container: n.secret, createdBy: 'carol', description: 'hidden' }),
+        n.object(ED, 'ED1', 'Gearbox in plant 0815', { references: { view: n.n('Plant 0815') } }),
+        n.object(PFD, 'PFD1', 'Assembly site', { iteration: 1, description: 'first' }),
+        n.object(PFD, 'PFD1', 'Assembly site', { iteration: 2, description: 'second' }),
+        n.object(PFD, 'PFD9', 'Secret site', { container: n.secret, createdBy: 'carol', description: 'hidden' }),
       ],
       links: [
         {
@@ -102,18 +106,10 @@ describe('manufacturing templates over the standard catalog', () => {
 
   beforeAll(async () => {
     // The modeled properties of plant data masters: the import fills only iterations' JSON.
-    for (const [number, values] of [
-      ['PFD1', { category: 'ASSEMBLY', alternate1: 'Hall 3', alternate2: 'Line 2' }],
-      ['PFD9', { category: 'ASSEMBLY', alternate1: 'Hall 9', alternate2: 'Line 9' }],
-    ] as const) {
-      await f
-        .db()
-        .query('UPDATE masters SET attributes = attributes || $1::jsonb WHERE class = $2 AND number = $3', [
-          JSON.stringify(values),
-          PFD,
-          n(number),
-        ]);
-    }
+    await f.masterAttributes(PFD, {
+      PFD1: { category: 'ASSEMBLY', alternate1: 'Hall 3', alternate2: 'Line 2' },
+      PFD9: { category: 'ASSEMBLY', alternate1: 'Hall 9', alternate2: 'Line 9' },
+    });
   });
 
   it('lists the operations of the latest process plan with their labels and times (statement layout)', async () => {
@@ -169,23 +165,19 @@ describe('manufacturing templates over the standard catalog', () => {
   });
 
   it('finds the process plans of parts and the documents describing them (query layout)', async () => {
-    const attr = (heading: string, column: string) =>
-      `<reportAttribute heading="${heading}" reportAttributeId="${heading.replace(/ /g, '_')}" userCanSelect="true" userCanConstrain="false" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">
-                ${column}
-            </reportAttribute>`;
     const qml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <qml bypassAccessControl="false" caseInsensitive="true" addTimeToDateFields="false" mainType="Part" joinModel="false" xsi:noNamespaceSchemaLocation="qml.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
     <query>
         <selectOrConstrain distinct="false" group="false">
             <layoutSectionHeader layoutSectionId="Part" text="Part"/>
-            ${attr('Part', '<column alias="Part" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
-            ${attr('Part Version', '<object alias="Part" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
+            ${reportAttribute('Part', '<column alias="Part" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>', false)}
+            ${reportAttribute('Part Version', '<object alias="Part" isExternal="false" propertyName="iterationDisplayIdentifier"/>', false)}
             <layoutSectionHeader layoutSectionId="Plan" text="Process Plan"/>
-            ${attr('Plan', '<column alias="Process Plan" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
-            ${attr('Plan Version', '<object alias="Process Plan" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
-            ${attr('Category', '<column alias="Process Plan" isExternal="false" type="java.lang.String" propertyName="category">category</column>')}
-            ${attr('Instructions', '<column alias="Process Plan" isExternal="false" type="java.lang.String" propertyName="longDescription">longDescription</column>')}
-            ${attr('Document', '<column alias="Work Instruction" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
+            ${reportAttribute('Plan', '<column alias="Process Plan" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>', false)}
+            ${reportAttribute('Plan Version', '<object alias="Process Plan" isExternal="false" propertyName="iterationDisplayIdentifier"/>', false)}
+            ${reportAttribute('Category', '<column alias="Process Plan" isExternal="false" type="java.lang.String" propertyName="category">category</column>', false)}
+            ${reportAttribute('Instructions', '<column alias="Process Plan" isExternal="false" type="java.lang.String" propertyName="longDescription">longDescription</column>', false)}
+            ${reportAttribute('Document', '<column alias="Work Instruction" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>', false)}
         </selectOrConstrain>
         <from>
             <table alias="Part" isExternal="false" xposition="0px" yposition="40px">wt.part.WTPart</table>
@@ -296,20 +288,18 @@ describe('manufacturing templates over the standard catalog', () => {
   });
 
   it('reads plant data masters through the enterprise data of parts (query layout)', async () => {
-    const attr = (id: string, column: string) =>
-      `<reportAttribute heading="${id}" reportAttributeId="${id}" userCanSelect="true" userCanConstrain="true" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">${column}</reportAttribute>`;
     const master = 'Plant Specific Functional Data Master';
     const qml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <qml bypassAccessControl="false" caseInsensitive="true" addTimeToDateFields="false" forAdvancedSearch="true" mainType="Part" joinModel="false" xsi:noNamespaceSchemaLocation="qml.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
     <query>
         <selectOrConstrain distinct="false" group="false">
             <layoutSectionHeader layoutSectionId="View_Specific_Enterprise_Data" text="View Specific Enterprise Data"/>
-            ${attr('Plant', '<column alias="View" isExternal="false" type="java.lang.String" propertyName="name">name</column>')}
+            ${reportAttribute('Plant', '<column alias="View" isExternal="false" type="java.lang.String" propertyName="name">name</column>')}
             <layoutSectionHeader layoutSectionId="Plant_Data_Master" text="Plant Data Master"/>
-            ${attr('Number', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="number">number</column>`)}
-            ${attr('Category', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="category">category</column>`)}
-            ${attr('Alternate1', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate1">alternate1</column>`)}
-            ${attr('Alternate2', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate2">alternate2</column>`)}
+            ${reportAttribute('Number', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="number">number</column>`)}
+            ${reportAttribute('Category', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="category">category</column>`)}
+            ${reportAttribute('Alternate1', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate1">alternate1</column>`)}
+            ${reportAttribute('Alternate2', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate2">alternate2</column>`)}
         </selectOrConstrain>
         <from>
             <table alias="Part" isExternal="false" xposition="0px" yposition="40px">wt.part.WTPart</table>
@@ -319,36 +309,17 @@ describe('manufacturing templates over the standard catalog', () => {
         </from>
         <where>
             <compositeCondition type="and">
-                <condition><standardCondition>
-                    <operand><column alias="Part" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column></operand>
-                    <operator type="equal"/>
-                    <operand><constant type="java.lang.String" isMacro="false" xml:space="preserve">${n('P1')}</constant></operand>
-                </standardCondition></condition>
-                <condition><standardCondition>
-                    <operand><column alias="Part" isExternal="false" type="boolean" propertyName="latestIteration">iterationInfo.latest</column></operand>
-                    <operator type="equal"/>
-                    <operand><constant type="boolean" isMacro="false" xml:space="preserve">1</constant></operand>
-                </standardCondition></condition>
+                ${latestPartNumbered(n('P1'))}
             </compositeCondition>
         </where>
         <orderBy>
             <orderByItem type="asc"><reportAttributeReference id="Number"/></orderByItem>
         </orderBy>
         <linkJoin>
-            <join name="${ED}Link">
-                <fromAliasTarget alias="Part"/>
-                <toAliasTarget alias="View Specific Enterprise Data"/>
-            </join>
-            <join name="${PFD}Link">
-                <fromAliasTarget alias="View Specific Enterprise Data"/>
-                <toAliasTarget alias="${master}"/>
-            </join>
+            ${plantDataLinks(master)}
         </linkJoin>
         <referenceJoin>
-            <join name="view">
-                <fromAliasTarget alias="View Specific Enterprise Data"/>
-                <toAliasTarget alias="View"/>
-            </join>
+            ${VIEW_JOIN}
         </referenceJoin>
     </query>
 </qml>`;

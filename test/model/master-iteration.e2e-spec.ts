@@ -1,6 +1,13 @@
 import { USERS } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { condition, latest, useModelData } from './model-fixtures.js';
+import {
+  VIEW_JOIN,
+  condition,
+  latest,
+  latestPartNumbered,
+  plantDataLinks,
+  reportAttribute,
+  useModelData,
+} from './model-fixtures.js';
 
 const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
 const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
@@ -15,88 +22,70 @@ const PLANT_DATA = 'com.acme.mi.PlantSpecificEnterpriseData';
  * one site in a container alice and bob do not read.
  */
 describe('master-iteration links in templates', () => {
-  const f = useModelData('MIT', (n) => {
-    const main = n.main;
-    const v = (cls: string, number: string, name: string, more: Record<string, unknown> = {}) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
-    return {
-      types: {
-        softTypes: [
-          { name: PLANT_DATA, parent: ED, displayName: 'Plant Specific Enterprise Data' },
-          { name: SITE, parent: PFD, displayName: 'Assembly Site' },
-          { name: PACKAGING, parent: PFD, displayName: 'Packaging' },
+  const f = useModelData(
+    'MIT',
+    (n) => {
+      const main = n.main;
+      return {
+        types: {
+          softTypes: [
+            { name: PLANT_DATA, parent: ED, displayName: 'Plant Specific Enterprise Data' },
+            { name: SITE, parent: PFD, displayName: 'Assembly Site' },
+            { name: PACKAGING, parent: PFD, displayName: 'Packaging' },
+          ],
+        },
+        objects: [
+          n.object('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 1 }),
+          n.object('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 2 }),
+          { class: 'wt.vc.views.View', name: n.n('Plant 0815') },
+          n.object(ED, 'ED1', 'Gearbox in plant 0815', {
+            softType: PLANT_DATA,
+            references: { view: n.n('Plant 0815') },
+          }),
+          n.object(PFD, 'PFD1', 'Assembly site', { softType: SITE, iteration: 1, description: 'hall 3, first' }),
+          n.object(PFD, 'PFD1', 'Assembly site', { softType: SITE, iteration: 2, description: 'hall 3, second' }),
+          n.object(PFD, 'PFD2', 'Packaging', { softType: PACKAGING, description: 'crate' }),
+          n.object(PFD, 'PFD9', 'Secret site', {
+            softType: SITE,
+            container: n.secret,
+            createdBy: 'carol',
+            description: 'hidden',
+          }),
         ],
-      },
-      objects: [
-        v('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 1 }),
-        v('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 2 }),
-        { class: 'wt.vc.views.View', name: n.n('Plant 0815') },
-        v(ED, 'ED1', 'Gearbox in plant 0815', { softType: PLANT_DATA, references: { view: n.n('Plant 0815') } }),
-        v(PFD, 'PFD1', 'Assembly site', { softType: SITE, iteration: 1, description: 'hall 3, first' }),
-        v(PFD, 'PFD1', 'Assembly site', { softType: SITE, iteration: 2, description: 'hall 3, second' }),
-        v(PFD, 'PFD2', 'Packaging', { softType: PACKAGING, description: 'crate' }),
-        v(PFD, 'PFD9', 'Secret site', {
-          softType: SITE,
-          container: n.secret,
-          createdBy: 'carol',
-          description: 'hidden',
-        }),
-      ],
-      links: [
-        { class: `${ED}Link`, a: { class: 'wt.part.WTPart', number: n.n('P1') }, b: n.n('ED1'), container: main },
-        ...['PFD1', 'PFD2', 'PFD9'].map((b) => ({ class: `${PFD}Link`, a: n.n('ED1'), b: n.n(b), container: main })),
-      ],
-    };
-  });
+        links: [
+          { class: `${ED}Link`, a: { class: 'wt.part.WTPart', number: n.n('P1') }, b: n.n('ED1'), container: main },
+          ...['PFD1', 'PFD2', 'PFD9'].map((b) => ({ class: `${PFD}Link`, a: n.n('ED1'), b: n.n(b), container: main })),
+        ],
+      };
+    },
+    { softTypes: 'com.acme.mi.' },
+  );
   const n = f.names.n;
-
-  afterAll(async () => {
-    // The soft types this file declared: other files list the declared ones.
-    const pool = testPool();
-    await pool.query('DELETE FROM catalog_types WHERE name LIKE $1', ['com.acme.mi.%']);
-    await pool.end();
-  });
 
   beforeAll(async () => {
     // The modeled properties of plant data masters (the import fills iterations' JSON).
-    for (const [number, category, hall] of [
-      ['PFD1', 'ASSEMBLY', 'Hall 3'],
-      ['PFD2', 'PACKAGING', 'Hall 5'],
-      ['PFD9', 'ASSEMBLY', 'Hall 9'],
-    ]) {
-      await f
-        .db()
-        .query('UPDATE masters SET attributes = attributes || $1::jsonb WHERE class = $2 AND number = $3', [
-          JSON.stringify({ category, alternate1: hall }),
-          PFD,
-          n(number),
-        ]);
-    }
+    await f.masterAttributes(PFD, {
+      PFD1: { category: 'ASSEMBLY', alternate1: 'Hall 3' },
+      PFD2: { category: 'PACKAGING', alternate1: 'Hall 5' },
+      PFD9: { category: 'ASSEMBLY', alternate1: 'Hall 9' },
+    });
   });
 
   it('lists every iteration of the assembly sites a part uses, through their masters (query layout)', async () => {
-    const attr = (id: string, column: string) =>
-      `<reportAttribute heading="${id}" reportAttributeId="${id}" userCanSelect="true" userCanConstrain="true" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">${column}</reportAttribute>`;
     const master = 'Plant Specific Functional Data Master';
     const qml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <qml bypassAccessControl="false" caseInsensitive="true" addTimeToDateFields="false" forAdvancedSearch="true" mainType="Part" joinModel="false" xsi:noNamespaceSchemaLocation="qml.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
     <query>
         <selectOrConstrain distinct="false" group="false">
             <layoutSectionHeader layoutSectionId="View_Specific_Enterprise_Data" text="View Specific Enterprise Data"/>
-            ${attr('Plant', '<column alias="View" isExternal="false" type="java.lang.String" propertyName="name">name</column>')}
+            ${reportAttribute('Plant', '<column alias="View" isExternal="false" type="java.lang.String" propertyName="name">name</column>')}
             <layoutSectionHeader layoutSectionId="Department_Data_Master" text="Department Data Master"/>
-            ${attr('Number', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="number">number</column>`)}
-            ${attr('Category', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="category">category</column>`)}
-            ${attr('Hall', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate1">alternate1</column>`)}
+            ${reportAttribute('Number', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="number">number</column>`)}
+            ${reportAttribute('Category', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="category">category</column>`)}
+            ${reportAttribute('Hall', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate1">alternate1</column>`)}
             <layoutSectionHeader layoutSectionId="Assembly_Site" text="Assembly Site"/>
-            ${attr('Description', '<column alias="Assembly Site" isExternal="false" type="java.lang.String" propertyName="description">description</column>')}
-            ${attr('Version', '<object alias="Assembly Site" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
+            ${reportAttribute('Description', '<column alias="Assembly Site" isExternal="false" type="java.lang.String" propertyName="description">description</column>')}
+            ${reportAttribute('Version', '<object alias="Assembly Site" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
         </selectOrConstrain>
         <from>
             <table alias="Part" isExternal="false" xposition="0px" yposition="40px">wt.part.WTPart</table>
@@ -107,16 +96,7 @@ describe('master-iteration links in templates', () => {
         </from>
         <where>
             <compositeCondition type="and">
-                <condition><standardCondition>
-                    <operand><column alias="Part" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column></operand>
-                    <operator type="equal"/>
-                    <operand><constant type="java.lang.String" isMacro="false" xml:space="preserve">${n('P1')}</constant></operand>
-                </standardCondition></condition>
-                <condition><standardCondition>
-                    <operand><column alias="Part" isExternal="false" type="boolean" propertyName="latestIteration">iterationInfo.latest</column></operand>
-                    <operator type="equal"/>
-                    <operand><constant type="boolean" isMacro="false" xml:space="preserve">1</constant></operand>
-                </standardCondition></condition>
+                ${latestPartNumbered(n('P1'))}
             </compositeCondition>
         </where>
         <orderBy>
@@ -124,24 +104,14 @@ describe('master-iteration links in templates', () => {
             <orderByItem type="asc"><reportAttributeReference id="Version"/></orderByItem>
         </orderBy>
         <linkJoin>
-            <join name="${ED}Link">
-                <fromAliasTarget alias="Part"/>
-                <toAliasTarget alias="View Specific Enterprise Data"/>
-            </join>
-            <join name="${PFD}Link">
-                <fromAliasTarget alias="View Specific Enterprise Data"/>
-                <toAliasTarget alias="${master}"/>
-            </join>
+            ${plantDataLinks(master)}
             <join name="${PFD}MasterIteration">
                 <fromAliasTarget alias="${master}"/>
                 <toAliasTarget alias="Assembly Site"/>
             </join>
         </linkJoin>
         <referenceJoin>
-            <join name="view">
-                <fromAliasTarget alias="View Specific Enterprise Data"/>
-                <toAliasTarget alias="View"/>
-            </join>
+            ${VIEW_JOIN}
         </referenceJoin>
     </query>
 </qml>`;

@@ -15,6 +15,13 @@ export interface ModelNames {
   secret: string;
   /** A number (or name) of this file: `<tag><pid>-<suffix>`. */
   n(suffix: string): string;
+  /** A dataset object numbered `n(number)` that alice created in the main container; `more` adds or overrides. */
+  object(cls: string, number: string, name: string, more?: Record<string, unknown>): Record<string, unknown>;
+}
+
+export interface ModelDataOptions {
+  /** Soft types the dataset declares start with this (`com.acme.xy.`): removed after the file. */
+  softTypes?: string;
 }
 
 export interface ModelFixture {
@@ -25,6 +32,11 @@ export interface ModelFixture {
   rows(qml: string, user?: User): Promise<unknown[][]>;
   /** The answer to a template, whatever its status. */
   answer(qml: string, user?: User): Promise<request.Response>;
+  /**
+   * Merges modeled properties into masters of `cls`, by number suffix (the import fills only
+   * iterations' JSON). Call in a `beforeAll` after useModelData's.
+   */
+  masterAttributes(cls: string, bySuffix: Record<string, Record<string, unknown>>): Promise<void>;
 }
 
 /**
@@ -32,11 +44,25 @@ export interface ModelFixture {
  * its own before its tests, and removed after them, with the application to run templates on.
  * `containers` are added to the dataset; the rest of it is the file's.
  */
-export function useModelData(tag: string, dataset: (n: ModelNames) => Record<string, unknown>): ModelFixture {
+export function useModelData(
+  tag: string,
+  dataset: (n: ModelNames) => Record<string, unknown>,
+  options: ModelDataOptions = {},
+): ModelFixture {
+  const n = (suffix: string) => `${tag}${process.pid}-${suffix}`;
+  const main = `${tag} main ${process.pid}`;
   const names: ModelNames = {
-    main: `${tag} main ${process.pid}`,
+    main,
     secret: `${tag} secret ${process.pid}`,
-    n: (suffix) => `${tag}${process.pid}-${suffix}`,
+    n,
+    object: (cls, number, name, more = {}) => ({
+      class: cls,
+      number: n(number),
+      name,
+      container: main,
+      createdBy: 'alice',
+      ...more,
+    }),
   };
   const containers = [names.main, names.secret];
   const t = useTestApp({ CATALOG_CHECK_INTERVAL_MS: '0' });
@@ -72,6 +98,8 @@ export function useModelData(tag: string, dataset: (n: ModelNames) => Record<str
     await db.query(`DELETE FROM masters WHERE container_id IN ${ids}`, [containers]);
     await db.query(`DELETE FROM audit_events WHERE container_id IN ${ids}`, [containers]);
     await db.query('DELETE FROM containers WHERE name = ANY($1)', [containers]);
+    // Other files list the declared soft types: this file's go with its data.
+    if (options.softTypes) await db.query('DELETE FROM catalog_types WHERE name LIKE $1', [`${options.softTypes}%`]);
     await db.end();
   });
   const answer = (qml: string, user: User = USERS.alice) =>
@@ -90,6 +118,15 @@ export function useModelData(tag: string, dataset: (n: ModelNames) => Record<str
       if (res.status !== 200) throw new Error(`${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.items as unknown[][];
     },
+    async masterAttributes(cls, bySuffix) {
+      for (const [suffix, values] of Object.entries(bySuffix)) {
+        await pool!.query('UPDATE masters SET attributes = attributes || $1::jsonb WHERE class = $2 AND number = $3', [
+          JSON.stringify(values),
+          cls,
+          n(suffix),
+        ]);
+      }
+    },
   };
 }
 
@@ -103,3 +140,55 @@ export function condition(alias: string, path: string, op: string, value: string
 
 /** `iterationInfo.latest = 1`, as exports write it. */
 export const latest = (alias: string) => condition(alias, 'iterationInfo.latest', 'equal', '1', 'boolean');
+
+/**
+ * A `<reportAttribute>` of the query layout around `column`, its id the heading with `_` for what
+ * is no word character, as exports write it.
+ */
+export function reportAttribute(heading: string, column: string, userCanConstrain = true): string {
+  return (
+    `<reportAttribute heading="${heading}" reportAttributeId="${heading.replace(/\W+/g, '_')}" userCanSelect="true" ` +
+    `userCanConstrain="${userCanConstrain}" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">${column}</reportAttribute>`
+  );
+}
+
+/**
+ * The query layout's conditions of the `Related…` plant data exports on their `Part` alias: the
+ * latest iteration of the part numbered `number`.
+ */
+export function latestPartNumbered(number: string): string {
+  return `<condition><standardCondition>
+    <operand><column alias="Part" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column></operand>
+    <operator type="equal"/>
+    <operand><constant type="java.lang.String" isMacro="false" xml:space="preserve">${number}</constant></operand>
+</standardCondition></condition>
+<condition><standardCondition>
+    <operand><column alias="Part" isExternal="false" type="boolean" propertyName="latestIteration">iterationInfo.latest</column></operand>
+    <operator type="equal"/>
+    <operand><constant type="boolean" isMacro="false" xml:space="preserve">1</constant></operand>
+</standardCondition></condition>`;
+}
+
+const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
+const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
+
+/**
+ * The linkJoins of those exports from `Part` through its `View Specific Enterprise Data` to the
+ * plant data masters aliased `master`.
+ */
+export function plantDataLinks(master: string): string {
+  return `<join name="${ED}Link">
+    <fromAliasTarget alias="Part"/>
+    <toAliasTarget alias="View Specific Enterprise Data"/>
+</join>
+<join name="${PFD}Link">
+    <fromAliasTarget alias="View Specific Enterprise Data"/>
+    <toAliasTarget alias="${master}"/>
+</join>`;
+}
+
+/** The referenceJoin of those exports from the enterprise data to its `View`. */
+export const VIEW_JOIN = `<join name="view">
+    <fromAliasTarget alias="View Specific Enterprise Data"/>
+    <toAliasTarget alias="View"/>
+</join>`;

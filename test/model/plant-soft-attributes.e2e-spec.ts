@@ -1,6 +1,13 @@
 import { USERS } from '../helpers/test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import { condition, latest, useModelData } from './model-fixtures.js';
+import {
+  VIEW_JOIN,
+  condition,
+  latest,
+  latestPartNumbered,
+  plantDataLinks,
+  reportAttribute,
+  useModelData,
+} from './model-fixtures.js';
 
 const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
 const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
@@ -19,105 +26,98 @@ const PLANT_DATA = 'com.acme.sa.PlantSpecificEnterpriseData';
  * carol reads.
  */
 describe('soft attributes in typeInfo columns (plant data templates)', () => {
-  const f = useModelData('TIC', (n) => {
-    const main = n.main;
-    const v = (cls: string, number: string, name: string, more: Record<string, unknown> = {}) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
-    const site = (iteration: number, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
-      v(PFD, 'PFD1', 'Assembly site', { softType: SITE, iteration, attributes, ...more });
-    return {
-      types: {
-        softTypes: [
-          { name: PLANT_DATA, parent: ED, displayName: 'Plant Specific Enterprise Data' },
-          {
-            name: SITE,
-            parent: PFD,
-            displayName: 'Assembly Site',
-            attributes: {
-              plantCode: { type: 'string', typeInfoColumn: 'ptc_str_4' },
-              capacity: { type: 'long', typeInfoColumn: 'ptc_lng_11' },
-              share: { type: 'double', typeInfoColumn: 'ptc_dbl_1' },
-              active: { type: 'boolean', typeInfoColumn: 'ptc_bln_1' },
-              validFrom: { type: 'timestamp', typeInfoColumn: 'ptc_tms_1' },
-              inhouseProduction: { type: 'long', typeInfoColumn: 'ptc_ref_1', target: `${SUMA}Manufacturer` },
+  const f = useModelData(
+    'TIC',
+    (n) => {
+      const main = n.main;
+      const site = (iteration: number, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
+        n.object(PFD, 'PFD1', 'Assembly site', { softType: SITE, iteration, attributes, ...more });
+      return {
+        types: {
+          softTypes: [
+            { name: PLANT_DATA, parent: ED, displayName: 'Plant Specific Enterprise Data' },
+            {
+              name: SITE,
+              parent: PFD,
+              displayName: 'Assembly Site',
+              attributes: {
+                plantCode: { type: 'string', typeInfoColumn: 'ptc_str_4' },
+                capacity: { type: 'long', typeInfoColumn: 'ptc_lng_11' },
+                share: { type: 'double', typeInfoColumn: 'ptc_dbl_1' },
+                active: { type: 'boolean', typeInfoColumn: 'ptc_bln_1' },
+                validFrom: { type: 'timestamp', typeInfoColumn: 'ptc_tms_1' },
+                inhouseProduction: { type: 'long', typeInfoColumn: 'ptc_ref_1', target: `${SUMA}Manufacturer` },
+              },
             },
+            {
+              name: PACKAGING,
+              parent: PFD,
+              displayName: 'Packaging',
+              attributes: {
+                packagingType: { type: 'string', typeInfoColumn: 'ptc_str_4' },
+                supplier: { type: 'long', typeInfoColumn: 'ptc_ref_1', target: `${SUMA}Supplier` },
+              },
+            },
+            {
+              name: PLANT,
+              parent: `${SUMA}Manufacturer`,
+              displayName: 'Plant',
+              attributes: {
+                plantName: { type: 'string', typeInfoColumn: 'ptc_str_4' },
+                plantKey: { type: 'string', typeInfoColumn: 'ptc_str_5' },
+              },
+            },
+          ],
+        },
+        objects: [
+          { class: 'wt.org.WTOrganization', name: n.n('Gears GmbH'), properties: { description: 'gears' } },
+          { class: 'wt.org.WTOrganization', name: n.n('Castings AG'), properties: { description: 'castings' } },
+          {
+            ...n.object(`${SUMA}Manufacturer`, 'M1', 'Dingolfing', { softType: PLANT }),
+            attributes: { plantName: 'Plant Dingolfing', plantKey: '02.10' },
+            references: { organizationReference: n.n('Gears GmbH') },
           },
           {
-            name: PACKAGING,
-            parent: PFD,
-            displayName: 'Packaging',
-            attributes: {
-              packagingType: { type: 'string', typeInfoColumn: 'ptc_str_4' },
-              supplier: { type: 'long', typeInfoColumn: 'ptc_ref_1', target: `${SUMA}Supplier` },
-            },
+            ...n.object(`${SUMA}Manufacturer`, 'M2', 'Leipzig', {
+              softType: PLANT,
+              container: n.secret,
+              createdBy: 'carol',
+            }),
+            attributes: { plantName: 'Plant Leipzig', plantKey: '07.10' },
+            references: { organizationReference: n.n('Castings AG') },
           },
-          {
-            name: PLANT,
-            parent: `${SUMA}Manufacturer`,
-            displayName: 'Plant',
-            attributes: {
-              plantName: { type: 'string', typeInfoColumn: 'ptc_str_4' },
-              plantKey: { type: 'string', typeInfoColumn: 'ptc_str_5' },
-            },
-          },
+          n.object(`${SUMA}Supplier`, 'S1', 'Crates Ltd'),
+          n.object('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 1 }),
+          n.object('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 2 }),
+          { class: 'wt.vc.views.View', name: n.n('Plant 0815') },
+          n.object(ED, 'ED1', 'Gearbox in plant 0815', {
+            softType: PLANT_DATA,
+            references: { view: n.n('Plant 0815') },
+          }),
+          site(1, { plantCode: 'DGF', capacity: 1200, share: 0.6, active: true, validFrom: '2026-01-01T00:00:00Z' }),
+          site(2, { plantCode: 'LEJ', capacity: 800, share: 0.4, active: false, validFrom: '2026-07-01T00:00:00Z' }),
+          n.object(PFD, 'PFD2', 'Packaging', { softType: PACKAGING, attributes: { packagingType: 'crate' } }),
+          n.object(PFD, 'PFD9', 'Secret site', {
+            softType: SITE,
+            container: n.secret,
+            createdBy: 'carol',
+            attributes: { plantCode: 'SEC', capacity: 5 },
+          }),
         ],
-      },
-      objects: [
-        { class: 'wt.org.WTOrganization', name: n.n('Gears GmbH'), properties: { description: 'gears' } },
-        { class: 'wt.org.WTOrganization', name: n.n('Castings AG'), properties: { description: 'castings' } },
-        {
-          ...v(`${SUMA}Manufacturer`, 'M1', 'Dingolfing', { softType: PLANT }),
-          attributes: { plantName: 'Plant Dingolfing', plantKey: '02.10' },
-          references: { organizationReference: n.n('Gears GmbH') },
-        },
-        {
-          ...v(`${SUMA}Manufacturer`, 'M2', 'Leipzig', { softType: PLANT, container: n.secret, createdBy: 'carol' }),
-          attributes: { plantName: 'Plant Leipzig', plantKey: '07.10' },
-          references: { organizationReference: n.n('Castings AG') },
-        },
-        v(`${SUMA}Supplier`, 'S1', 'Crates Ltd'),
-        v('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 1 }),
-        v('wt.part.WTPart', 'P1', 'Gearbox', { iteration: 2 }),
-        { class: 'wt.vc.views.View', name: n.n('Plant 0815') },
-        v(ED, 'ED1', 'Gearbox in plant 0815', { softType: PLANT_DATA, references: { view: n.n('Plant 0815') } }),
-        site(1, { plantCode: 'DGF', capacity: 1200, share: 0.6, active: true, validFrom: '2026-01-01T00:00:00Z' }),
-        site(2, { plantCode: 'LEJ', capacity: 800, share: 0.4, active: false, validFrom: '2026-07-01T00:00:00Z' }),
-        v(PFD, 'PFD2', 'Packaging', { softType: PACKAGING, attributes: { packagingType: 'crate' } }),
-        v(PFD, 'PFD9', 'Secret site', {
-          softType: SITE,
-          container: n.secret,
-          createdBy: 'carol',
-          attributes: { plantCode: 'SEC', capacity: 5 },
-        }),
-      ],
-      links: [
-        { class: `${ED}Link`, a: { class: 'wt.part.WTPart', number: n.n('P1') }, b: n.n('ED1'), container: main },
-        ...['PFD1', 'PFD2', 'PFD9'].map((b) => ({ class: `${PFD}Link`, a: n.n('ED1'), b: n.n(b), container: main })),
-      ],
-    };
-  });
+        links: [
+          { class: `${ED}Link`, a: { class: 'wt.part.WTPart', number: n.n('P1') }, b: n.n('ED1'), container: main },
+          ...['PFD1', 'PFD2', 'PFD9'].map((b) => ({ class: `${PFD}Link`, a: n.n('ED1'), b: n.n(b), container: main })),
+        ],
+      };
+    },
+    { softTypes: 'com.acme.sa.' },
+  );
   const n = f.names.n;
-
-  afterAll(async () => {
-    // The soft types this file declared: other files list the declared ones.
-    const pool = testPool();
-    await pool.query('DELETE FROM catalog_types WHERE name LIKE $1', ['com.acme.sa.%']);
-    await pool.end();
-  });
 
   beforeAll(async () => {
     const db = f.db();
-    await db.query(`UPDATE masters SET attributes = attributes || $1::jsonb WHERE class = $2 AND number = ANY($3)`, [
-      JSON.stringify({ category: 'ASSEMBLY', alternate1: 'Hall 3' }),
-      PFD,
-      [n('PFD1'), n('PFD9')],
-    ]);
+    const site = { category: 'ASSEMBLY', alternate1: 'Hall 3' };
+    await f.masterAttributes(PFD, { PFD1: site, PFD9: site });
     // A reference attribute holds its target's id, known once the import made the target.
     for (const [number, iteration, key, target] of [
       ['PFD1', 1, 'inhouseProduction', 'M1'],
@@ -134,10 +134,6 @@ describe('soft attributes in typeInfo columns (plant data templates)', () => {
   });
 
   it('finds the producing plant of each assembly site iteration a part uses (query layout, as exported)', async () => {
-    const attr = (id: string, column: string) =>
-      `<reportAttribute heading="${id}" reportAttributeId="${id.replace(/\W+/g, '_')}" userCanSelect="true" userCanConstrain="true" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">
-                ${column}
-            </reportAttribute>`;
     const master = 'Plant Specific Functional Data Master';
     const producer = 'In House Production';
     const org = 'Organization (wt.org.WTOrganization)';
@@ -146,17 +142,17 @@ describe('soft attributes in typeInfo columns (plant data templates)', () => {
     <query>
         <selectOrConstrain distinct="false" group="false">
             <layoutSectionHeader layoutSectionId="View_Specific_Enterprise_Data" text="View Specific Enterprise Data"/>
-            ${attr('Plant', '<column alias="View" isExternal="false" type="java.lang.String" propertyName="name">name</column>')}
+            ${reportAttribute('Plant', '<column alias="View" isExternal="false" type="java.lang.String" propertyName="name">name</column>')}
             <layoutSectionHeader layoutSectionId="Department_Data_Master" text="Department Data Master"/>
-            ${attr('Category', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="category">category</column>`)}
-            ${attr('Hall/Line', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate1">alternate1</column>`)}
+            ${reportAttribute('Category', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="category">category</column>`)}
+            ${reportAttribute('Hall/Line', `<column alias="${master}" isExternal="false" type="java.lang.String" propertyName="alternate1">alternate1</column>`)}
             <layoutSectionHeader layoutSectionId="Assembly_Location" text="Assembly Site"/>
-            ${attr('Version', '<object alias="Assembly Site" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
-            ${attr('Plant Code', `<column alias="Assembly Site" isExternal="false" type="java.lang.String" propertyName="WCTYPE|${PFD}|${SITE}~MBA|typeInfoPlantFunctionalData.ptc_str_4">WCTYPE|${PFD}|${SITE}~MBA|typeInfoPlantFunctionalData.ptc_str_4</column>`)}
-            ${attr('AS - Supplier ID', `<column alias="${org}" isExternal="false" type="java.lang.String" propertyName="name">name</column>`)}
-            ${attr('AS - Plant', `<column alias="${producer}" isExternal="false" type="java.lang.String" propertyName="WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_4">WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_4</column>`)}
-            ${attr('AS - Plant Key', `<column alias="${producer}" isExternal="false" type="java.lang.String" propertyName="WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_5">WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_5</column>`)}
-            ${attr('AS - Plant Description', `<column alias="${org}" isExternal="false" type="java.lang.String" propertyName="description">description</column>`)}
+            ${reportAttribute('Version', '<object alias="Assembly Site" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
+            ${reportAttribute('Plant Code', `<column alias="Assembly Site" isExternal="false" type="java.lang.String" propertyName="WCTYPE|${PFD}|${SITE}~MBA|typeInfoPlantFunctionalData.ptc_str_4">WCTYPE|${PFD}|${SITE}~MBA|typeInfoPlantFunctionalData.ptc_str_4</column>`)}
+            ${reportAttribute('AS - Supplier ID', `<column alias="${org}" isExternal="false" type="java.lang.String" propertyName="name">name</column>`)}
+            ${reportAttribute('AS - Plant', `<column alias="${producer}" isExternal="false" type="java.lang.String" propertyName="WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_4">WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_4</column>`)}
+            ${reportAttribute('AS - Plant Key', `<column alias="${producer}" isExternal="false" type="java.lang.String" propertyName="WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_5">WCTYPE|${SUMA}Manufacturer~MBA|typeInfoSupplier.ptc_str_5</column>`)}
+            ${reportAttribute('AS - Plant Description', `<column alias="${org}" isExternal="false" type="java.lang.String" propertyName="description">description</column>`)}
         </selectOrConstrain>
         <from>
             <table alias="Part" isExternal="false" xposition="0px" yposition="40px">wt.part.WTPart</table>
@@ -174,40 +170,21 @@ describe('soft attributes in typeInfo columns (plant data templates)', () => {
                     <operator type="equal"/>
                     <operand><column alias="${producer}" isExternal="false" type="long" propertyName="persistInfo.objectIdentifier.id">thePersistInfo.theObjectIdentifier.id</column></operand>
                 </standardCondition></condition>
-                <condition><standardCondition>
-                    <operand><column alias="Part" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column></operand>
-                    <operator type="equal"/>
-                    <operand><constant type="java.lang.String" isMacro="false" xml:space="preserve">${n('P1')}</constant></operand>
-                </standardCondition></condition>
-                <condition><standardCondition>
-                    <operand><column alias="Part" isExternal="false" type="boolean" propertyName="latestIteration">iterationInfo.latest</column></operand>
-                    <operator type="equal"/>
-                    <operand><constant type="boolean" isMacro="false" xml:space="preserve">1</constant></operand>
-                </standardCondition></condition>
+                ${latestPartNumbered(n('P1'))}
             </compositeCondition>
         </where>
         <orderBy>
             <orderByItem type="asc"><reportAttributeReference id="Version"/></orderByItem>
         </orderBy>
         <linkJoin>
-            <join name="${ED}Link">
-                <fromAliasTarget alias="Part"/>
-                <toAliasTarget alias="View Specific Enterprise Data"/>
-            </join>
-            <join name="${PFD}Link">
-                <fromAliasTarget alias="View Specific Enterprise Data"/>
-                <toAliasTarget alias="${master}"/>
-            </join>
+            ${plantDataLinks(master)}
             <join name="${PFD}MasterIteration">
                 <fromAliasTarget alias="${master}"/>
                 <toAliasTarget alias="Assembly Site"/>
             </join>
         </linkJoin>
         <referenceJoin>
-            <join name="view">
-                <fromAliasTarget alias="View Specific Enterprise Data"/>
-                <toAliasTarget alias="View"/>
-            </join>
+            ${VIEW_JOIN}
             <join name="typeInfoPlantFunctionalData.ptc_ref_1">
                 <fromAliasTarget alias="Assembly Site"/>
                 <toAliasTarget alias="${producer}"/>

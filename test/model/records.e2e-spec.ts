@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { USERS } from '../helpers/test-app.js';
-import { condition, latest, useModelData, type User } from './model-fixtures.js';
+import { condition, latest, reportAttribute, useModelData, type User } from './model-fixtures.js';
 
 const PART = 'wt.part.WTPart';
 
@@ -12,57 +12,40 @@ const PART = 'wt.part.WTPart';
  */
 describe('occurrences, audit records, effectivity, visualization, queues, options and instances', () => {
   const f = useModelData('REC', (n) => {
-    const main = n.main;
-    const v = (cls: string, number: string, name: string, more: Record<string, unknown> = {}) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
     const asm = { class: PART, number: n.n('ASM') };
-    const plain = (cls: string, number: string, name: string, more: Record<string, unknown>) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
     return {
       objects: [
-        v(PART, 'R1', 'Resistor 10k'),
-        v(PART, 'ASM', 'Board', { iteration: 1, uses: [{ number: n.n('R1'), quantity: 2, lineNumber: 10 }] }),
-        v(PART, 'ASM', 'Board', { iteration: 2, uses: [{ number: n.n('R1'), quantity: 3, lineNumber: 10 }] }),
-        plain('wt.part.PartUsesOccurrence', 'OCC1', 'R1', { properties: { referenceDesignator: 'R1' } }),
-        plain('wt.part.PartUsesOccurrence', 'OCC2', 'R2', { properties: { referenceDesignator: 'R2' } }),
-        plain('wt.effectivity.WTDatedEffectivity', 'EFF1', 'Board 2026', {
+        n.object(PART, 'R1', 'Resistor 10k'),
+        n.object(PART, 'ASM', 'Board', { iteration: 1, uses: [{ number: n.n('R1'), quantity: 2, lineNumber: 10 }] }),
+        n.object(PART, 'ASM', 'Board', { iteration: 2, uses: [{ number: n.n('R1'), quantity: 3, lineNumber: 10 }] }),
+        n.object('wt.part.PartUsesOccurrence', 'OCC1', 'R1', { properties: { referenceDesignator: 'R1' } }),
+        n.object('wt.part.PartUsesOccurrence', 'OCC2', 'R2', { properties: { referenceDesignator: 'R2' } }),
+        n.object('wt.effectivity.WTDatedEffectivity', 'EFF1', 'Board 2026', {
           properties: { 'range.start': '2026-01-01', 'range.end': '2026-12-31' },
           references: {
             versionedTarget: asm,
             effContextReference: { class: 'wt.part.WTPartMaster', number: n.n('ASM') },
           },
         }),
-        plain('wt.part.ProductSerialNumberEffectivity', 'EFF2', 'Board units 100 to 199', {
+        n.object('wt.part.ProductSerialNumberEffectivity', 'EFF2', 'Board units 100 to 199', {
           properties: { 'range.start': '100', 'range.end': '199' },
           references: { versionedTarget: asm },
         }),
-        plain('wt.part.ProductLotNumberEffectivity', 'EFF9', 'Secret lots', {
+        n.object('wt.part.ProductLotNumberEffectivity', 'EFF9', 'Secret lots', {
           container: n.secret,
           createdBy: 'carol',
           properties: { 'range.start': 'L1', 'range.end': 'L9' },
           references: { versionedTarget: asm },
         }),
-        plain('wt.representation.Representation', 'REP1', 'default viewable', {
+        n.object('wt.representation.Representation', 'REP1', 'default viewable', {
           properties: { defaultRepresentation: true, outOfDate: false },
           references: { derivedFromReference: asm },
         }),
-        plain('wt.viewmarkup.DerivedImage', 'IMG1', 'thumbnail', {
+        n.object('wt.viewmarkup.DerivedImage', 'IMG1', 'thumbnail', {
           properties: { derivationType: 'THUMBNAIL' },
           references: { derivedFromReference: asm },
         }),
-        plain('wt.viewmarkup.WTMarkUp', 'MK1', 'check the pads', {
+        n.object('wt.viewmarkup.WTMarkUp', 'MK1', 'check the pads', {
           properties: { markUpType: 'ANNOTATION' },
           references: { viewableReference: n.n('REP1') },
         }),
@@ -91,12 +74,12 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
           },
           references: { queueRef: n.n('PublisherQueue') },
         })),
-        v('com.ptc.windchill.option.model.Option', 'OPT1', 'Colour'),
-        v('com.ptc.windchill.option.model.Choice', 'CH1', 'Red', { iteration: 1 }),
-        v('com.ptc.windchill.option.model.Choice', 'CH1', 'Red', { iteration: 2 }),
-        v('com.ptc.windchill.option.model.Choice', 'CH2', 'Blue'),
-        v('com.ptc.wpcfg.doc.VariantSpec', 'VS1', 'Red board'),
-        v('wt.part.WTProductInstance2', 'SN1', 'Board SN-0001', {
+        n.object('com.ptc.windchill.option.model.Option', 'OPT1', 'Colour'),
+        n.object('com.ptc.windchill.option.model.Choice', 'CH1', 'Red', { iteration: 1 }),
+        n.object('com.ptc.windchill.option.model.Choice', 'CH1', 'Red', { iteration: 2 }),
+        n.object('com.ptc.windchill.option.model.Choice', 'CH2', 'Blue'),
+        n.object('com.ptc.wpcfg.doc.VariantSpec', 'VS1', 'Red board'),
+        n.object('wt.part.WTProductInstance2', 'SN1', 'Board SN-0001', {
           properties: { serialNumber: 'SN-0001', buildDate: '2026-05-01' },
           references: { partReference: { class: 'wt.part.WTPartMaster', number: n.n('ASM') } },
         }),
@@ -108,10 +91,7 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
   beforeAll(async () => {
     const db = f.db();
     // What the import cannot fill: a part master's modeled unit, and occurrences' usage links.
-    await db.query(
-      `UPDATE masters SET attributes = attributes || '{"defaultUnit": "pcs"}' WHERE class = $1 AND number = $2`,
-      [PART, n('R1')],
-    );
+    await f.masterAttributes(PART, { R1: { defaultUnit: 'pcs' } });
     await db.query(
       `UPDATE objects o SET props = o.props || jsonb_build_object('usage', ul.id)
        FROM usage_links ul JOIN iterations i ON i.id = ul.parent_id JOIN masters m ON m.id = i.master_id
@@ -215,17 +195,15 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
   });
 
   it('reads dated and unit effectivity ranges with their targets and context (query layout)', async () => {
-    const attr = (id: string, column: string) =>
-      `<reportAttribute heading="${id}" reportAttributeId="${id.replace(/ /g, '_')}" userCanSelect="true" userCanConstrain="true" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">${column}</reportAttribute>`;
     const doc = (cls: string, type: string) => `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <qml bypassAccessControl="false" caseInsensitive="true" addTimeToDateFields="false" mainType="Part" joinModel="false" xsi:noNamespaceSchemaLocation="qml.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
   <query>
     <selectOrConstrain distinct="false" group="false">
-      ${attr('Number', '<column alias="Target" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
-      ${attr('Version', '<object alias="Target" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
-      ${attr('Start', `<column alias="Effectivity" isExternal="false" type="${type}" propertyName="startDate">range.start</column>`)}
-      ${attr('End', `<column alias="Effectivity" isExternal="false" type="${type}" propertyName="endDate">range.end</column>`)}
-      ${attr('Context', '<column alias="Context" isExternal="false" type="java.lang.String" propertyName="number">number</column>')}
+      ${reportAttribute('Number', '<column alias="Target" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
+      ${reportAttribute('Version', '<object alias="Target" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
+      ${reportAttribute('Start', `<column alias="Effectivity" isExternal="false" type="${type}" propertyName="startDate">range.start</column>`)}
+      ${reportAttribute('End', `<column alias="Effectivity" isExternal="false" type="${type}" propertyName="endDate">range.end</column>`)}
+      ${reportAttribute('Context', '<column alias="Context" isExternal="false" type="java.lang.String" propertyName="number">number</column>')}
     </selectOrConstrain>
     <from>
       <table alias="Target" isExternal="false" xposition="0px" yposition="40px">${PART}</table>

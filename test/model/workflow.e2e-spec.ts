@@ -1,5 +1,5 @@
 import { USERS } from '../helpers/test-app.js';
-import { condition, latest, useModelData } from './model-fixtures.js';
+import { condition, latest, reportAttribute, useModelData } from './model-fixtures.js';
 
 const CN = 'wt.change2.WTChangeOrder2';
 const WF = 'wt.workflow.engine.WfProcess';
@@ -15,14 +15,6 @@ describe('workflow templates over the standard catalog', () => {
   const f = useModelData('WFL', (n) => {
     const main = n.main;
     const cn = { class: CN, number: n.n('CN1') };
-    const plain = (cls: string, number: string, name: string, more: Record<string, unknown>) => ({
-      class: cls,
-      number: n.n(number),
-      name,
-      container: main,
-      createdBy: 'alice',
-      ...more,
-    });
     return {
       objects: [
         { ...cn, name: 'Thicker housing', container: main, iteration: 1, createdBy: 'alice' },
@@ -32,13 +24,13 @@ describe('workflow templates over the standard catalog', () => {
           name: n.n('Change Notice Workflow'),
           properties: { enabled: true, category: 'CHANGE' },
         },
-        plain(WF, 'WF1', 'Review CN1', {
+        n.object(WF, 'WF1', 'Review CN1', {
           state: 'OPEN_RUNNING',
           createdAt: '2026-04-01T08:00:00Z',
           properties: { startTime: '2026-04-01T08:00:00Z', priority: 1, template: n.n('Change Notice Workflow') },
           references: { template: n.n('Change Notice Workflow'), primaryBusinessObject: cn },
         }),
-        plain(WF, 'WF9', 'Secret review', {
+        n.object(WF, 'WF9', 'Secret review', {
           container: n.secret,
           createdBy: 'carol',
           state: 'CLOSED_COMPLETED_EXECUTED',
@@ -49,34 +41,34 @@ describe('workflow templates over the standard catalog', () => {
             template: n.n('Change Notice Workflow'),
           },
         }),
-        plain('wt.workflow.work.WfAssignedActivity', 'A1', 'Review change notice', {
+        n.object('wt.workflow.work.WfAssignedActivity', 'A1', 'Review change notice', {
           state: 'OPEN_RUNNING',
           properties: { deadline: '2026-04-08T17:00:00Z' },
           references: { parentProcessRef: n.n('WF1') },
         }),
-        plain('wt.workflow.work.WfAssignment', 'AS1', 'Reviewers', {
+        n.object('wt.workflow.work.WfAssignment', 'AS1', 'Reviewers', {
           state: 'ACCEPTED',
           properties: { role: 'REVIEWER', required: true },
           references: { parentProcessRef: n.n('WF1') },
         }),
-        plain('wt.workflow.work.WorkItem', 'WI1', 'Review CN1 (bob)', {
+        n.object('wt.workflow.work.WorkItem', 'WI1', 'Review CN1 (bob)', {
           state: 'POTENTIAL',
           properties: { role: 'REVIEWER', priority: 2 },
           references: { 'ownership.owner': 'bob', source: n.n('A1'), primaryBusinessObject: cn },
         }),
-        plain('wt.workflow.work.WorkItem', 'WI2', 'Review CN1 (alice)', {
+        n.object('wt.workflow.work.WorkItem', 'WI2', 'Review CN1 (alice)', {
           state: 'COMPLETED',
           properties: { role: 'REVIEWER', priority: 2, completedBy: 'alice', reassigned: true },
           references: { 'ownership.owner': 'alice', origOwner: 'bob', source: n.n('A1'), primaryBusinessObject: cn },
         }),
-        plain('wt.workflow.work.WorkItem', 'WI9', 'Secret task', {
+        n.object('wt.workflow.work.WorkItem', 'WI9', 'Secret task', {
           container: n.secret,
           createdBy: 'carol',
           state: 'POTENTIAL',
           properties: { role: 'APPROVER' },
           references: { 'ownership.owner': 'carol' },
         }),
-        plain('wt.workflow.engine.WfVotingEventAudit', 'V1', 'vote of alice', {
+        n.object('wt.workflow.engine.WfVotingEventAudit', 'V1', 'vote of alice', {
           properties: {
             eventList: 'Approve',
             activityName: 'Review change notice',
@@ -187,22 +179,18 @@ describe('workflow templates over the standard catalog', () => {
   });
 
   it('lists the tasks of change notices with status, role and owner (query layout)', async () => {
-    const attr = (id: string, column: string) =>
-      `<reportAttribute heading="${id}" reportAttributeId="${id.replace(/ /g, '_')}" userCanSelect="true" userCanConstrain="true" alwaysSelect="false" defaultValue="" constantValue="" isMacro="false">
-                ${column}
-            </reportAttribute>`;
     const qml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <qml bypassAccessControl="false" caseInsensitive="true" addTimeToDateFields="false" mainType="Change Notice" joinModel="false" xsi:noNamespaceSchemaLocation="qml.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
     <query>
         <selectOrConstrain distinct="false" group="false">
-            ${attr('ECO Number', '<column alias="Change Notice" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
-            ${attr('ECO Version', '<object alias="Change Notice" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
-            ${attr('Task Status', '<column alias="Work Item" isExternal="false" type="wt.workflow.work.WfAssignmentState" propertyName="status">status</column>')}
-            ${attr('Task Role', '<column alias="Work Item" isExternal="false" type="wt.project.Role" propertyName="role">role</column>')}
-            ${attr('Priority', '<column alias="Work Item" isExternal="false" type="long" propertyName="priority">priority</column>')}
-            ${attr('Completed By', '<column alias="Work Item" isExternal="false" type="java.lang.String" propertyName="completedBy">completedBy</column>')}
-            ${attr('Owner', '<column alias="Owner" isExternal="false" type="java.lang.String" propertyName="fullName">fullName</column>')}
-            ${attr('Owner EMail', '<column alias="Owner" isExternal="false" type="java.lang.String" propertyName="EMail">EMail</column>')}
+            ${reportAttribute('ECO Number', '<column alias="Change Notice" isExternal="false" type="java.lang.String" propertyName="number">master&gt;number</column>')}
+            ${reportAttribute('ECO Version', '<object alias="Change Notice" isExternal="false" propertyName="iterationDisplayIdentifier"/>')}
+            ${reportAttribute('Task Status', '<column alias="Work Item" isExternal="false" type="wt.workflow.work.WfAssignmentState" propertyName="status">status</column>')}
+            ${reportAttribute('Task Role', '<column alias="Work Item" isExternal="false" type="wt.project.Role" propertyName="role">role</column>')}
+            ${reportAttribute('Priority', '<column alias="Work Item" isExternal="false" type="long" propertyName="priority">priority</column>')}
+            ${reportAttribute('Completed By', '<column alias="Work Item" isExternal="false" type="java.lang.String" propertyName="completedBy">completedBy</column>')}
+            ${reportAttribute('Owner', '<column alias="Owner" isExternal="false" type="java.lang.String" propertyName="fullName">fullName</column>')}
+            ${reportAttribute('Owner EMail', '<column alias="Owner" isExternal="false" type="java.lang.String" propertyName="EMail">EMail</column>')}
         </selectOrConstrain>
         <from>
             <table alias="Change Notice" isExternal="false" xposition="0px" yposition="40px">${CN}</table>

@@ -1,44 +1,11 @@
 import pg from 'pg';
 import request from 'supertest';
+import { LOCK_WAIT_MS, pollUntil, withinMs } from '../helpers/bounded-wait.js';
+import { expectBusy } from '../helpers/expect-unavailable.js';
 import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { createCadFixture } from './cad-fixtures.js';
-
-const BUSY = 'another request is changing the same object; retry shortly';
-
-/** Resolves with `work`'s result, or fails with `what` once `ms` passed without it (never hangs the file). */
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Polls until `check` holds; fails with `what` after 10 s. */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`gave up waiting until ${what}`);
-}
-
-function expectBusy(res: request.Response): void {
-  expect(res.status).toBe(503);
-  expect(res.headers['retry-after']).toBe('1');
-  expect(res.body).toEqual({
-    statusCode: 503,
-    error: 'Service Unavailable',
-    message: BUSY,
-    requestId: expect.any(String),
-  });
-}
 
 /**
  * Changes of one CAD document wait for each other (the master's row lock). Those waits must not
@@ -89,27 +56,27 @@ describe('changes waiting for one CAD document', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT id FROM masters WHERE number = $1 FOR NO KEY UPDATE', [`${p}-ASM`]);
       const writers = [0, 1, 2, 3].map((i) => change(p, i));
-      await until('a change waits for the locked row', async () => {
+      await pollUntil(async () => {
         const { rows } = await db.query(
           `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND $1 = ANY(pg_blocking_pids(pid))`,
           [(await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid],
         );
         return rows.length > 0;
-      });
+      }, 'a change waits for the locked row');
       // Another user reads another object meanwhile: a connection is free for it.
-      const read = await within(
-        10_000,
-        'a read beside changes waiting for a locked row',
+      const read = await withinMs(
         request(t.http)
           .get(`/objects/${p}-DOC`)
           .auth(...USERS.bob)
           .then((r) => r),
+        LOCK_WAIT_MS,
+        'a read beside changes waiting for a locked row',
       );
       expect(read.status).toBe(200);
       expect(read.body).toMatchObject({ number: `${p}-DOC` });
       // The row is still locked: every change gives up after DB_LOCK_TIMEOUT_MS.
-      const answers = await within(10_000, 'changes waiting for a locked row', Promise.all(writers));
-      answers.forEach(expectBusy);
+      const answers = await withinMs(Promise.all(writers), LOCK_WAIT_MS, 'changes waiting for a locked row');
+      answers.forEach((res) => expectBusy(res));
     } finally {
       await holder.query('ROLLBACK');
       await holder.end();
@@ -127,17 +94,17 @@ describe('changes waiting for one CAD document', () => {
     const p = 'cadlock2';
     await createCadFixture(db, p, { alice: 'author', bob: 'reader' });
     const writers = Array.from({ length: 20 }, (_, i) => change(p, i));
-    const read = await within(
-      10_000,
-      'a read beside 20 changes of one object',
+    const read = await withinMs(
       request(t.http)
         .get(`/objects/${p}-DOC`)
         .auth(...USERS.bob)
         .then((r) => r),
+      LOCK_WAIT_MS,
+      'a read beside 20 changes of one object',
     );
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ number: `${p}-DOC` });
-    const answers = await within(20_000, '20 parallel changes of one object', Promise.all(writers));
+    const answers = await withinMs(Promise.all(writers), 20_000, '20 parallel changes of one object');
     for (const res of answers) {
       if (res.status === 503) expectBusy(res);
       else expect(res.status).toBe(200);

@@ -1,44 +1,10 @@
 import pg from 'pg';
-import type request from 'supertest';
+import { LOCK_WAIT_MS, lockWaiters, withinMs } from '../helpers/bounded-wait.js';
+import { expectBusy } from '../helpers/expect-unavailable.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 import { objectsFixture, type ObjectBody, type ObjectsFixture } from './objects-fixtures.js';
 
 const NAME = 'OLW';
-const BUSY = 'another request is changing the same object; retry shortly';
-
-/** Resolves with `work`'s result, or fails with `what` once `ms` passed without it (never hangs the file). */
-async function within<T>(ms: number, what: string, work: PromiseLike<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Polls until `check` holds; fails with `what` after 10 s. */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`gave up waiting until ${what}`);
-}
-
-function expectBusy(res: request.Response): void {
-  expect(res.status).toBe(503);
-  expect(res.headers['retry-after']).toBe('1');
-  expect(res.body).toEqual({
-    statusCode: 503,
-    error: 'Service Unavailable',
-    message: BUSY,
-    requestId: expect.any(String),
-  });
-}
-
 /**
  * Changes of objects, their structures and files wait for a lock another transaction holds (here
  * a connection of the test, as another instance's change would) at most DB_LOCK_TIMEOUT_MS: then
@@ -78,19 +44,16 @@ describe('changes waiting for a lock held elsewhere', () => {
         .post(`/objects/${doc.number}/state`, { state: 'UNDERREVIEW' })
         .then((r) => r),
     );
-    await until('the changes wait for the locked object', async () => {
-      const { rows } = await f.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
-      );
-      return rows[0].n > 0;
-    });
-    const reads = await within(
-      10_000,
-      'reads beside changes waiting for a lock',
+    await lockWaiters(f.db, 1, 'the changes wait for the locked object');
+    const reads = await withinMs(
       Promise.all([0, 1, 2].map(() => f.as('bob').get(`/objects/${other.number}`))),
+      LOCK_WAIT_MS,
+      'reads beside changes waiting for a lock',
     );
     for (const read of reads) expect([read.status, read.body.number]).toEqual([200, other.number]);
-    (await within(10_000, 'changes waiting for a locked object', Promise.all(changes))).forEach(expectBusy);
+    (await withinMs(Promise.all(changes), LOCK_WAIT_MS, 'changes waiting for a locked object')).forEach((res) =>
+      expectBusy(res),
+    );
     await holder.query('ROLLBACK');
     const now = await f.as('bob').get(`/objects/${doc.number}`);
     expect(now.body.state).toBe('INWORK');
@@ -101,10 +64,10 @@ describe('changes waiting for a lock held elsewhere', () => {
     const member = await f.create({ type: 'wt.part.WTPart', number: `${NAME}-m`, name: 'm' });
     await holder.query('BEGIN');
     await holder.query(`SELECT pg_advisory_xact_lock(hashtext('pdm.usage_structure'))`);
-    const res = await within(
-      10_000,
-      'a link add waiting for the structures',
+    const res = await withinMs(
       f.as('alice').post(`/objects/${parent.number}/uses`, { member: member.number }),
+      LOCK_WAIT_MS,
+      'a link add waiting for the structures',
     );
     expectBusy(res);
     await holder.query('ROLLBACK');
@@ -118,10 +81,10 @@ describe('changes waiting for a lock held elsewhere', () => {
 
   it('a file upload to a locked object gives up with 503 and stores no file', async () => {
     await holdMaster(doc.number);
-    const res = await within(
-      10_000,
-      'an upload waiting for a locked object',
+    const res = await withinMs(
       f.as('alice').post(`/files/${doc.number}/held.txt`).set('Content-Type', 'application/octet-stream').send('x'),
+      LOCK_WAIT_MS,
+      'an upload waiting for a locked object',
     );
     expectBusy(res);
     await holder.query('ROLLBACK');

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type request from 'supertest';
 import { LOCK_WAIT_MS, lockWaiters, withinMs } from '../helpers/bounded-wait.js';
+import { expectBusy } from '../helpers/expect-unavailable.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 import { createSessionsContext, type SessionsContext } from './sessions-context.js';
@@ -8,17 +8,6 @@ import { createSessionsContext, type SessionsContext } from './sessions-context.
 /** pg_advisory_xact_lock namespace of "open a query session" (src/query/query.repository.ts). */
 const OPEN_LOCK = 74_510;
 const BUSY = 'another query session of the same user is being opened; retry shortly';
-
-function expectBusy(res: request.Response): void {
-  expect(res.status).toBe(503);
-  expect(res.headers['retry-after']).toBe('1');
-  expect(res.body).toEqual({
-    statusCode: 503,
-    error: 'Service Unavailable',
-    message: BUSY,
-    requestId: expect.any(String),
-  });
-}
 
 /**
  * A user's query opens take turns (the per-user advisory lock that keeps two opens from both
@@ -77,7 +66,7 @@ describe('query opens waiting for the same user’s open', () => {
         'an open waiting for the lock another connection holds is answered',
       ),
     );
-    expectBusy(res);
+    expectBusy(res, BUSY);
     expect(await openSessions()).toBe(before);
 
     const again = await c.open({ q: c.qMain, limit: 5 }, c.ann, small);
@@ -104,7 +93,7 @@ describe('query opens waiting for the same user’s open', () => {
       expect(other.body).toMatchObject({ session_id: 0, total: 5, count: 5 });
       return withinMs(Promise.all(opens), LOCK_WAIT_MS, '20 opens waiting for a held lock are answered');
     });
-    answers.forEach(expectBusy);
+    answers.forEach((res) => expectBusy(res, BUSY));
     expect(await openSessions()).toBe(before);
   });
 });
