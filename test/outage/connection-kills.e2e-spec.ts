@@ -29,6 +29,7 @@ interface Answer {
 // The embedded database serves one connection: nothing to kill beside the service's own.
 (embeddedTestRun() ? describe.skip : describe)('database connections killed under a running service', () => {
   let db: pg.Pool;
+  let started: Date;
   let container: TestContainer;
   let service: ServiceProcess;
   let base: string;
@@ -66,6 +67,7 @@ interface Answer {
   beforeAll(async () => {
     // Connections of the test itself (named so) are never killed.
     db = new pg.Pool({ connectionString: testDatabaseUrl(), max: 3, application_name: 'pdm-test-kills' });
+    started = (await db.query<{ now: Date }>('SELECT now()')).rows[0].now;
     await importFilesFixture(PREFIX);
     container = await createContainer(db, {
       name: 'Kill Numbers',
@@ -94,6 +96,13 @@ interface Answer {
   });
 
   afterAll(async () => {
+    // The mixed traffic opens query sessions as alice until her limit: closed, so that the files
+    // run after this one, on the same database, can open theirs.
+    await db.query(
+      `UPDATE query_sessions SET closed_at = now(), close_reason = 'closed'
+       WHERE user_id = (SELECT id FROM users WHERE name = 'alice') AND closed_at IS NULL AND created_at >= $1`,
+      [started],
+    );
     await removeFilesFixture(db, PREFIX);
     await db.query('DELETE FROM containers WHERE id = $1', [container.id]);
     await db.end();
