@@ -183,3 +183,11 @@ describe('QML functions compiled to SQL', () => {
     expect(first(select)).toEqual({ sql, values, type });
   });
 });
+
+describe('constants written with xml:space="preserve"', () => {
+  it('bind their white space as written (a separator of CONCAT)', () => {
+    const sep = '<constant type="java.lang.String" xml:space="preserve"> - </constant>';
+    expect(first(f('CONCAT', C, sep, I)).values).toEqual([' - ']);
+    expect(first(f('CONCAT', C, k(' - '), I)).values).toEqual(['-']);
+  });
+});

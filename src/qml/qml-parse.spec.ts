@@ -28,6 +28,17 @@ describe('parseQml', () => {
     expect(select.children[0].attrs).toEqual({ alias: 'A', propertyName: '' });
   });
 
+  it('keeps the white space of a leaf element under xml:space="preserve", nearest ancestor deciding', () => {
+    const root = parseQml(`<qml><select xml:space="preserve">
+      <constant type="java.lang.String"> - </constant><constant xml:space="default"> x </constant>
+    </select><constant xml:space="preserve">\t</constant><constant> y </constant></qml>`);
+    const [select, tab, plain] = root.children;
+    expect(select.text).toBe('');
+    expect(select.children.map((c) => c.text)).toEqual([' - ', 'x']);
+    expect(tab.text).toBe('\t');
+    expect(plain.text).toBe('y');
+  });
+
   it('accepts a BOM, CRLF, an XML declaration, a DOCTYPE it never fetches and comments', () => {
     const root = parseQml(
       '\uFEFF<?xml version="1.0" encoding="UTF-8"?>\r\n<!DOCTYPE qml SYSTEM "http://127.0.0.1:1/qml.dtd">\r\n<!-- x --><qml>\r\n<statement/>\r\n</qml>\r\n',

@@ -8,7 +8,10 @@ export interface QmlElement {
   name: string;
   attrs: Record<string, string>;
   children: QmlElement[];
-  /** The element's own text, trimmed (real templates wrap it in tabs and newlines). */
+  /**
+   * The element's own text, trimmed (real templates wrap it in tabs and newlines), unless
+   * `xml:space="preserve"` applies to an element without child elements (a constant `" - "`).
+   */
   text: string;
   /** Location for error messages: `/qml/statement/query/select/column[2]`. */
   path: string;
@@ -62,7 +65,8 @@ const parser = new XMLParser({
   attributeNamePrefix: '',
   parseTagValue: false,
   parseAttributeValue: false,
-  trimValues: true,
+  // Texts are trimmed below, where `xml:space` is known.
+  trimValues: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
   // Declarations are refused before parsing; the predefined entities and character references
@@ -104,7 +108,7 @@ export function parseQml(input: string | Uint8Array, options: ParseOptions = {})
   }
   const rootName = elementName(roots[0])!;
   if (rootName !== 'qml') throw new QmlError(`/${rootName}`, 'the root element must be "qml"');
-  return toElement(roots[0] as Record<string, unknown>, 'qml', '/qml');
+  return toElement(roots[0] as Record<string, unknown>, 'qml', '/qml', false);
 }
 
 function decode(input: string | Uint8Array, maxBytes: number): string {
@@ -132,10 +136,20 @@ function elementName(node: unknown): string | null {
   return null;
 }
 
-function toElement(node: Record<string, unknown>, name: string, path: string): QmlElement {
+/**
+ * `xml:space` as XML 1.0 defines it: `preserve` keeps an element's white space, `default` (or
+ * nothing) leaves it to the application, and the nearest ancestor that says decides.
+ */
+function preserves(attrs: Record<string, string>, inherited: boolean): boolean {
+  const space = attrs['xml:space'];
+  return space === 'preserve' ? true : space === 'default' ? false : inherited;
+}
+
+function toElement(node: Record<string, unknown>, name: string, path: string, inherited: boolean): QmlElement {
   const attrs: Record<string, string> = {};
   const rawAttrs = node[ATTRS] as Record<string, unknown> | undefined;
   if (rawAttrs) for (const [k, v] of Object.entries(rawAttrs)) attrs[k] = decodeEntities(String(v));
+  const preserve = preserves(attrs, inherited);
   const children: QmlElement[] = [];
   const texts: string[] = [];
   const seen = new Map<string, number>();
@@ -149,9 +163,11 @@ function toElement(node: Record<string, unknown>, name: string, path: string): Q
     const n = (seen.get(childName) ?? 0) + 1;
     seen.set(childName, n);
     const childPath = `${path}/${childName}${REPEATABLE.has(childName) ? `[${n}]` : ''}`;
-    children.push(toElement(child as Record<string, unknown>, childName, childPath));
+    children.push(toElement(child as Record<string, unknown>, childName, childPath, preserve));
   }
-  return { name, attrs, children, text: decodeEntities(texts.join('')).trim(), path };
+  const text = decodeEntities(texts.join(''));
+  // White space between child elements is layout, whatever xml:space says.
+  return { name, attrs, children, text: preserve && children.length === 0 ? text : text.trim(), path };
 }
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
