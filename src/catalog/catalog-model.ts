@@ -158,6 +158,11 @@ export interface TypeInfoDef {
   cases: { types: readonly string[]; key: string; className?: string }[];
   /** Every row of the table has a soft type of the only case: its soft type need not be asked. */
   whole: boolean;
+  /**
+   * No soft type of the table maps the column (no cases): like Windchill's column where no type
+   * keeps an attribute, it reads as null; this says so, for the template's warnings.
+   */
+  unmapped?: string;
 }
 
 /**

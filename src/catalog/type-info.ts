@@ -152,10 +152,12 @@ export function typeInfoProperty(
   const types = candidates(cat, table, named ?? table);
   const found = cases(cat, types, p.column);
   if (found.length === 0) {
+    if (named) return null;
+    // Windchill has the column on every row; where no type keeps an attribute in it, it is null.
     const which = types.length ? `none of its soft types (${types.join(', ')})` : 'it has no soft types declared';
-    return problem(
-      `${name} of ${table.cls.name} holds no attribute: ${which} keeps one in ${p.column}; ${declare(p.column, p.kind)}`,
-    );
+    const unmapped = `${name} of ${table.cls.name} holds no attribute (${which} keeps one in ${p.column}), so it reads as null; ${declare(p.column, p.kind)}`;
+    const type = p.key === 'classname' ? 'string' : TYPE_INFO_KINDS[p.kind];
+    return { type, typeInfo: { at: table.storage.iba, cases: [], whole: false, unmapped } };
   }
   if (p.key === 'classname') return { type: 'string', typeInfo: def(table, found, true) };
   return { type: TYPE_INFO_KINDS[p.kind], typeInfo: def(table, found) };
@@ -178,6 +180,10 @@ export function typeInfoReference(
   // The checks of the column as a property (its class, the table's soft types, a mapping) first.
   const checked = typeInfoProperty(cat, from, `${name}.key.id`);
   if (typeof checked === 'string' || checked === null) return checked;
+  // A column no soft type maps points nowhere: the join finds no target.
+  if ('typeInfo' in checked && checked.typeInfo.unmapped) {
+    return { name, target: to.cls.name, from: { typeInfo: checked.typeInfo } };
+  }
   const related = (x: string, y: string) => cat.isA(x, y) || cat.isA(y, x);
   const fits = (target: string | undefined) => {
     const t = cat.findClass(target ?? '');

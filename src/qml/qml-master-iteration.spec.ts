@@ -89,6 +89,14 @@ describe('master-iteration links (linkJoin between a master and its iterations)'
     expect(s.values.slice(0, 3)).toEqual(['wt.part.WTPart', [1, 2], 'wt.part.WTPart']);
   });
 
+  it('takes the parts’ association as the query builder names it (wt.part.MasterIteration), for parts only', () => {
+    const parts = { link: 'wt.part.MasterIteration', master: 'wt.part.WTPartMaster', iteration: 'wt.part.WTPart' };
+    expect(sql(doc(['M', 'I'], parts))).toEqual(sql(doc(['M', 'I'], { ...parts, link: 'wt.vc.MasterIteration' })));
+    expect(
+      reason(doc(['M', 'I'], { ...parts, master: 'wt.doc.WTDocumentMaster', iteration: 'wt.doc.WTDocument' })),
+    ).toContain('wt.part.MasterIteration');
+  });
+
   it('answers 400 for a master that is not the iterations’ own', () => {
     expect(
       reason(

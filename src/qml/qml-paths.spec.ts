@@ -164,6 +164,24 @@ describe('property paths through references', () => {
     expect(sql(statement(col('P', 'master>name'), PART)).text).not.toContain('LEFT JOIN');
   });
 
+  it('takes a reference by its getter name: x for xReference (object effContext, column effContext.name)', () => {
+    const EFF = '<table alias="E">wt.effectivity.WTDatedEffectivity</table>';
+    const getter = sql(
+      statement('<object alias="E" heading="Plant" propertyName="effContext"/>' + col('E', 'effContext.name'), EFF),
+    );
+    const written = sql(
+      statement(
+        '<object alias="E" heading="Plant" propertyName="effContextReference"/>' + col('E', 'effContextReference.name'),
+        EFF,
+      ),
+    );
+    expect(getter).toEqual(written);
+    expect(getter.text).toContain('LEFT JOIN "masters" "t1p1"');
+    expect(reason(() => compileTemplate(statement(col('E', 'effContexts.name'), EFF)))).toContain(
+      'unknown property "effContexts.name" of wt.effectivity.WTDatedEffectivity',
+    );
+  });
+
   it('hangs the joins of an outer-joined table inside its LEFT JOIN, and relates its paths to its partner in ON', () => {
     const s = sql(
       statement(

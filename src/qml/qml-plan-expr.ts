@@ -158,6 +158,7 @@ export class ExpressionPlanner {
     if (whens.length === 1 && whens[0].conds.length === 0) return whens[0].then;
     return {
       k: 'case',
+      type,
       whens: whens.map((w) => ({
         when: w.conds.length === 1 ? w.conds[0] : { k: 'and', parts: w.conds },
         then: w.then,

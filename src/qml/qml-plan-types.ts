@@ -91,7 +91,7 @@ export type SqlExpr =
   | { k: 'call'; fn: InternalFunction; args: SqlExpr[]; type?: ValueType }
   | { k: 'computed'; name: ComputedKind; table: ComputedTable }
   /** The first `then` whose condition holds, else NULL (a soft type's attribute by the row's type). */
-  | { k: 'case'; whens: { when: SqlCond; then: SqlExpr }[] };
+  | { k: 'case'; whens: { when: SqlCond; then: SqlExpr }[]; type?: ValueType };
 
 /** What a computed value needs of its table. */
 export interface ComputedTable {

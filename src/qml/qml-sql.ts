@@ -283,6 +283,8 @@ function expr(e: SqlExpr): Sql {
     case 'call':
       return renderCall(e.fn, e.args.map(expr), e.type);
     case 'case':
+      // No case at all (a typeInfo column no soft type maps): NULL of the value's type.
+      if (e.whens.length === 0) return raw(`NULL::${PG_TYPE[e.type ?? 'string']}`);
       return sql`(CASE ${join(
         e.whens.map((w) => sql`WHEN ${cond(w.when)} THEN ${expr(w.then)}`),
         ' ',

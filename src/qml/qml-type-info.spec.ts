@@ -150,11 +150,35 @@ describe('typeInfo columns: soft types’ local attributes as Windchill 10 and l
     );
   });
 
-  it('answers 400 for a column no soft type maps, a reference read whole, a key of a value, another class’s typeInfo', () => {
+  it('reads a column no soft type maps as null, as Windchill’s column where no type keeps an attribute, with a warning', () => {
     const at = '/qml/statement/query/select/column[1]';
-    expect(reason(doc(site, ['typeInfoPlantFunctionalData.ptc_str_9']))).toBe(
-      `${at}: typeInfoPlantFunctionalData.ptc_str_9 of ${PFD} holds no attribute: none of its soft types (${SITE}, ${LINE}) keeps one in ptc_str_9; map it in the soft type's declaration ("attributes": { "<name>": { "type": "string", "typeInfoColumn": "ptc_str_9" } })`,
+    const t = compile(
+      doc(
+        site,
+        ['typeInfoPlantFunctionalData.ptc_str_9', 'typeInfoPlantFunctionalData.ptc_ref_7.key.classname'],
+        `<table alias="T">${MANUFACTURER}</table>`,
+        '<referenceJoin><join name="typeInfoPlantFunctionalData.ptc_ref_8"><aliasTarget alias="D"/><aliasTarget alias="T"/></join></referenceJoin>',
+      ),
     );
+    expect(t.warnings).toEqual([
+      {
+        path: at,
+        message: `typeInfoPlantFunctionalData.ptc_str_9 of ${PFD} holds no attribute (none of its soft types (${SITE}, ${LINE}) keeps one in ptc_str_9), so it reads as null; map it in the soft type's declaration ("attributes": { "<name>": { "type": "string", "typeInfoColumn": "ptc_str_9" } })`,
+      },
+      { path: '/qml/statement/query/select/column[2]', message: expect.stringContaining('ptc_ref_7 of') },
+      {
+        path: '/qml/statement/query/referenceJoin/join[1]/@name',
+        message: expect.stringContaining('"typeInfoColumn": "ptc_ref_8", "target": "<class>"'),
+      },
+    ]);
+    const s = buildQuery(t, req).sql;
+    expect(s.text).toContain('SELECT NULL::text AS "c1", NULL::text AS "c2"');
+    // The join finds no target: the row's reference is null.
+    expect(s.text).toContain('AND NULL::int8 = "t2"."id"');
+  });
+
+  it('answers 400 for a reference read whole, a key of a value, another class’s typeInfo', () => {
+    const at = '/qml/statement/query/select/column[1]';
     expect(reason(doc(site, ['typeInfoPlantFunctionalData.ptc_ref_1']))).toBe(
       `${at}: typeInfoPlantFunctionalData.ptc_ref_1 is a reference: read its typeInfoPlantFunctionalData.ptc_ref_1.key.id (or .key.classname), or join it in a referenceJoin`,
     );

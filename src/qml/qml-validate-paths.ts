@@ -57,6 +57,8 @@ export class PropertyPaths {
     private readonly catalog: Catalog,
     private readonly tables: TableDecl[],
     private readonly maxTables: number,
+    /** Told what a path reads that holds nothing (a typeInfo column no soft type maps). */
+    private readonly warn: (path: string, message: string) => void = () => {},
   ) {}
 
   /** A table `from` names (`text` is its class), not yet added to the tables; or why it names nothing. */
@@ -243,7 +245,7 @@ export class PropertyPaths {
 
   /**
    * The reference `rest` goes through: the longest reference name it starts with (followed by
-   * `.` or ending there; `master>` is `masterReference.`), which every class of the scope has,
+   * `.` or ending there; `master>` is `masterReference.`, `x.` is `xReference.`), which every class of the scope has,
    * to the same target and kept alike (an id, or an OID). Null when it starts with none.
    */
   private step(scope: Scope, rest: string): Step | string | null {
@@ -255,6 +257,14 @@ export class PropertyPaths {
     if (name === null && rest.startsWith('master>') && refNames.has('masterReference')) {
       name = 'masterReference';
       after = rest.slice('master>'.length);
+    }
+    if (name === null) {
+      // Windchill's getter of a reference `xReference` is `x` (`effContext`, `container`): the same path.
+      const head = rest.split('.', 1)[0];
+      if (refNames.has(`${head}Reference`)) {
+        name = `${head}Reference`;
+        after = rest.slice(head.length + 1);
+      }
     }
     if (name === null) return null;
     const defs: ReferenceDef[] = [];
@@ -284,6 +294,7 @@ export class PropertyPaths {
   private materialize(table: number, steps: Step[], defs: PropertyDef[], at: string): Prop {
     let from = table;
     for (const step of steps) from = this.target(from, step, at);
+    for (const d of defs) if ('typeInfo' in d && d.typeInfo.unmapped) this.warn(at, d.typeInfo.unmapped);
     const op: Prop = { k: 'prop', table: from, prop: defs[0], path: at };
     this.use(from, defs, (arms) => {
       op.prop = arms[0] as PropertyDef;

@@ -55,7 +55,9 @@ class Validator {
     private readonly limits: QmlLimits,
     private readonly catalog: Catalog,
   ) {
-    this.paths = new PropertyPaths(catalog, this.tables, limits.maxTables);
+    this.paths = new PropertyPaths(catalog, this.tables, limits.maxTables, (path, message) =>
+      this.warnings.push({ path, message }),
+    );
   }
 
   /** Runs a check, keeping its problem and going on; limits and unexpected errors stop everything. */
@@ -392,6 +394,10 @@ class Validator {
       return this.alias(t);
     });
     if (kind === 'reference' && this.paths.isUnion(a)) return this.paths.referenceJoin(name, a, b, j.path);
-    return resolveJoin(this.catalog, kind, name, [a, b], this.tables, j.path);
+    const join = resolveJoin(this.catalog, kind, name, [a, b], this.tables, j.path);
+    const unmapped =
+      join.k === 'reference' && 'typeInfo' in join.ref.from ? join.ref.from.typeInfo.unmapped : undefined;
+    if (unmapped) this.warnings.push({ path: `${j.path}/@name`, message: unmapped });
+    return join;
   }
 }
