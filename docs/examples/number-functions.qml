@@ -64,6 +64,8 @@
           <constant>2</constant>
         </function>
         <function name="SQRT" heading="Root"><column alias="Part" type="java.lang.Long">WCTYPE|wt.part.WTPart|com.acme.SoftwarePart~IBA|memoryKb</column></function>
+        <function name="GREATEST" heading="At Least 100"><column alias="Part" type="java.lang.Long">WCTYPE|wt.part.WTPart|com.acme.SoftwarePart~IBA|memoryKb</column><constant>100</constant></function>
+        <function name="LEAST" heading="At Most 100"><column alias="Part" type="java.lang.Long">WCTYPE|wt.part.WTPart|com.acme.SoftwarePart~IBA|memoryKb</column><constant>100</constant></function>
       </select>
       <from>
         <table alias="Part">WCTYPE|wt.part.WTPart|com.acme.SoftwarePart</table>

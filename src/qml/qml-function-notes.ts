@@ -127,6 +127,16 @@ export const FUNCTION_NOTES: Readonly<Record<FunctionName, FunctionNote>> = {
     about: 'the second argument where the value is not null, else the third',
   },
   COALESCE: { args: 'value, value, …', returns: 'their type', about: 'the first argument that is not null' },
+  GREATEST: {
+    args: 'value, value, …',
+    returns: 'their type',
+    about: 'the largest argument (texts by their collation); null where one is null, as in Oracle',
+  },
+  LEAST: {
+    args: 'value, value, …',
+    returns: 'their type',
+    about: 'the smallest argument (texts by their collation); null where one is null, as in Oracle',
+  },
   DECODE: {
     args: 'value, search, result [, search, result …] [, default]',
     returns: 'the results’ type',

@@ -96,7 +96,7 @@ class Call {
     return { result: types.every((t) => t === 'long') ? 'long' : 'double', widen: is };
   }
 
-  /** Arguments that must have one type (NVL, COALESCE, DECODE): string if none is known. */
+  /** Arguments that must have one type (NVL, COALESCE, GREATEST, LEAST, DECODE): string if none is known. */
   same(is: number[]): { result: ValueType; widen?: number[] } {
     let type: ValueType | null = null;
     let from = -1;
@@ -263,6 +263,8 @@ const TYPINGS: Record<FunctionName, (c: Call) => Typing> = {
   },
   NVL: (c) => ({ fn: 'COALESCE', ...c.same([0, 1]) }),
   COALESCE: (c) => ({ fn: 'COALESCE', ...c.same(range(0, n(c))) }),
+  GREATEST: (c) => ({ fn: 'GREATEST', ...c.same(range(0, n(c))) }),
+  LEAST: (c) => ({ fn: 'LEAST', ...c.same(range(0, n(c))) }),
   NVL2: (c) => {
     if (c.t(0) === null) c.text(0);
     else c.args[0] = { type: c.t(0)! };

@@ -143,6 +143,20 @@ const CASES: [string, string, string, string, unknown[]][] = [
   ],
   ['COALESCE', f('COALESCE', C, S, k('none')), 'string', 'coalesce("t1m"."name", "t1"."state", $1::text)', ['none']],
   [
+    'GREATEST',
+    f('GREATEST', T, M),
+    'timestamp',
+    '(CASE WHEN num_nulls("t1"."created_at", "t1"."modified_at") = 0 THEN greatest("t1"."created_at", "t1"."modified_at") END)',
+    [],
+  ],
+  [
+    'LEAST',
+    f('LEAST', I, k(2)),
+    'long',
+    '(CASE WHEN num_nulls("t1"."iteration", $1::int8) = 0 THEN least("t1"."iteration", $2::int8) END)',
+    [2, 2],
+  ],
+  [
     'DECODE',
     f('DECODE', S, k('INWORK'), k(1), k('RELEASED'), k(2), k(0)),
     'string',

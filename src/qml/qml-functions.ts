@@ -47,6 +47,8 @@ export type FunctionName =
   | 'NVL'
   | 'NVL2'
   | 'COALESCE'
+  | 'GREATEST'
+  | 'LEAST'
   | 'DECODE'
   // aggregates
   | 'COUNT'
@@ -78,7 +80,7 @@ const agg = (name: FunctionName, minArgs: number, aliases: string[] = []): Funct
   aggregate: true,
 });
 
-/** Arguments of the functions that take a list (CONCAT, COALESCE, DECODE). */
+/** Arguments of the functions that take a list (CONCAT, COALESCE, GREATEST, LEAST, DECODE). */
 export const MAX_LIST_ARGS = 32;
 
 const DEFS: FunctionDef[] = [
@@ -120,6 +122,8 @@ const DEFS: FunctionDef[] = [
   fn('NVL', 2, 2),
   fn('NVL2', 3, 3),
   fn('COALESCE', 2, MAX_LIST_ARGS),
+  fn('GREATEST', 2, MAX_LIST_ARGS),
+  fn('LEAST', 2, MAX_LIST_ARGS),
   fn('DECODE', 3, MAX_LIST_ARGS),
   agg('COUNT', 0),
   agg('MIN', 1, ['MINIMUM']),

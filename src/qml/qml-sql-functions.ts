@@ -148,6 +148,9 @@ export const SQL_FUNCTIONS = {
   // Text that is not a number gives null, as a JSON value of the wrong kind does.
   TO_NUMBER: (a) => sql`(CASE WHEN ${a[0]} ~ ${raw(NUMBER_TEXT)} THEN (${a[0]})::float8 END)`,
   COALESCE: (a) => sql`coalesce(${join(a, ', ')})`,
+  // Oracle's: null as soon as one argument is null (PostgreSQL's own would skip nulls).
+  GREATEST: (a) => sql`(CASE WHEN num_nulls(${join(a, ', ')}) = 0 THEN greatest(${join(a, ', ')}) END)`,
+  LEAST: (a) => sql`(CASE WHEN num_nulls(${join(a, ', ')}) = 0 THEN least(${join(a, ', ')}) END)`,
   // The value of the first (key, value) pair whose key is not null: the value of the one arm of
   // a union that matched (its id the key), null where none did.
   ARM_VALUE: (a) =>
