@@ -184,6 +184,17 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
     };
     for (const n of ancestors(name)) add(specs.get(n)!.spec, specs.get(n)!.where, null);
     addRoleEntries();
+    const paths = new Map<string, string>();
+    for (const n of ancestors(name)) {
+      for (const [path, to] of Object.entries(specs.get(n)!.spec.paths ?? {})) {
+        if (properties.has(path) || derived.has(path) || references.has(path))
+          problem(
+            `${specs.get(n)!.where}.paths.${path}`,
+            `${path} is a property, derived property or reference already`,
+          );
+        else if (!paths.has(path)) paths.set(path, to);
+      }
+    }
     for (const n of ancestors(name)) for (const e of extensions.get(n) ?? []) add(e.ext, e.where, n);
     addRoleEntries();
     if (linkStorage && !roles && !spec.abstract)
@@ -208,6 +219,7 @@ export function buildCatalog(sources: CatalogSource[]): BuiltCatalog {
       derived,
       references,
       roles,
+      paths,
       descendants: descendants.get(name) ?? [name],
       classValues: [],
       userDeclared: user,

@@ -83,6 +83,7 @@ export function addInterfaces(
       derived: new Map(),
       references: new Map(),
       roles: null,
+      paths: new Map(),
       descendants: [name, ...below, ...implementing.map((c) => c.name)],
       classValues: [],
       userDeclared: user,

@@ -20,7 +20,8 @@ export type ComputedKind =
   | 'formatName'
   | 'typeName'
   | 'versionReference'
-  | 'branchId';
+  | 'branchId'
+  | 'identity';
 export const COMPUTED_KINDS: readonly ComputedKind[] = [
   'oid',
   'classname',
@@ -32,6 +33,7 @@ export const COMPUTED_KINDS: readonly ComputedKind[] = [
   'typeName',
   'versionReference',
   'branchId',
+  'identity',
 ];
 
 /** A property as written: a column (of the storage or of a helper join), a JSON key, a computed value. */
@@ -62,6 +64,11 @@ export interface ClassSpec {
   derived?: Record<string, PropertySpec>;
   references?: Record<string, ReferenceSpec>;
   roles?: { a: string; b: string };
+  /**
+   * Windchill's getters that read through a reference (`productNumber` of a product instance is
+   * its part's number): a name for a property path, read as that path (qml-validate-paths.ts).
+   */
+  paths?: Record<string, string>;
 }
 
 export interface AttributeSpec {
@@ -200,6 +207,8 @@ export interface CatalogClass {
   derived: ReadonlyMap<string, PropertyDef>;
   references: ReadonlyMap<string, ReferenceDef>;
   roles: { a: string; b: string } | null;
+  /** Own and inherited names of property paths (ClassSpec.paths). */
+  paths: ReadonlyMap<string, string>;
   /**
    * This class and every class below it; for an interface, every interface extending it and
    * every class implementing one of them, with the classes below those.

@@ -143,6 +143,7 @@ export const CATALOG_SCHEMA = {
           derived: pathMap(property),
           references: pathMap(reference),
           roles,
+          paths: pathMap({ type: 'string', pattern: PATH, maxLength: 200 }),
         },
         required: ['name'],
         additionalProperties: false,

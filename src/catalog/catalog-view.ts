@@ -98,10 +98,35 @@ export function classView(catalog: Catalog, c: CatalogClass): ClassView {
       .filter((s) => s.cls === c.name)
       .map((s) => s.name),
     properties: [...c.properties].map(property),
-    derived: [...c.derived].map(property),
+    derived: [
+      ...[...c.derived].map(property),
+      ...[...c.paths].map(([path, to]) => ({ path, type: pathType(catalog, c, to), source: `path ${to}` })),
+    ],
     references: [...c.references.values()].map((r) => ({ name: r.name, target: r.target, keptIn: referenceSource(r) })),
     roles: c.roles,
   };
+}
+
+/**
+ * The type of the value a named path reads (CatalogClass.paths), as the compiler resolves it
+ * (qml-validate-paths.ts); `unknown` where it resolves to nothing (a catalog test keeps that out).
+ */
+export function pathType(catalog: Catalog, c: CatalogClass, path: string, hops = 0): string {
+  const own = c.properties.get(path) ?? c.derived.get(path) ?? c.declared?.properties.get(path);
+  if (own) return own.type;
+  // A reference itself reads as its target's OID.
+  if (c.references.has(path)) return 'oid';
+  if (hops > 8) return 'unknown';
+  const head = path.split('.', 1)[0];
+  const named = c.paths.get(path) ?? c.paths.get(head);
+  if (named !== undefined)
+    return pathType(catalog, c, c.paths.has(path) ? named : named + path.slice(head.length), hops + 1);
+  const refs = [...c.references.keys()].filter((r) => path.startsWith(`${r}.`)).sort((x, y) => y.length - x.length);
+  const name = refs[0] ?? (c.references.has(`${head}Reference`) ? `${head}Reference` : null);
+  if (name === null) return 'unknown';
+  const rest = name === refs[0] ? path.slice(name.length + 1) : path.slice(head.length + 1);
+  const target = catalog.findClass(name === 'masterReference' && c.master ? c.master : c.references.get(name)!.target);
+  return rest === '' ? 'oid' : target ? pathType(catalog, target, rest, hops + 1) : 'unknown';
 }
 
 /** Where a reference keeps its target: `column master_id`, `json view`, `json businessObject (OID)`. */

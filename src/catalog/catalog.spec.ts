@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog } from './catalog.js';
+import { classView } from './catalog-view.js';
 import { loadCatalogDir, standardCatalog } from './catalog-load.js';
 import { CatalogError, type CatalogFile } from './catalog-model.js';
 import { masterClassOf, OidClass, RootClass } from './standard-classes.js';
@@ -192,8 +193,47 @@ describe('the standard catalog', () => {
         'typeName',
         'versionReference',
         'branchId',
+        'identity',
       ].sort(),
     );
+  });
+});
+
+describe('named paths (paths)', () => {
+  it('resolves every named path of the standard catalog to a value of a known type', () => {
+    // An abstract link class names its roles' references for the link classes below it, which have them.
+    const unresolved = std
+      .listClasses()
+      .filter((c) => !(c.abstract && c.storage === 'link' && !c.roles))
+      .flatMap((c) => classView(std, c).derived.filter((d) => d.source.startsWith('path ') && d.type === 'unknown'))
+      .map((d) => d.path);
+    expect(unresolved).toEqual([]);
+    const view = classView(std, std.findClass('wt.audit.AuditRecord')!);
+    expect(view.derived.find((d) => d.path === 'userOrgName')).toEqual({
+      path: 'userOrgName',
+      type: 'string',
+      source: 'path userReference.organizationReference.name',
+    });
+  });
+
+  it('inherits them, and refuses one that names a property, derived property or reference already', () => {
+    expect(std.findClass('wt.change2.ReportedAgainst')!.paths.get('roleBObject')).toBe('roleBObjectRef');
+    expect(
+      problemsOf(() =>
+        withTypes({
+          classes: [
+            {
+              name: 'com.acme.np.Thing',
+              parent: 'wt.fc.Item',
+              properties: { size: { type: 'long', json: 'size' } },
+              paths: { size: 'containerReference.name', where: 'containerReference.name' },
+            },
+          ],
+        }),
+      ),
+    ).toEqual([
+      'test: classes[0] (com.acme.np.Thing).paths.size: size is a property, derived property or reference already',
+    ]);
   });
 });
 

@@ -182,6 +182,22 @@ describe('property paths through references', () => {
     );
   });
 
+  it('reads a named path as the path it names, with more after it (roleBObject.identity, productNumber)', () => {
+    const RA = '<table alias="R">wt.change2.ReportedAgainst</table>';
+    const named = sql(statement('<object alias="R" heading="X" propertyName="roleBObject.identity"/>', RA));
+    const written = sql(statement('<object alias="R" heading="X" propertyName="roleBObjectRef.identity"/>', RA));
+    expect(named).toEqual(written);
+    // identity: <number> - <name>, <version>.<iteration>, of the target's master and iteration.
+    expect(named.text).toContain(
+      `("t1p1m"."number" || ' - ' || "t1p1m"."name" || ', ' || "t1p1"."version" || '.' || "t1p1"."iteration"::text)`,
+    );
+    const PI = '<table alias="I">wt.part.WTProductInstance2</table>';
+    expect(sql(statement(col('I', 'productNumber'), PI))).toEqual(sql(statement(col('I', 'partReference.number'), PI)));
+    expect(reason(() => compileTemplate(statement(col('I', 'productNumbers'), PI)))).toContain(
+      'unknown property "productNumbers" of wt.part.WTProductInstance2',
+    );
+  });
+
   it('hangs the joins of an outer-joined table inside its LEFT JOIN, and relates its paths to its partner in ON', () => {
     const s = sql(
       statement(

@@ -109,6 +109,13 @@ export function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: C
       const oid = t.storage.oid as Exclude<typeof t.storage.oid, 'catalogClass'>;
       return sql`('VR:' || ${at(a, t.storage, oid.classAt)} || ':' || ${branchId(a)}::text)`;
     }
+    case 'identity': {
+      // As Windchill shows a versioned object: `<number> - <name>`, an iteration with `, A.1`.
+      const m = t.storage.kind === 'iteration' ? auxAlias(a, t.storage, 'master') : a;
+      const head = sql`(${ident(m, 'number')} || ' - ' || ${ident(m, 'name')}`;
+      if (t.storage.kind !== 'iteration') return sql`${head})`;
+      return sql`${head} || ', ' || ${ident(a, 'version')} || '.' || ${ident(a, 'iteration')}::text)`;
+    }
     case 'folderPath':
       return sql`('/' || ${ident(auxAlias(a, t.storage, 'container'), 'name')})`;
     case 'containerName':

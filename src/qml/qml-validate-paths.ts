@@ -86,7 +86,13 @@ export class PropertyPaths {
     const steps: Step[] = [];
     let scope = start;
     let rest = path;
+    let renamed = 0;
     for (;;) {
+      const named = this.named(scope, rest);
+      if (named !== null && renamed++ < MAX_PATH_HOPS) {
+        rest = named;
+        continue;
+      }
       const defs = this.resolve(scope, rest, kind, hint);
       if (typeof defs !== 'string') return this.materialize(table, steps, defs, at);
       const step = this.step(scope, rest);
@@ -105,6 +111,18 @@ export class PropertyPaths {
       scope = next;
       rest = step.rest;
     }
+  }
+
+  /**
+   * The path a class's name for one stands for (CatalogClass.paths: `productNumber` is
+   * `partReference.number`), with what follows it; null when `rest` starts with none.
+   */
+  private named(scope: Scope, rest: string): string | null {
+    if (scope.union) return null;
+    const head = rest.split('.', 1)[0];
+    const to = scope.cls.paths.get(rest) ?? scope.cls.paths.get(head);
+    if (to === undefined) return null;
+    return scope.cls.paths.has(rest) ? to : `${to}${rest.slice(head.length)}`;
   }
 
   /** Whether a table is a union (its references are each class's: see referenceJoin). */

@@ -113,6 +113,34 @@ describe('change links and their roles over the standard catalog', () => {
     expect(await f.rows(qml)).toEqual([[n('V1'), 'APPROVED', n('P1'), 'A', 2, 5, 'until stock is used']]);
   });
 
+  it('reads the objects reported against as Windchill shows them (roleBObject.identity), each reader seeing their own', async () => {
+    const qml = `<qml bypassAccessControl="false"><statement><query>
+      <select distinct="true">
+        <column alias="Report" heading="Number" type="java.lang.String">master&gt;number</column>
+        <object alias="Reported Against" heading="Object" propertyName="roleBObject.identity">
+          <property name="roleBObject"><property name="identity"/></property>
+        </object>
+        <object alias="Reported Against" heading="Master" propertyName="roleBObject.master.identity"/>
+      </select>
+      <from>
+        <table alias="Report">wt.change2.WTChangeIssue</table>
+        <table alias="Reported Against">wt.change2.ReportedAgainst</table>
+      </from>
+      <where>${condition('Report', 'master&gt;number', 'like', `${n('PR')}*`)}</where>
+      <orderBy><orderByItem><columnTarget heading="Object"/></orderByItem></orderBy>
+      <referenceJoin><join name="roleAObjectRef"><aliasTarget alias="Reported Against"/><aliasTarget alias="Report"/></join></referenceJoin>
+    </query></statement></qml>`;
+    // carol reads the secret drawing; alice sees the link, but not what it names (null).
+    expect(await f.rows(qml, USERS.carol)).toEqual([
+      [n('PR1'), `${n('D9')} - Secret drawing, A.1`, `${n('D9')} - Secret drawing`],
+      [n('PR1'), `${n('P1')} - Bracket, A.2`, `${n('P1')} - Bracket`],
+    ]);
+    expect(await f.rows(qml)).toEqual([
+      [n('PR1'), `${n('P1')} - Bracket, A.2`, `${n('P1')} - Bracket`],
+      [n('PR1'), null, null],
+    ]);
+  });
+
   it('joins problem reports and variances to what they are reported against, each reader seeing their objects', async () => {
     const qml = `<qml><statement><query>
       <select>

@@ -79,9 +79,14 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
         n.object('com.ptc.windchill.option.model.Choice', 'CH1', 'Red', { iteration: 2 }),
         n.object('com.ptc.windchill.option.model.Choice', 'CH2', 'Blue'),
         n.object('com.ptc.wpcfg.doc.VariantSpec', 'VS1', 'Red board'),
+        n.object('wt.part.WTProductConfiguration', 'CFG1', 'Board as built', { properties: { description: 'lot 1' } }),
+        { class: 'wt.org.WTOrganization', name: n.n('Acme Boards') },
         n.object('wt.part.WTProductInstance2', 'SN1', 'Board SN-0001', {
           properties: { serialNumber: 'SN-0001', buildDate: '2026-05-01' },
-          references: { partReference: { class: 'wt.part.WTPartMaster', number: n.n('ASM') } },
+          references: {
+            partReference: { class: 'wt.part.WTPartMaster', number: n.n('ASM') },
+            configurationReference: { class: 'wt.part.WTProductConfiguration', number: n.n('CFG1') },
+          },
         }),
       ],
     };
@@ -92,6 +97,7 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
     const db = f.db();
     // What the import cannot fill: a part master's modeled unit, and occurrences' usage links.
     await f.masterAttributes(PART, { R1: { defaultUnit: 'pcs' } });
+    await f.masterAttributes('wt.part.WTProductInstance2', { SN1: { serialNumber: 'SN-0001' } });
     await db.query(
       `UPDATE objects o SET props = o.props || jsonb_build_object('usage', ul.id)
        FROM usage_links ul JOIN iterations i ON i.id = ul.parent_id JOIN masters m ON m.id = i.master_id
@@ -356,5 +362,43 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
        <referenceJoin><join name="partReference"><aliasTarget alias="I"/><aliasTarget alias="M"/></join></referenceJoin>`,
     );
     expect(await f.rows(instances)).toEqual([['SN-0001', '2026-05-01T00:00:00.000Z', n('ASM'), 'Board']]);
+    // As an export reads them: the product's number and name, the configuration, the master's serial number.
+    const exported = qml(
+      `<object alias="I" heading="Context Name" propertyName="container.name"><property name="container"><property name="name"/></property></object>
+       <object alias="I" heading="Part Number" propertyName="productNumber"><property name="productNumber"/></object>
+       <object alias="I" heading="Part Name" propertyName="productName"/>
+       <column alias="I" heading="Serial Number" type="java.lang.String">master&gt;serialNumber</column>
+       <object alias="I" heading="Configuration" propertyName="configurationName"/>`,
+      `<table alias="I">wt.part.WTProductInstance2</table>`,
+      `<where>${condition('I', 'master&gt;number', 'like', `${n('SN')}*`)}</where>`,
+    );
+    expect(await f.rows(exported, USERS.bob)).toEqual([[f.names.main, n('ASM'), 'Board', 'SN-0001', 'Board as built']]);
+  });
+
+  it('reads the organisation of who made an audited change (userOrgName)', async () => {
+    const db = f.db();
+    const org = await db.query<{ id: number }>('SELECT id FROM objects WHERE class = $1 AND name = $2', [
+      'wt.org.WTOrganization',
+      n('Acme Boards'),
+    ]);
+    await db.query(
+      `UPDATE users SET attributes = attributes || jsonb_build_object('organization', $1::int8) WHERE name = 'alice'`,
+      [org.rows[0].id],
+    );
+    try {
+      const created = await request(f.t.http)
+        .post('/objects')
+        .auth(...USERS.alice)
+        .send({ type: 'wt.workflow.engine.WfProcess', container: f.names.main, number: n('ORG1'), name: 'audited' });
+      expect(created.status).toBe(201);
+      const doc = qml(
+        `<column alias="R">userName</column><column alias="R">userOrgName</column><column alias="R">targetName</column>`,
+        `<table alias="R">wt.audit.AuditRecord</table>`,
+        `<where>${condition('R', 'targetName', 'equal', n('ORG1'))}</where>`,
+      );
+      expect(await f.rows(doc, USERS.bob)).toEqual([['alice', n('Acme Boards'), n('ORG1')]]);
+    } finally {
+      await db.query(`UPDATE users SET attributes = attributes - 'organization' WHERE name = 'alice'`);
+    }
   });
 });
