@@ -51,6 +51,7 @@ describe('interfaces of the catalog', () => {
       'wt.change2.Changeable2',
       'wt.ufid.Federatable',
       'wt.inf.container.WTContained',
+      'wt.content.ContentHolder',
     ]);
   });
 

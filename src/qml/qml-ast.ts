@@ -123,7 +123,8 @@ export interface OrderItem {
 export type JoinDecl =
   /** `arms`: the reference of each arm when `from` is a union (`ref` is the first's). */
   | { k: 'reference'; ref: ReferenceDef; from: number; to: number; path: string; arms?: ReferenceDef[] }
-  | { k: 'link'; link: CatalogClass; a: number; b: number; path: string };
+  /** `none`: why the link can join no rows of these tables (files of a holder kept elsewhere). */
+  | { k: 'link'; link: CatalogClass; a: number; b: number; path: string; none?: string };
 
 /** The static type of an operand; null for constants and parameters, typed by their context. */
 export function operandType(o: Operand): ValueType | null {

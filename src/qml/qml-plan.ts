@@ -220,7 +220,7 @@ class Planner {
           'at' in from && from.at.aux === 'self' && access.k === 'holder' && from.at.column === access.column;
         if (viaHolder && filteredIteration(j.to)) covered.add(j.from);
       }
-      if (j.k === 'link' && j.link.storage === 'holderToContent' && filteredIteration(j.a)) covered.add(j.b);
+      if (j.k === 'link' && !j.none && j.link.storage === 'holderToContent' && filteredIteration(j.a)) covered.add(j.b);
       if (j.k === 'link' && j.link.storage === 'masterIteration' && filtered(j.a, 'master')) covered.add(j.b);
     }
     return covered;
@@ -270,6 +270,7 @@ class Planner {
     if (j.k === 'reference') {
       return { cond: this.referenceCond(j.from, j.to, j.ref, j.arms, false), tables: new Set([j.from, j.to]) };
     }
+    if (j.none) return { cond: { k: 'const', value: false }, tables: new Set([j.a, j.b]) };
     const a = this.tables[j.a].alias;
     const b = this.tables[j.b].alias;
     const linkStorage = STORAGES[j.link.storage!];

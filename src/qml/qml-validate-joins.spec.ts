@@ -87,3 +87,31 @@ describe('linkJoin: the two aliases matched to the link’s roles', () => {
     );
   });
 });
+
+describe('linkJoin: files of a content holder that is no iteration', () => {
+  const DERIVED = 'wt.viewmarkup.DerivedImage';
+  const FILE = 'wt.content.ApplicationData';
+
+  it('joins a derived image to no file, in either order, with a warning saying why', () => {
+    for (const [first, second] of [
+      ['I', 'F'],
+      ['F', 'I'],
+    ]) {
+      const t = compileTemplate(doc({ I: DERIVED, F: FILE }, 'wt.content.HolderToContent', first, second));
+      expect(roles(t)).toEqual(['I', 'F']);
+      expect(t.warnings).toEqual([
+        {
+          path: '/qml/statement/query/linkJoin/join[1]',
+          message: `${DERIVED} holds files in Windchill, but files are kept on iterations here: this join finds none`,
+        },
+      ]);
+      expect(buildQuery(t, req).sql.text).toMatch(/\bFALSE\b/);
+    }
+  });
+
+  it('still answers 400 for a class that holds no files', () => {
+    expect(reason(doc({ V: 'wt.vc.views.View', F: FILE }, 'wt.content.HolderToContent', 'V', 'F'))).toBe(
+      `/qml/statement/query/linkJoin/join[1]: link wt.content.HolderToContent cannot join wt.vc.views.View and ${FILE}, in either order: it links wt.vc.Iterated (role A) to ${FILE} (role B)`,
+    );
+  });
+});

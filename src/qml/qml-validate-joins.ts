@@ -1,6 +1,6 @@
 import type { JoinDecl, TableDecl } from './qml-ast.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { keepsOid } from '../catalog/catalog-model.js';
+import { keepsOid, type CatalogClass } from '../catalog/catalog-model.js';
 import { typeInfoReference } from '../catalog/type-info.js';
 import { fail } from './qml-element-rules.js';
 
@@ -60,10 +60,34 @@ export function resolveJoin(
   // each end takes the role its class fits; only where both fit both does the order decide.
   if (fits(ca, ra) && fits(cb, rb)) return ownMaster(cat, { k: 'link', link, a, b, path }, tables);
   if (fits(ca, rb) && fits(cb, ra)) return ownMaster(cat, { k: 'link', link, a: b, b: a, path }, tables);
+  const elsewhere = filesKeptElsewhere(cat, link.storage, [ca, cb], rb);
+  if (elsewhere !== null) {
+    const [holder, file] = elsewhere === 0 ? [a, b] : [b, a];
+    const none = `${tables[holder].cls.name} holds files in Windchill, but files are kept on iterations here: this join finds none`;
+    return { k: 'link', link, a: holder, b: file, path, none };
+  }
   return fail(
     path,
     `link ${name} cannot join ${ca.name} and ${cb.name}, in either order: it links ${ra.name} (role A) to ${rb.name} (role B)`,
   );
+}
+
+/**
+ * For a holder-to-content link between a file and a content holder that is no iteration (a
+ * derived image): the index of the holder's end, else null.
+ */
+function filesKeptElsewhere(
+  cat: Catalog,
+  storage: CatalogClass['storage'],
+  [ca, cb]: [CatalogClass, CatalogClass],
+  content: CatalogClass,
+): 0 | 1 | null {
+  if (storage !== 'holderToContent') return null;
+  const holder = (c: CatalogClass) => c.storage !== 'iteration' && cat.isA(c.name, 'wt.content.ContentHolder');
+  const file = (c: CatalogClass) => c.storage === content.storage && relatedClasses(cat, c.name, content.name);
+  if (holder(ca) && file(cb)) return 0;
+  if (holder(cb) && file(ca)) return 1;
+  return null;
 }
 
 /**

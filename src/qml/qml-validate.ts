@@ -398,6 +398,7 @@ class Validator {
     const unmapped =
       join.k === 'reference' && 'typeInfo' in join.ref.from ? join.ref.from.typeInfo.unmapped : undefined;
     if (unmapped) this.warnings.push({ path: `${j.path}/@name`, message: unmapped });
+    if (join.k === 'link' && join.none) this.warnings.push({ path: j.path, message: join.none });
     return join;
   }
 }

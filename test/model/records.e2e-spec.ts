@@ -276,6 +276,17 @@ describe('occurrences, audit records, effectivity, visualization, queues, option
     expect(await f.rows(markups)).toEqual([['check the pads', 'ANNOTATION', 'default viewable', true, false]]);
   });
 
+  it('runs a template joining derived images to their files: none here, as files are kept on iterations', async () => {
+    const doc = qml(
+      `<column alias="I">name</column><column alias="F">fileName</column>`,
+      `<table alias="I">wt.viewmarkup.DerivedImage</table><table alias="F">wt.content.ApplicationData</table>`,
+      `<linkJoin><join name="wt.content.HolderToContent"><aliasTarget alias="I"/><aliasTarget alias="F"/></join></linkJoin>`,
+    );
+    const res = await f.answer(doc);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ count: 0, items: [] });
+  });
+
   it('reads failed queue entries with their status, message and queue, as the process queue report does', async () => {
     const doc = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <qml bypassAccessControl="false" caseInsensitive="true" addTimeToDateFields="false" mainType="Wt Queue Entry" joinModel="false" xsi:noNamespaceSchemaLocation="qml.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
