@@ -48,15 +48,15 @@ describe('tables of interfaces', () => {
       [
         'SELECT "t1"."state" AS "c1", "t1m"."name" AS "c2"',
         'FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"',
-        'WHERE ("t1m"."class" IN ($1,$2,$3,$4,$5,$6,$7,$8) AND "t1m"."container_id" = ANY($9::int4[]))',
+        'WHERE ("t1m"."class" IN ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) AND "t1m"."container_id" = ANY($22::int4[]))',
         'ORDER BY "t1"."id"',
-        'LIMIT $10',
+        'LIMIT $23',
       ].join('\n'),
     );
-    expect(s.values.slice(0, 8)).toEqual(std.concreteBelow('wt.lifecycle.LifeCycleManaged'));
+    expect(s.values.slice(0, 21)).toEqual(std.concreteBelow('wt.lifecycle.LifeCycleManaged'));
     // As Windchill 10 and later write it.
     const typed = statement(col('L', 'name'), '<table alias="L">WCTYPE|wt.lifecycle.LifeCycleManaged</table>');
-    expect(sql(typed).text).toContain('"t1m"."class" IN ($1,$2,$3,$4,$5,$6,$7,$8)');
+    expect(sql(typed).text).toContain('"t1m"."class" IN ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)');
     const union = statement(col('F', 'name'), '<table alias="F">WCTYPE|wt.ufid.Federatable</table>');
     expect(sql(union).text).toContain('UNION ALL');
   });
