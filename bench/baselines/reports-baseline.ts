@@ -42,8 +42,8 @@ const QUERIES: Record<string, { sql: string; param?: string }> = {
     param: 'number',
     sql: `SELECT cm.number, am.number, pm.number, pm.name
       FROM iterations ci JOIN masters cm ON cm.id = ci.master_id
-      JOIN links l1 ON l1.class = 'wt.change2.IncludedIn2' AND l1.role_b_id = ci.id
-      JOIN iterations ai ON ai.id = l1.role_a_id JOIN masters am ON am.id = ai.master_id
+      JOIN links l1 ON l1.class = 'wt.change2.IncludedIn2' AND l1.role_a_id = ci.id
+      JOIN iterations ai ON ai.id = l1.role_b_id JOIN masters am ON am.id = ai.master_id
       JOIN links l2 ON l2.class = 'wt.change2.AffectedActivityData' AND l2.role_a_id = ai.id
       JOIN iterations pi ON pi.id = l2.role_b_id JOIN masters pm ON pm.id = pi.master_id
       WHERE cm.class = 'wt.change2.WTChangeOrder2' AND am.class = 'wt.change2.WTChangeActivity2'

@@ -76,7 +76,7 @@ export const CHANGE_MANAGEMENT = `<?xml version="1.0" encoding="UTF-8"?>
     <condition><operand><column alias="CN">iterationInfo.latest</column></operand><operator type="equal"/><operand><constant>1</constant></operand></condition>
   </compositeCondition></where>
   <orderBy><orderByItem><columnTarget heading="Change Notice"/></orderByItem><orderByItem><columnTarget heading="Task"/></orderByItem><orderByItem><columnTarget heading="Part"/></orderByItem></orderBy>
-  <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CA"/><aliasTarget alias="CN"/></join>
+  <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CN"/><aliasTarget alias="CA"/></join>
     <join name="wt.change2.AffectedActivityData"><aliasTarget alias="CA"/><aliasTarget alias="P"/></join></linkJoin>
 </query></statement></qml>`;
 

@@ -4,9 +4,9 @@ import pg from 'pg';
  * Change data for the `reports` benchmark's change-management report, made from the parts of a
  * generated dataset (idempotent: nothing is added when change orders exist): per container, one
  * change order (`CN-<container>-<n>`) per 50 latest parts, two change activities per order
- * (IncludedIn2), and each part affected by one activity (AffectedActivityData), the links in the
- * container of their ends. Stored as the service stores them: change objects in masters and
- * iterations, links in `links`.
+ * (IncludedIn2: role A the order, role B the activity, as in Windchill), and each part affected
+ * by one activity (AffectedActivityData), the links in the container of their ends. Stored as the
+ * service stores them: change objects in masters and iterations, links in `links`.
  */
 export async function seedChanges(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -48,7 +48,7 @@ export async function seedChanges(databaseUrl: string): Promise<number> {
           AND m.number = '${prefix}-' || p.container_id || '-' || lpad((p.rn / ${per})::text, 6, '0'))`;
     await client.query(`
       INSERT INTO links (class, role_a_id, role_b_id, container_id)
-      SELECT DISTINCT 'wt.change2.IncludedIn2', ${iterationOf('CA', 25)}, ${iterationOf('CN', 50)}, p.container_id
+      SELECT DISTINCT 'wt.change2.IncludedIn2', ${iterationOf('CN', 50)}, ${iterationOf('CA', 25)}, p.container_id
       FROM bench_parts p`);
     await client.query(`
       INSERT INTO links (class, role_a_id, role_b_id, container_id)

@@ -41,8 +41,8 @@
       </orderBy>
       <linkJoin>
         <join name="wt.change2.IncludedIn2">
-          <aliasTarget alias="Change Task (wt.change2.WTChangeActivity2)"/>
           <aliasTarget alias="Change Notice (wt.change2.WTChangeOrder2)"/>
+          <aliasTarget alias="Change Task (wt.change2.WTChangeActivity2)"/>
         </join>
         <join name="wt.change2.AffectedActivityData">
           <aliasTarget alias="Change Task (wt.change2.WTChangeActivity2)"/>

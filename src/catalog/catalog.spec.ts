@@ -126,6 +126,19 @@ describe('the standard catalog', () => {
     expect(link.properties.get('roleBObjectRef.key.id')).toMatchObject({ type: 'long', at: { column: 'role_b_id' } });
   });
 
+  it('links a change order (role A) to a change activity (role B) by IncludedIn2, as Windchill does', () => {
+    const included = std.findClass('wt.change2.IncludedIn2')!;
+    expect(included.roles).toEqual({ a: 'wt.change2.WTChangeOrder2', b: 'wt.change2.WTChangeActivity2' });
+    expect(included.references.get('roleAObjectRef')).toMatchObject({
+      target: 'wt.change2.WTChangeOrder2',
+      from: { at: { column: 'role_a_id' } },
+    });
+    expect(included.references.get('roleBObjectRef')).toMatchObject({
+      target: 'wt.change2.WTChangeActivity2',
+      from: { at: { column: 'role_b_id' } },
+    });
+  });
+
   it('stores each kind of class in its storage', () => {
     const storage = (n: string) => std.findClass(n)!.storage;
     expect(storage('wt.part.WTPart')).toBe('iteration');

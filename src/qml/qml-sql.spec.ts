@@ -127,7 +127,7 @@ describe('renderSql', () => {
   const changePathQml = (tables: string) =>
     `<qml><statement><query><select><column alias="CN">number</column><column alias="CA">number</column><column alias="P">number</column></select>
       <from>${tables}</from>
-      <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CA"/><aliasTarget alias="CN"/></join>
+      <linkJoin><join name="wt.change2.IncludedIn2"><aliasTarget alias="CN"/><aliasTarget alias="CA"/></join>
         <join name="wt.change2.AffectedActivityData"><aliasTarget alias="CA"/><aliasTarget alias="P"/></join></linkJoin></query></statement></qml>`;
   const changePath = (tables: string) => sql(changePathQml(tables));
   const ORDER = '<table alias="CN">wt.change2.WTChangeOrder2</table>';
@@ -140,8 +140,8 @@ describe('renderSql', () => {
       [
         `SELECT "t1m"."number" AS "c1", "t2m"."number" AS "c2", "t3m"."number" AS "c3"`,
         `FROM "iterations" "t1" JOIN "masters" "t1m" ON "t1m"."id" = "t1"."master_id"`,
-        `JOIN "links" "t2lt1" ON "t2lt1"."class" = $1 AND "t2lt1"."role_b_id" = "t1"."id" AND ("t2lt1"."container_id" IS NULL OR "t2lt1"."container_id" = ANY($2::int4[]))`,
-        `JOIN "iterations" "t2" ON "t2"."id" = "t2lt1"."role_a_id" JOIN "masters" "t2m" ON "t2m"."id" = "t2"."master_id"`,
+        `JOIN "links" "t1lt2" ON "t1lt2"."class" = $1 AND "t1lt2"."role_a_id" = "t1"."id" AND ("t1lt2"."container_id" IS NULL OR "t1lt2"."container_id" = ANY($2::int4[]))`,
+        `JOIN "iterations" "t2" ON "t2"."id" = "t1lt2"."role_b_id" JOIN "masters" "t2m" ON "t2m"."id" = "t2"."master_id"`,
         `JOIN "links" "t2lt3" ON "t2lt3"."class" = $3 AND "t2lt3"."role_a_id" = "t2"."id" AND ("t2lt3"."container_id" IS NULL OR "t2lt3"."container_id" = ANY($4::int4[]))`,
         `JOIN "iterations" "t3" ON "t3"."id" = "t2lt3"."role_b_id" JOIN "masters" "t3m" ON "t3m"."id" = "t3"."master_id"`,
       ].join('\n'),
@@ -153,11 +153,11 @@ describe('renderSql', () => {
     const reversed = changePath(PART + ACTIVITY + ORDER);
     expect(reversed.text).toContain('JOIN "links" "t2lt1" ON "t2lt1"."class" = $1 AND "t2lt1"."role_b_id" = "t1"."id"');
     expect(reversed.text).toContain('JOIN "iterations" "t2" ON "t2"."id" = "t2lt1"."role_a_id"');
-    expect(reversed.text).toContain('JOIN "links" "t2lt3" ON "t2lt3"."class" = $3 AND "t2lt3"."role_a_id" = "t2"."id"');
-    expect(reversed.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t2lt3"."role_b_id"');
+    expect(reversed.text).toContain('JOIN "links" "t3lt2" ON "t3lt2"."class" = $3 AND "t3lt2"."role_b_id" = "t2"."id"');
+    expect(reversed.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t3lt2"."role_a_id"');
     // A table listed before the path reaches it waits for it.
     const later = changePath(ORDER + PART + ACTIVITY);
-    expect(later.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t3lt1"."role_a_id"');
+    expect(later.text).toContain('JOIN "iterations" "t3" ON "t3"."id" = "t1lt3"."role_b_id"');
     expect(later.text).toContain('JOIN "iterations" "t2" ON "t2"."id" = "t3lt2"."role_b_id"');
     expect(later.text).not.toContain('EXISTS');
     expect(later.text).not.toContain('CROSS JOIN');
@@ -171,14 +171,14 @@ describe('renderSql', () => {
       'test',
     );
     const several = buildQuery(compileTemplate(changePathQml(ORDER + ACTIVITY + PART), { catalog }), req).sql;
-    expect(several.text).toContain('JOIN "links" "t2lt1"');
+    expect(several.text).toContain('JOIN "links" "t1lt2"');
     expect(several.text).toMatch(/EXISTS \(SELECT 1 FROM "links" "t2lt3" WHERE "t2lt3"\."class" IN \(/);
     expect(several.text).toContain('CROSS JOIN "iterations" "t3"');
     // (Usage links, which have no unique key over both ends, stay EXISTS: see above.)
     // With an outer join the tables stay in their order, links in WHERE.
     const outer = changePath(ORDER + ACTIVITY + '<table alias="P" outerJoinAlias="CA">wt.part.WTPart</table>');
     expect(outer.text).toContain('CROSS JOIN "iterations" "t2"');
-    expect(outer.text).toContain('EXISTS (SELECT 1 FROM "links" "t2lt1"');
+    expect(outer.text).toContain('EXISTS (SELECT 1 FROM "links" "t1lt2"');
   });
 
   it("gives a LIKE with a literal prefix that prefix's byte range, which a generic plan can use", () => {

@@ -44,12 +44,12 @@ const req = {
 describe('linkJoin: the two aliases matched to the link’s roles', () => {
   const tables = { Notice: NOTICE, Task: TASK };
 
-  it('takes the aliases in the order of the roles (a change task is role A of IncludedIn2)', () => {
-    expect(roles(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', 'Task', 'Notice')))).toEqual(['Task', 'Notice']);
+  it('takes the aliases in the order of the roles (a change notice is role A of IncludedIn2, as in Windchill)', () => {
+    expect(roles(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', 'Notice', 'Task')))).toEqual(['Notice', 'Task']);
   });
 
   it('matches them by class when a template names them the other way round', () => {
-    expect(roles(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', 'Notice', 'Task')))).toEqual(['Task', 'Notice']);
+    expect(roles(compileTemplate(doc(tables, 'wt.change2.IncludedIn2', 'Task', 'Notice')))).toEqual(['Notice', 'Task']);
   });
 
   it('plans the same query for both orders', () => {
@@ -76,14 +76,44 @@ describe('linkJoin: the two aliases matched to the link’s roles', () => {
   it('answers 400 naming both classes and the roles when neither order fits', () => {
     const wrong = { Doc: 'wt.doc.WTDocument', Master: 'wt.part.WTPartMaster' };
     expect(reason(doc(wrong, 'wt.change2.IncludedIn2', 'Doc', 'Master'))).toBe(
-      '/qml/statement/query/linkJoin/join[1]: link wt.change2.IncludedIn2 cannot join wt.doc.WTDocument and wt.part.WTPartMaster, in either order: it links wt.change2.WTChangeActivity2 (role A) to wt.change2.WTChangeOrder2 (role B)',
+      '/qml/statement/query/linkJoin/join[1]: link wt.change2.IncludedIn2 cannot join wt.doc.WTDocument and wt.part.WTPartMaster, in either order: it links wt.change2.WTChangeOrder2 (role A) to wt.change2.WTChangeActivity2 (role B)',
     );
   });
 
   it('answers 400 when only one end fits a role', () => {
     const half = { Task: TASK, Doc: 'wt.doc.WTDocument' };
     expect(reason(doc(half, 'wt.change2.IncludedIn2', 'Doc', 'Task'))).toBe(
-      '/qml/statement/query/linkJoin/join[1]: link wt.change2.IncludedIn2 cannot join wt.doc.WTDocument and wt.change2.WTChangeActivity2, in either order: it links wt.change2.WTChangeActivity2 (role A) to wt.change2.WTChangeOrder2 (role B)',
+      '/qml/statement/query/linkJoin/join[1]: link wt.change2.IncludedIn2 cannot join wt.doc.WTDocument and wt.change2.WTChangeActivity2, in either order: it links wt.change2.WTChangeOrder2 (role A) to wt.change2.WTChangeActivity2 (role B)',
+    );
+  });
+});
+
+describe('referenceJoin through the roles of IncludedIn2, as Windchill exports it', () => {
+  /** The link as a table, joined to its two ends by roleAObjectRef and roleBObjectRef. */
+  const exported = (roleA: string, roleB: string) =>
+    `<qml><statement><query>
+      <select><column alias="Change Notice" heading="Notice">number</column><column alias="Change Task" heading="Task">number</column></select>
+      <from><table alias="Link">wt.change2.IncludedIn2</table><table alias="Change Notice">${NOTICE}</table><table alias="Change Task">${TASK}</table></from>
+      <referenceJoin>
+        <join name="roleAObjectRef"><aliasTarget alias="Link"/><aliasTarget alias="${roleA}"/></join>
+        <join name="roleBObjectRef"><aliasTarget alias="Link"/><aliasTarget alias="${roleB}"/></join>
+      </referenceJoin></query></statement></qml>`;
+
+  it('compiles role A to the change notice and role B to the change task', () => {
+    const t = compileTemplate(exported('Change Notice', 'Change Task'));
+    expect(
+      t.joins.map((j) => j.k === 'reference' && [j.ref.name, t.tables[j.from].alias, t.tables[j.to].alias]),
+    ).toEqual([
+      ['roleAObjectRef', 'Link', 'Change Notice'],
+      ['roleBObjectRef', 'Link', 'Change Task'],
+    ]);
+    // The link is t1, the notice t2, the task t3.
+    expect(buildQuery(t, req).sql.text).toContain('"t1"."role_a_id" = "t2"."id" AND "t1"."role_b_id" = "t3"."id"');
+  });
+
+  it('refuses role A to the change task (400), naming the reference and the classes', () => {
+    expect(reason(exported('Change Task', 'Change Notice'))).toBe(
+      `/qml/statement/query/referenceJoin/join[1]: reference "roleAObjectRef" of wt.change2.IncludedIn2 cannot point to ${TASK} (it points to ${NOTICE})`,
     );
   });
 });

@@ -59,7 +59,7 @@ describe('catalog links under concurrent requests', () => {
     const order = await f.create({ type: 'wt.change2.WTChangeOrder2', number: `${NAME}-CN`, name: 'change' });
     const task = await f.create({ type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA`, name: 'task' });
     const answers = await linkWhileDeleting(
-      { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.number },
+      { class: 'wt.change2.IncludedIn2', a: order.number, b: task.oid },
       `/objects/${order.oid}`,
     );
     expect(answers.map((r) => r.status)).toEqual([201, 409]);
@@ -70,7 +70,7 @@ describe('catalog links under concurrent requests', () => {
     expect((await f.as('bob').get(`/objects/${order.oid}`)).status).toBe(200);
     const { rows } = await f.db.query(
       `SELECT count(*)::int AS n FROM links l WHERE l.class = 'wt.change2.IncludedIn2'
-       AND NOT EXISTS (SELECT 1 FROM iterations i WHERE i.id = l.role_b_id)`,
+       AND NOT EXISTS (SELECT 1 FROM iterations i WHERE i.id = l.role_a_id)`,
     );
     expect(rows[0].n).toBe(0);
   });

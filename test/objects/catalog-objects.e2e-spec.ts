@@ -53,16 +53,17 @@ describe('/objects for change objects, plain objects and catalog links', () => {
       'attributes.needDate must be an ISO-8601 date or timestamp (a timestamp of wt.change2.WTChangeOrder2)',
     ]);
 
+    // As in Windchill, role A of IncludedIn2 is the change order, role B the change activity.
     const included = await f.as('alice').post('/objects/links', {
       class: 'wt.change2.IncludedIn2',
-      a: task.number,
-      b: order.oid,
+      a: order.oid,
+      b: task.number,
     });
     expect(included.status).toBe(201);
     expect(included.body).toMatchObject({
       class: 'wt.change2.IncludedIn2',
-      a: { oid: task.oid, number: `${NAME}-CA1`, name: 'Wall 4 mm' },
-      b: { oid: order.oid, number: `${NAME}-CN001` },
+      a: { oid: order.oid, number: `${NAME}-CN001` },
+      b: { oid: task.oid, number: `${NAME}-CA1`, name: 'Wall 4 mm' },
       container: { name: f.main.name },
     });
     const affected = await f.as('alice').post('/objects/links', {
@@ -74,20 +75,27 @@ describe('/objects for change objects, plain objects and catalog links', () => {
     expect(affected.status).toBe(201);
     expect(affected.body.props).toEqual({ description: 'wall 3 mm to 4 mm' });
 
-    // Role classes are the catalog's: a part is no change task.
+    // Role classes are the catalog's: a part is no change task, and a task is not role A.
     const wrong = await f
       .as('alice')
-      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: part.oid, b: order.oid });
+      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: order.oid, b: part.oid });
     expect([wrong.status, wrong.body.message]).toEqual([
       400,
-      `a (role A of wt.change2.IncludedIn2): ${part.oid} is not a wt.change2.WTChangeActivity2 (the class a (role A of wt.change2.IncludedIn2) must name)`,
+      `b (role B of wt.change2.IncludedIn2): ${part.oid} is not a wt.change2.WTChangeActivity2 (the class b (role B of wt.change2.IncludedIn2) must name)`,
+    ]);
+    const reversed = await f
+      .as('alice')
+      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.oid });
+    expect([reversed.status, reversed.body.message]).toEqual([
+      400,
+      `a (role A of wt.change2.IncludedIn2): ${task.oid} is not a wt.change2.WTChangeOrder2 (the class a (role A of wt.change2.IncludedIn2) must name)`,
     ]);
     const again = await f
       .as('alice')
-      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.oid });
+      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: order.oid, b: task.oid });
     expect([again.status, again.body.message]).toEqual([
       409,
-      `${NAME}-CA1 and ${NAME}-CN001 are linked by a wt.change2.IncludedIn2 already`,
+      `${NAME}-CN001 and ${NAME}-CA1 are linked by a wt.change2.IncludedIn2 already`,
     ]);
     const notLink = await f.as('alice').post('/objects/links', { class: 'wt.part.WTPart', a: 'x', b: 'y' });
     expect(notLink.status).toBe(400);

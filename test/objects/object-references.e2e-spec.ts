@@ -143,7 +143,7 @@ describe('deleting objects that other objects reference in their JSON', () => {
     const task = await f.create({ type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA`, name: 'task' });
     const link = await f
       .as('alice')
-      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.oid });
+      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: order.oid, b: task.oid });
     expect(link.status).toBe(201);
 
     await unchanged(async () => {

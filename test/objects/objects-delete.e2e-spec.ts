@@ -173,18 +173,18 @@ describe('DELETE /objects/<ref>', () => {
   });
 
   it('names usage links and catalog links together, counts links it may not name, and refuses force on them', async () => {
-    const order = await f.create({ type: 'wt.change2.WTChangeOrder2', number: `${NAME}-CN`, name: 'change' });
+    const task = await f.create({ type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA`, name: 'task' });
     const used = await part(`${NAME}-both`);
     await part(`${NAME}-both-user`);
     await f.as('alice').post(`/objects/${NAME}-both-user/uses`, { member: `${NAME}-both` });
-    const task = await f.create(
-      { type: 'wt.change2.WTChangeActivity2', number: `${NAME}-CA`, name: 'task', container: f.secret.name },
+    const order = await f.create(
+      { type: 'wt.change2.WTChangeOrder2', number: `${NAME}-CN`, name: 'change', container: f.secret.name },
       'carol',
     );
-    // Kept in the task's container, which alice cannot read.
+    // Kept in the container of the change order (role A), which alice cannot read.
     const included = await f
       .as('carol')
-      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: task.oid, b: order.oid });
+      .post('/objects/links', { class: 'wt.change2.IncludedIn2', a: order.oid, b: task.oid });
     expect([included.status, included.body.container]).toEqual([201, { oid: f.secret.oid, name: f.secret.name }]);
     const affected = await f.as('alice').post('/objects/links', {
       class: 'wt.change2.AffectedActivityData',
@@ -199,13 +199,13 @@ describe('DELETE /objects/<ref>', () => {
         `${NAME}-both is used by ${NAME}-both-user A.1 and is named by 1 catalog link (${affected.body.oid}): ` +
           'remove those links first, or delete with force=true, which removes them too',
       ]);
-      const hidden = await f.as('alice').delete(`/objects/${order.oid}`);
+      const hidden = await f.as('alice').delete(`/objects/${task.oid}`);
       expect([hidden.status, hidden.body.message]).toEqual([
         409,
-        `${NAME}-CN is named by 1 catalog link (1 in containers you cannot read): remove those links first, ` +
+        `${NAME}-CA is named by 1 catalog link (1 in containers you cannot read): remove those links first, ` +
           'or delete with force=true, which removes them too',
       ]);
-      const forced = await f.as('alice').delete(`/objects/${order.oid}?force=true`);
+      const forced = await f.as('alice').delete(`/objects/${task.oid}?force=true`);
       expect([forced.status, forced.body.message]).toEqual([
         403,
         'force=true would remove 1 catalog link you may not change; nothing was deleted',
@@ -213,8 +213,8 @@ describe('DELETE /objects/<ref>', () => {
     });
     const both = await f.as('alice').delete(`/objects/${NAME}-both?force=true`);
     expect([both.status, both.body.usedBy, both.body.links]).toEqual([200, 1, 1]);
-    // carol may change the link's container: she deletes it with the change order.
-    const byOwner = await f.as('carol').delete(`/objects/${order.oid}?force=true`);
+    // carol may change the link's container: she deletes it with the change task.
+    const byOwner = await f.as('carol').delete(`/objects/${task.oid}?force=true`);
     expect([byOwner.status, byOwner.body.links]).toEqual([200, 1]);
     expect((await f.db.query('SELECT id FROM links WHERE id = $1', [included.body.id])).rows).toEqual([]);
   });

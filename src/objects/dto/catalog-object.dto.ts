@@ -108,13 +108,13 @@ export class DeletedPlainObjectDto extends PickType(PlainObjectDto, ['oid', 'cla
 
 /** One end of a catalog link. */
 export class LinkEndDto {
-  @ApiProperty({ type: String, example: 'OR:wt.change2.WTChangeActivity2:12' })
+  @ApiProperty({ type: String, example: 'OR:wt.change2.WTChangeOrder2:11' })
   oid!: string | null;
 
-  @ApiProperty({ type: String, example: 'CA-0001' })
+  @ApiProperty({ type: String, example: 'CN-0001' })
   number!: string | null;
 
-  @ApiProperty({ type: String, example: 'Thicken the housing wall' })
+  @ApiProperty({ type: String, example: 'Rework housing and manual' })
   name!: string | null;
 
   /** in a container the caller may not read */
