@@ -5,8 +5,8 @@ const std = standardCatalog();
 const classes = std.listClasses();
 
 /**
- * The stamps of a persistable each storage keeps (masters, usage links and the master-iteration
- * association, which has no row of its own, keep none).
+ * The stamps of a persistable each storage keeps (the master-iteration association, which has no
+ * row of its own, keeps none).
  */
 const STAMPS: Record<StorageKind, string[]> = {
   iteration: ['createStamp', 'modifyStamp', 'updateStamp'],
@@ -18,8 +18,8 @@ const STAMPS: Record<StorageKind, string[]> = {
   audit: ['createStamp', 'modifyStamp', 'updateStamp'],
   container: ['createStamp'],
   user: ['createStamp'],
-  master: [],
-  usageLink: [],
+  master: ['createStamp', 'modifyStamp', 'updateStamp'],
+  usageLink: ['createStamp', 'modifyStamp', 'updateStamp'],
   masterIteration: [],
 };
 

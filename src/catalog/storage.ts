@@ -69,6 +69,8 @@ export const TABLE_COLUMNS: Readonly<Record<string, Readonly<Record<string, Colu
     name: 'string',
     container_id: 'long',
     attributes: 'json',
+    created_at: 'timestamp',
+    modified_at: 'timestamp',
   },
   usage_links: {
     id: 'long',
@@ -78,6 +80,8 @@ export const TABLE_COLUMNS: Readonly<Record<string, Readonly<Record<string, Colu
     quantity: 'double',
     unit: 'string',
     line_number: 'long',
+    created_at: 'timestamp',
+    modified_at: 'timestamp',
   },
   content_items: {
     id: 'long',

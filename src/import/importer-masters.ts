@@ -44,8 +44,27 @@ export class MasterValues {
       }
       const text = JSON.stringify(json);
       await tx.$executeRaw`
-        UPDATE masters SET attributes = attributes || ${text}::jsonb
+        UPDATE masters SET attributes = attributes || ${text}::jsonb, modified_at = now()
         WHERE id = ${masterId} AND NOT attributes @> ${text}::jsonb`;
     }
   }
+}
+
+/**
+ * The stamps of masters an import made: created with their first iteration and last modified
+ * with their last one (min and max over their iterations), so that a dataset giving iterations'
+ * `createdAt`/`modifiedAt` gives their masters a history too. Masters the import only updated
+ * keep theirs (moved to now when their own fields changed).
+ */
+export async function stampCreatedMasters(tx: Tx, masterIds: number[]): Promise<void> {
+  if (!masterIds.length) return;
+  await tx.$executeRaw`
+    UPDATE masters m
+    SET created_at = i.first_created, modified_at = GREATEST(i.first_created, i.last_modified)
+    FROM (
+      SELECT master_id, min(created_at) AS first_created, max(modified_at) AS last_modified
+      FROM iterations WHERE master_id = ANY(${masterIds}::int[])
+      GROUP BY master_id
+    ) i
+    WHERE m.id = i.master_id`;
 }

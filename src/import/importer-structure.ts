@@ -40,11 +40,16 @@ export async function storeUses(
     const lineNumber = u.lineNumber === null ? null : BigInt(u.lineNumber);
     const existing = await tx.usageLink.findFirst({
       where: { cls, parentId, childId: child.id, lineNumber },
-      select: { id: true },
+      select: { id: true, quantity: true, unit: true },
     });
     const fields = { quantity: u.quantity, unit: u.unit };
-    if (existing) await tx.usageLink.update({ where: { id: existing.id }, data: fields });
-    else await tx.usageLink.create({ data: { cls, parentId, childId: child.id, ...fields, lineNumber } });
+    if (!existing) {
+      // Made with the iteration: when the dataset says when that was, so was the link.
+      const stamps = o.createdAt && { createdAt: o.createdAt, modifiedAt: o.createdAt };
+      await tx.usageLink.create({ data: { cls, parentId, childId: child.id, ...fields, lineNumber, ...stamps } });
+    } else if (existing.quantity !== fields.quantity || existing.unit !== fields.unit) {
+      await tx.usageLink.update({ where: { id: existing.id }, data: { ...fields, modifiedAt: new Date() } });
+    }
     stored();
   }
   if (o.uses.length === 0) return;

@@ -7,7 +7,7 @@ import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
 import { UsageLinksTx } from '../objects/usage-links.tx.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
 import { idValues, resolveRef, storeReferences, storeTypes } from './importer-catalog.js';
-import { MasterValues } from './importer-masters.js';
+import { MasterValues, stampCreatedMasters } from './importer-masters.js';
 import { recomputeLatest, storeUses } from './importer-structure.js';
 import { nothingStored } from './import-progress.js';
 import {
@@ -60,6 +60,8 @@ class Importer {
   private readonly userIds = new Map<string, number>();
   private readonly containerIds = new Map<string, number>();
   private readonly masterValues = new MasterValues();
+  /** The masters this import made (their stamps are taken from their iterations at the end). */
+  private readonly createdMasters = new Set<number>();
   private readonly summary: ImportSummary = {
     roles: 0,
     users: 0,
@@ -108,6 +110,7 @@ class Importer {
     // References last: they may name any record of the dataset.
     await storeReferences(this.tx, this.data, plainIds, iterationIds);
     await this.masterValues.write(this.tx, this.data.catalog);
+    await stampCreatedMasters(this.tx, [...this.createdMasters]);
     await this.links();
     await this.reports();
     this.stored({});
@@ -287,14 +290,10 @@ class Importer {
     for (const o of this.data.objects) {
       const path = o.path;
       const containerId = await this.containerId(o.container, `${path}.container`);
-      const master = await this.tx.master.upsert({
-        where: { cls_number: { cls: o.class, number: o.number } },
-        create: { cls: o.class, subtype: o.subtype, softType: o.softType, number: o.number, name: o.name, containerId },
-        update: { subtype: o.subtype, softType: o.softType, name: o.name, containerId },
-      });
-      touchedMasters.add(master.id);
-      this.masterValues.add(master.id, masterClassOf(o.class), this.data.catalog, o.master, path);
-      iterationIds.push(await this.iteration(o, master.id, path));
+      const masterId = await this.master(o, containerId);
+      touchedMasters.add(masterId);
+      this.masterValues.add(masterId, masterClassOf(o.class), this.data.catalog, o.master, path);
+      iterationIds.push(await this.iteration(o, masterId, path));
       this.summary.objects++;
       this.stored({ objects: 1 });
     }
@@ -306,6 +305,31 @@ class Importer {
       });
     }
     return iterationIds;
+  }
+
+  /**
+   * The master of a versioned record, matched by class and number: made, or updated when the
+   * record gives it another subtype, soft type, name or container (its modifyStamp moves then,
+   * and only then, so a re-import changes nothing).
+   */
+  private async master(o: DatasetObject, containerId: number): Promise<number> {
+    const fields = { subtype: o.subtype, softType: o.softType, name: o.name, containerId };
+    const existing = await this.tx.master.findUnique({
+      where: { cls_number: { cls: o.class, number: o.number } },
+      select: { id: true, subtype: true, softType: true, name: true, containerId: true },
+    });
+    if (!existing) {
+      const row = await this.tx.master.create({
+        data: { cls: o.class, number: o.number, ...fields },
+        select: { id: true },
+      });
+      this.createdMasters.add(row.id);
+      return row.id;
+    }
+    const changed = (Object.keys(fields) as (keyof typeof fields)[]).some((k) => existing[k] !== fields[k]);
+    if (changed)
+      await this.tx.master.update({ where: { id: existing.id }, data: { ...fields, modifiedAt: new Date() } });
+    return existing.id;
   }
 
   private async iteration(o: DatasetObject, masterId: number, path: string): Promise<number> {

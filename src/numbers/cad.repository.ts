@@ -187,7 +187,7 @@ export class CadChangeTx {
     linkId: number,
     change: { lineNumber: bigint | null; referenceNumber: string | null; attributes: Record<string, AttributeValue> },
   ): Promise<void> {
-    await this.tx.usageLink.update({ where: { id: linkId }, data: change });
+    await this.tx.usageLink.update({ where: { id: linkId }, data: { ...change, modifiedAt: new Date() } });
   }
 
   /**
@@ -199,7 +199,7 @@ export class CadChangeTx {
     const ids = pairs.map(([id]) => id);
     const numbers = pairs.map(([, n]) => n.toString());
     await this.tx.$executeRaw`
-      UPDATE usage_links u SET line_number = v.n
+      UPDATE usage_links u SET line_number = v.n, modified_at = now()
       FROM unnest(${ids}::int[], ${numbers}::bigint[]) AS v(id, n)
       WHERE u.id = v.id AND (u.line_number IS NULL OR NOT ${onlyMissing})`;
   }

@@ -216,8 +216,9 @@ export class ObjectChangeTx {
     });
   }
 
+  /** A new name for the master (every iteration shows it): its modifyStamp moves with it. */
   async renameMaster(masterId: number, name: string): Promise<void> {
-    await this.tx.$executeRaw`UPDATE masters SET name = ${name} WHERE id = ${masterId}`;
+    await this.tx.$executeRaw`UPDATE masters SET name = ${name}, modified_at = now() WHERE id = ${masterId}`;
   }
 
   /** The highest version the master has (B over A, AA over Z). */

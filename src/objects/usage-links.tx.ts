@@ -86,7 +86,8 @@ export class UsageLinksTx {
 
   async update(linkId: number, values: LinkValues): Promise<void> {
     await this.tx.$executeRaw`
-      UPDATE usage_links SET quantity = ${values.quantity}, unit = ${values.unit}, line_number = ${values.lineNumber}
+      UPDATE usage_links SET quantity = ${values.quantity}, unit = ${values.unit}, line_number = ${values.lineNumber},
+                             modified_at = now()
       WHERE id = ${linkId}`;
   }
 
