@@ -33,6 +33,7 @@ describe('the standard catalog as a model of Windchill', () => {
     for (const c of classes.filter((x) => x.storage && !x.interface)) {
       expect([c.name, c.properties.has('thePersistInfo.theObjectIdentifier.id')]).toEqual([c.name, true]);
       expect([c.name, c.derived.get('persistInfo.objectIdentifier.stringValue')?.type]).toEqual([c.name, 'oid']);
+      expect([c.name, c.derived.get('persistInfo.objectIdentifier.id')?.type]).toEqual([c.name, 'long']);
       const stamps = STAMPS[c.storage!].map((s) => `thePersistInfo.${s}`);
       expect([c.name, stamps.filter((s) => c.properties.get(s)?.type !== 'timestamp')]).toEqual([c.name, []]);
     }
@@ -42,6 +43,7 @@ describe('the standard catalog as a model of Windchill', () => {
     const paths = [
       'iterationInfo.identifier.iterationId',
       'iterationInfo.latest',
+      'iterationInfo.branchId',
       'versionInfo.identifier.versionId',
       'state.state',
       'master>number',

@@ -182,6 +182,34 @@ describe('property paths through references', () => {
     );
   });
 
+  it('reads the id and the branch id as exports write them: persistInfo.objectIdentifier.id, iterationInfo.branchId', () => {
+    const obj = (path: string) => `<object alias="P" heading="X" propertyName="${path}"/>`;
+    // Windchill's getter of the id, on the table and through a reference, as the column it names.
+    expect(sql(statement(obj('persistInfo.objectIdentifier.id'), PART))).toEqual(
+      sql(statement(col('P', 'thePersistInfo.theObjectIdentifier.id', 'X'), PART)),
+    );
+    expect(sql(statement(obj('master>persistInfo.objectIdentifier.id'), PART))).toEqual(
+      sql(statement(col('P', 'master>thePersistInfo.theObjectIdentifier.id', 'X'), PART)),
+    );
+    // The version's branch id as a column, in select and where, is branchIdentifier.
+    const branch = sql(
+      statement(
+        col('P', 'iterationInfo.branchId', 'X'),
+        PART,
+        `<where>${cond('P', 'iterationInfo.branchId', 'equal', '7')}</where>`,
+      ),
+    );
+    const version = [
+      '(SELECT min("t1vb"."id") FROM iterations "t1vb"',
+      '    WHERE "t1vb"."master_id" = "t1"."master_id" AND "t1vb"."version" = "t1"."version")',
+    ].join('\n');
+    expect(branch.text).toContain(`SELECT ${version} AS "c1"`);
+    expect(branch.text).toContain(`AND ${version} = $3::int8)`);
+    expect(sql(statement(obj('branchIdentifier'), PART)).text).toBe(
+      sql(statement(col('P', 'iterationInfo.branchId', 'X'), PART)).text,
+    );
+  });
+
   it('reads a named path as the path it names, with more after it (roleBObject.identity, productNumber)', () => {
     const RA = '<table alias="R">wt.change2.ReportedAgainst</table>';
     const named = sql(statement('<object alias="R" heading="X" propertyName="roleBObject.identity"/>', RA));
