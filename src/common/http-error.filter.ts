@@ -9,7 +9,7 @@ import {
   OBJECT_BUSY_MESSAGE,
 } from './database-errors.js';
 import { errorEnvelope, type EnvelopeProblem } from './error-envelope.js';
-import { inputProblem } from './input-errors.js';
+import { inputProblem } from './input-error.js';
 import { pathOf } from './logger.js';
 import { requestIdOf } from './request-id.js';
 import { closeIfBodyUnread } from './lingering-close.js';

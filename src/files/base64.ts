@@ -1,9 +1,11 @@
+import { InputError } from '../common/input-error.js';
+
 /**
  * Strict base64 (RFC 4648 §4, standard alphabet, padded, canonical). Node's own decoder skips
  * anything it does not understand, so a truncated or mangled upload would be stored silently;
  * here every deviation is an error whose message says what is wrong and where.
  */
-export class Base64Error extends Error {}
+export class Base64Error extends InputError {}
 
 const OUTSIDE_ALPHABET = /[^A-Za-z0-9+/=]/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -120,7 +120,7 @@ function disposition(fileName: string, type: 'inline' | 'attachment'): string {
 
 function conditionHeader(req: Request, name: 'if-match' | 'if-none-match'): EntityTags | undefined {
   const value = req.get(name);
-  // A malformed one throws a HeaderError: 400 with its message (common/input-errors.ts).
+  // A malformed one throws a HeaderError: 400 with its message (common/input-error.ts).
   return value === undefined ? undefined : parseEntityTags(value, name === 'if-match' ? 'If-Match' : 'If-None-Match');
 }
 

@@ -52,7 +52,7 @@ export function parseUploadBody(body: unknown): UploadFileBodyDto {
   return dto;
 }
 
-// A malformed header throws a HeaderError, answered 400 with its message (common/input-errors.ts).
+// A malformed header throws a HeaderError, answered 400 with its message (common/input-error.ts).
 
 export function changeConditions(req: Request): ChangeConditions {
   const ifMatch = req.get('if-match');

@@ -1,10 +1,11 @@
+import { InputError } from '../common/input-error.js';
 /**
  * HTTP header grammar the file service needs (RFC 9110 conditional and range requests, the
  * Digest, Content-Digest and Content-MD5 integrity headers), as pure functions. Malformed
  * conditions are errors rather than ignored, so a client never believes it made a
  * conditional change that was in fact unconditional.
  */
-export class HeaderError extends Error {}
+export class HeaderError extends InputError {}
 
 /** A list of entity tags, or '*' for "any". Weak tags keep their W/ prefix. */
 export type EntityTags = '*' | string[];

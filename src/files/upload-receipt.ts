@@ -50,7 +50,7 @@ export async function receiveUpload(
 ): Promise<ReceivedContent> {
   if (content.kind === 'base64') {
     if (decodedLength(content.data) > max) throw tooLarge(max);
-    // Bad base64 throws a Base64Error: 400 with its message (common/input-errors.ts).
+    // Bad base64 throws a Base64Error: 400 with its message (common/input-error.ts).
     const bytes = decodeBase64Strict(content.data, 'data');
     const sha256 = createHash('sha256').update(bytes).digest();
     verifyDigests(digests, sha256, digests.md5 && createHash('md5').update(bytes).digest());

@@ -1,9 +1,12 @@
+import type { EnvelopeProblem } from '../common/error-envelope.js';
+import { InputError } from '../common/input-error.js';
+
 /**
  * A QML document the compiler rejects. `path` names the element (or attribute) at fault, like
  * `/qml/statement/query/where/compositeCondition[1]/condition[2]/operator`, so the caller can
  * find it in a template of hundreds of lines; the service answers it with 400.
  */
-export class QmlError extends Error {
+export class QmlError extends InputError {
   constructor(
     readonly path: string,
     readonly reason: string,
@@ -45,5 +48,13 @@ export class QmlProblems extends QmlError {
   constructor(readonly problems: QmlProblem[]) {
     super(problems[0].path, problems[0].reason);
     this.name = 'QmlProblems';
+  }
+
+  override answer(): { message: string; problems: EnvelopeProblem[] } {
+    const more = this.problems.length - 1;
+    return {
+      message: `${this.message} (and ${more} more problem${more === 1 ? '' : 's'}, listed in "problems")`,
+      problems: this.problems.map((p) => ({ path: p.path, message: p.reason })),
+    };
   }
 }

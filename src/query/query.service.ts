@@ -34,7 +34,7 @@ export interface Paging {
 /** The largest snapshot position (PostgreSQL integer). */
 const MAX_POSITION = 2_147_483_647;
 
-/** The parsed `q`; a QError (400, see input-errors.ts) when it is not a valid query. */
+/** The parsed `q`; a QError (400, see input-error.ts) when it is not a valid query. */
 function parseOrRefuse(q: unknown[], catalog: Catalog): ParsedQuery {
   const parsed = parseQuery(q, catalog);
   refuseNul(parsed);

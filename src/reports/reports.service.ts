@@ -375,7 +375,7 @@ function nameTaken(name: string): ConflictException {
 
 /**
  * A limit's error with the setting that raises it (REPORT_MAX_…), which only this service knows.
- * Other compiler errors are answered 400 by the exception filter (common/input-errors.ts).
+ * Other compiler errors are answered 400 by the exception filter (common/input-error.ts).
  */
 function withLimitSetting(e: unknown): unknown {
   return e instanceof QmlLimitError ? new BadRequestException(`${e.message} (${LIMIT_SETTINGS[e.limit]})`) : e;

@@ -1,3 +1,4 @@
+import { InputError } from '../../common/input-error.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { standardCatalog } from '../../catalog/catalog-load.js';
 
@@ -61,7 +62,7 @@ export interface QType {
 }
 
 /** A `q` the caller got wrong; the message names the key (`q[0].modified.gte: …`). */
-export class QError extends Error {}
+export class QError extends InputError {}
 
 export const MAX_Q = 20;
 export const MAX_CRITERIA = 20;
