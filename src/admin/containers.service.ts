@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { formatOid } from '../common/oid.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import { small } from '../audit/audit-detail.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
 import { containerEvent } from './admin-audit.js';

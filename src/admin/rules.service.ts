@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import type { NumberingRuleDto } from '../numbers/dto/numbers-response.dto.js';
 import { formatNumber } from '../numbers/number-format.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
 import { containerEvent, ruleFacts } from './admin-audit.js';
 import type { CreateRuleDto, RuleListDto, UpdateRuleDto } from './dto/rules.dto.js';

@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
 import { OidClass, formatOid } from '../common/oid.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
 import { userChange, userEvent, userFacts } from './admin-audit.js';
 import type { PageQueryDto } from './dto/paging.dto.js';

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { OidClass } from '../common/oid.js';
 import { parseObjectReference } from '../common/version-ref.js';
-import { clip } from './numbers.params.js';
+import { clip } from '../common/clip.js';
 
 /**
  * The parameters of the number service's attribute and `used` operations, checked without the

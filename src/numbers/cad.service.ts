@@ -21,7 +21,7 @@ import {
 import { attributesEvent, linkEvent, usedEvent } from './cad-audit.js';
 import { CadRepository, MAX_LINKS, type CadChangeTx, type CadIteration, type CadLink } from './cad.repository.js';
 import type { CadAttributesDto, CadLinkDto, LinkChangeBodyDto, NumberUsedLinksDto } from './dto/cad.dto.js';
-import { clip } from './numbers.params.js';
+import { clip } from '../common/clip.js';
 
 const ASSEMBLY = 'CADASSEMBLY';
 

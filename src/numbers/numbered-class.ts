@@ -2,7 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import type { Catalog } from '../catalog/catalog.js';
 import { notNumberedReason, numberedClass } from '../objects/numbered-type.js';
 import type { NumberedClass } from './numbers.repository.js';
-import { clip } from './numbers.params.js';
+import { clip } from '../common/clip.js';
 
 /** The class name of the path and the class whose numbering rule applies to it. */
 export interface ClassNameParam {

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { CONTAINER_CLASSES, isContainerClass, OidClass, parseOid } from '../common/oid.js';
+import { clip } from '../common/clip.js';
 
 /**
  * The URL parameters of the number service, checked without the database: which container
@@ -63,9 +64,4 @@ export function parseCount(raw: string | undefined, max: number): number {
     throw new BadRequestException(`count must be a whole number from 1 to ${max}, got '${clip(raw)}'`);
   }
   return n;
-}
-
-/** Echoed input is cut short so an error message stays readable. */
-export function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -9,7 +9,8 @@ import type { ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/num
 import type { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
 import { formatNumber, formatRange } from './number-format.js';
 import { parseClassName } from './numbered-class.js';
-import { clip, parseCount, pickSource, type ContainerSource } from './numbers.params.js';
+import { clip } from '../common/clip.js';
+import { parseCount, pickSource, type ContainerSource } from './numbers.params.js';
 import { NumbersRepository, type ContainerRecord } from './numbers.repository.js';
 import { ReservationBatcher } from './reservation-batcher.js';
 

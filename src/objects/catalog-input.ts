@@ -7,7 +7,7 @@ import type { StorageKind } from '../catalog/storage.js';
 import { formatOid, parseOid } from '../common/oid.js';
 import type { MemberRole } from '../generated/prisma/client.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.tx.js';
 
 /**

@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogClass } from '../catalog/catalog-model.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid, parseOid } from '../common/oid.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import type {
   CatalogLinkDto,
   CatalogLinkListDto,

@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import { formatOid } from '../common/oid.js';
 import type { MemberRole } from '../generated/prisma/client.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import type { ObjectChangeTx } from './object-change.tx.js';
 import type { ObjectRef } from './object-ref.js';
 import type { ObjectRecord } from './object-records.js';

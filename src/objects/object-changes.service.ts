@@ -14,7 +14,7 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid, masterClassOf } from '../common/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { mergeAttributes, type AttributeValue } from '../numbers/cad-params.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import type { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
 import { GENERATE, type CreateObjectDto, type NewIterationDto, type NewRevisionDto } from './dto/object-request.dto.js';
 import { transitionProblem } from './lifecycle.js';

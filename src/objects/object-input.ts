@@ -5,7 +5,7 @@ import { OidClass } from '../common/oid.js';
 import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
 import { CAD_SUBTYPES } from '../import/dataset-schema.js';
 import { checkAttributes, type AttributeChange } from '../numbers/cad-params.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 
 /**
  * The parts of an object request checked against the type catalog but without the database:

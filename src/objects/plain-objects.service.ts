@@ -12,7 +12,7 @@ import { accessFromRole } from '../auth/permissions.service.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid, parseOid } from '../common/oid.js';
-import { clip } from '../numbers/numbers.params.js';
+import { clip } from '../common/clip.js';
 import type { DeletedPlainObjectDto, PlainObjectDto, UpdatePlainObjectDto } from './dto/catalog-object.dto.js';
 import { GENERATE, type CreateObjectDto } from './dto/object-request.dto.js';
 import {

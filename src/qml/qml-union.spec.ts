@@ -56,7 +56,9 @@ describe('tables of interfaces', () => {
     expect(s.values.slice(0, 21)).toEqual(std.concreteBelow('wt.lifecycle.LifeCycleManaged'));
     // As Windchill 10 and later write it.
     const typed = statement(col('L', 'name'), '<table alias="L">WCTYPE|wt.lifecycle.LifeCycleManaged</table>');
-    expect(sql(typed).text).toContain('"t1m"."class" IN ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)');
+    expect(sql(typed).text).toContain(
+      '"t1m"."class" IN ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)',
+    );
     const union = statement(col('F', 'name'), '<table alias="F">WCTYPE|wt.ufid.Federatable</table>');
     expect(sql(union).text).toContain('UNION ALL');
   });
