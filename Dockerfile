@@ -19,6 +19,8 @@ FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000
 COPY --from=build /app/package.json /app/package-lock.json /app/prisma.config.ts /app/build-info.json ./
+# The CLI's config loads its two patches of pg and @prisma/adapter-pg from the sources.
+COPY --from=build /app/src/patches ./src/patches
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma

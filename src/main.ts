@@ -12,8 +12,11 @@ import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js'
 import { seedDemoData } from './import/demo-seed.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './prisma/embedded-postgres.js';
 import { applyMigrations } from './prisma/migrate.js';
+import { checkPatchedVersions } from './patches/versions.js';
 
 async function main(): Promise<void> {
+  // The patches of library internals (src/patches) fail the start on versions they were not written for.
+  checkPatchedVersions();
   let config: AppConfig;
   try {
     config = loadConfig();

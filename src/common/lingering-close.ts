@@ -1,5 +1,5 @@
-import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
+import { onServerEndsConnection } from '../patches/node-socket-destroy-soon.js';
 
 /** How long a closing connection goes on taking (and discarding) what the client still sends. */
 export const LINGER_MS = 5_000;
@@ -20,10 +20,11 @@ export const LINGER_MS = 5_000;
 export function closeIfBodyUnread(req: Request, res: Response): void {
   if (req.complete || res.headersSent) return;
   res.setHeader('Connection', 'close');
-  const socket = req.socket as Socket & { destroySoon?: () => void };
+  const socket = req.socket;
   // Node ends a connection whose last answer said "Connection: close" with socket.destroySoon()
-  // (net.Socket's: end, then destroy once the answer is flushed): this socket's one lingers first.
-  socket.destroySoon = () => {
+  // (net.Socket's: end, then destroy once the answer is flushed): this socket's one lingers first
+  // (see src/patches/node-socket-destroy-soon.ts).
+  onServerEndsConnection(socket, () => {
     if (socket.writable) socket.end();
     // The body goes on being read and discarded (Node dumps a body its handler left unread).
     req.resume();
@@ -35,5 +36,5 @@ export function closeIfBodyUnread(req: Request, res: Response): void {
     socket.once('end', close);
     if (req.complete) close();
     else req.once('end', close);
-  };
+  });
 }

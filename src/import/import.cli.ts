@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../prisma/embedded-postgres.js';
 import { applyMigrations, pendingMigrations } from '../prisma/migrate.js';
+import { checkPatchedVersions } from '../patches/versions.js';
 import { DatasetError } from './dataset.js';
 import { importFile, importText } from './import-file.js';
 import { ImportProgressReporter } from './import-progress.js';
@@ -42,6 +43,8 @@ function commandLine(): { file: string; as: string | undefined } | null {
 }
 
 async function main(): Promise<number> {
+  // The patches of library internals (src/patches) fail the import on versions they were not written for.
+  checkPatchedVersions();
   const args = commandLine();
   if (!args) {
     console.error(USAGE);

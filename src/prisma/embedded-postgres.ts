@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { interceptConnections } from '../patches/pglite-socket-connection-handler.js';
 import { lockDataDir } from './data-dir-lock.js';
-import type { Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -58,12 +58,6 @@ export async function startEmbeddedPostgres(
   }
 }
 
-/** The socket server's internals this module relies on (@electric-sql/pglite-socket 0.2.17). */
-interface SocketServerInternals {
-  handlers: Set<unknown>;
-  handleConnection(socket: Socket): Promise<void>;
-}
-
 const TURN_WAIT_MS = 5000;
 const WAITING_CONNECTIONS = 16;
 
@@ -77,16 +71,15 @@ const WAITING_CONNECTIONS = 16;
  *
  * The server also refuses a connection while the previous one is still being closed (it serves
  * one at a time), which a pool reopening a dropped connection at once runs into: a new connection
- * waits up to TURN_WAIT_MS for its turn instead. Both are done around the server's (private)
- * connection handler, as the package offers no hook before a connection is attached.
+ * waits up to TURN_WAIT_MS for its turn instead. Both are done before the server's own connection
+ * handler, as the package offers no hook before a connection is attached (see
+ * src/patches/pglite-socket-connection-handler.ts).
  */
 function oneSessionAtATime(server: PGLiteSocketServer, db: PGlite, onError: (e: unknown) => void): void {
-  const internals = server as unknown as SocketServerInternals;
-  const handle = internals.handleConnection.bind(server);
   let starting = false; // a connection is being reset and attached: the next one waits too
-  internals.handleConnection = async (socket: Socket) => {
+  interceptConnections(server, async (socket, attach) => {
     const until = Date.now() + TURN_WAIT_MS;
-    const busy = () => starting || internals.handlers.size > 0;
+    const busy = () => starting || server.getStats().activeConnections > 0;
     while (busy() && Date.now() < until && !socket.destroyed) await new Promise((r) => setTimeout(r, 5));
     if (socket.destroyed) return;
     if (busy()) {
@@ -102,11 +95,11 @@ function oneSessionAtATime(server: PGLiteSocketServer, db: PGlite, onError: (e: 
         socket.destroy(); // never hand out a session that may hold another connection's state
         return;
       }
-      await handle(socket); // attaches the connection (or refuses it) before it returns
+      await attach(); // attaches the connection (or refuses it) before it returns
     } finally {
       starting = false;
     }
-  };
+  });
 }
 
 async function freshSession(db: PGlite): Promise<void> {

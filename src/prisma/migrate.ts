@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sqlState } from '../common/database-errors.js';
 import { checkDatabaseReachable, DatabaseUnreachableError, unreachableMessage } from './database-reachable.js';
+import { stopWhenDone } from '../patches/prisma-migrate-deploy-exit.js';
 
 /** The project root: the folder holding prisma.config.ts. */
 export function projectRoot(): string {
@@ -18,19 +19,46 @@ export function projectRoot(): string {
   return dir;
 }
 
-/** The migrations shipped with this build (folders of prisma/migrations), in order. */
-export function migrationNames(): string[] {
-  return readdirSync(join(projectRoot(), 'prisma', 'migrations'), { withFileTypes: true })
+/** The migrations shipped with this build (folders of prisma/migrations under `root`), in order. */
+export function migrationNames(root = projectRoot()): string[] {
+  return readdirSync(join(root, 'prisma', 'migrations'), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
 }
 
-/**
- * The migrations of this build not applied to the database at `databaseUrl` (all of them when
- * Prisma's bookkeeping table is missing: the database was never migrated).
- */
-export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+/** A row of Prisma's bookkeeping table, `_prisma_migrations`. */
+export interface MigrationRow {
+  name: string;
+  finished: boolean;
+  rolledBack: boolean;
+  /** What the migration logged: set when it failed. */
+  logs: string | null;
+}
+
+/** What `_prisma_migrations` says of the migrations `names`. */
+export interface MigrationState {
+  /** Applied: a row finished and not rolled back. */
+  applied: string[];
+  /** Failed: a row neither finished nor rolled back, with logs (Prisma's P3009 "failed migrations"). */
+  failed: string[];
+  /** Not applied (the failed ones among them). */
+  pending: string[];
+}
+
+/** The state of the migrations `names` by the table's rows (none: the table is missing). */
+export function migrationState(names: string[], rows: MigrationRow[]): MigrationState {
+  const applied = new Set(rows.filter((r) => r.finished && !r.rolledBack).map((r) => r.name));
+  const failed = new Set(rows.filter((r) => !r.finished && !r.rolledBack && r.logs !== null).map((r) => r.name));
+  return {
+    applied: names.filter((n) => applied.has(n)),
+    failed: [...failed].filter((n) => !applied.has(n)).sort(),
+    pending: names.filter((n) => !applied.has(n)),
+  };
+}
+
+/** The rows of `_prisma_migrations` at `databaseUrl`; none when the table is missing (never migrated). */
+async function migrationRows(databaseUrl: string): Promise<MigrationRow[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('error', () => undefined); // a lost connection fails the query below instead
   try {
@@ -39,61 +67,83 @@ export async function pendingMigrations(databaseUrl: string): Promise<string[]> 
     throw new DatabaseUnreachableError(unreachableMessage(databaseUrl, e));
   }
   try {
-    const res = await client.query<{ name: string }>(
-      `SELECT migration_name AS name FROM _prisma_migrations
-       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    const res = await client.query<MigrationRow>(
+      `SELECT migration_name AS name, finished_at IS NOT NULL AS finished,
+              rolled_back_at IS NOT NULL AS "rolledBack", logs
+       FROM _prisma_migrations`,
     );
-    const applied = new Set(res.rows.map((r) => r.name));
-    return migrationNames().filter((m) => !applied.has(m));
+    return res.rows;
   } catch (e) {
-    if (sqlState(e)?.code === '42P01') return migrationNames(); // undefined_table
+    if (sqlState(e)?.code === '42P01') return []; // undefined_table
     throw e;
   } finally {
     await client.end();
   }
 }
 
-// `prisma migrate deploy` prints one of these when it is done. The WebAssembly schema engine of
-// Prisma 6.19 then leaves a 10-second timer running, so the process lingers although its work is
-// committed: once the line is out (and stderr is quiet), the process is stopped instead of waited for.
-const DONE = /All migrations have been successfully applied\.|No pending migrations to apply\./;
-
-// Each migration it applied is listed as a folder line under "The following migration(s) have been applied".
-const APPLIED = /^\s*└─ (\S+)\/$/gm;
-
 /**
- * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine) and
- * returns the names of those it applied (none: the schema was up to date). A server that cannot be
- * reached fails with a DatabaseUnreachableError first.
+ * The migrations of this build (of the project at `root`) not applied to the database at
+ * `databaseUrl` (all of them when Prisma's bookkeeping table is missing: the database was never
+ * migrated).
  */
-export async function applyMigrations(databaseUrl: string): Promise<string[]> {
-  await checkDatabaseReachable(databaseUrl);
-  const root = projectRoot();
+export async function pendingMigrations(databaseUrl: string, root = projectRoot()): Promise<string[]> {
+  return migrationState(migrationNames(root), await migrationRows(databaseUrl)).pending;
+}
+
+/** How `prisma migrate deploy` ended, and everything it printed. */
+interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+/** Runs `prisma migrate deploy` in `root` on `databaseUrl`. */
+function migrateDeploy(databaseUrl: string, root: string): Promise<CliRun> {
   const cli = createRequire(join(root, 'package.json')).resolve('prisma/build/index.js');
-  const printed = await new Promise<string>((resolve, reject) => {
+  return new Promise<CliRun>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Prisma 6.19's CLI lingers 10 s after its work is done: stopped once it says so.
+    stopWhenDone(child);
     let output = '';
-    let done = false;
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-      if (!done && DONE.test(output)) {
-        done = true;
-        setTimeout(() => child.kill(), 300).unref();
-      }
-    });
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 || done
-        ? resolve(output)
-        : reject(new Error(`prisma migrate deploy failed (exit ${code})${causeFirst(output)}`)),
-    );
+    child.on('exit', (code, signal) => resolve({ code, signal, output }));
   });
-  return [...printed.matchAll(APPLIED)].map((m) => m[1]);
+}
+
+/**
+ * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine) and
+ * returns the names of those it applied (none: the schema was up to date). A server that cannot be
+ * reached fails with a DatabaseUnreachableError first.
+ *
+ * Whether it succeeded is read from Prisma's table afterwards, not from what the CLI printed nor
+ * from how it exited: every migration of this build has a row finished and not rolled back, and no
+ * row has failed. Otherwise the error names the migrations that failed and those not applied, and
+ * gives the CLI's output. `root` is the project (prisma.config.ts, prisma/migrations).
+ */
+export async function applyMigrations(databaseUrl: string, root = projectRoot()): Promise<string[]> {
+  await checkDatabaseReachable(databaseUrl);
+  const names = migrationNames(root);
+  const before = migrationState(names, await migrationRows(databaseUrl));
+  const run = await migrateDeploy(databaseUrl, root);
+  const after = migrationState(names, await migrationRows(databaseUrl));
+  if (after.failed.length || after.pending.length) throw new Error(failureMessage(run, after));
+  return before.pending;
+}
+
+function failureMessage(run: CliRun, state: MigrationState): string {
+  const ended = run.signal ? `stopped by ${run.signal}` : `exit ${run.code}`;
+  const notApplied = state.pending.filter((n) => !state.failed.includes(n));
+  const table = [
+    state.failed.length ? `failed: ${state.failed.join(', ')}` : '',
+    notApplied.length ? `not applied: ${notApplied.join(', ')}` : '',
+  ].filter(Boolean);
+  return `prisma migrate deploy failed (${ended}; _prisma_migrations: ${table.join('; ')})${causeFirst(run.output)}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { isDatabaseUnavailable, sqlState } from '../common/database-errors.js';
 import { DatabasePools } from './database-pools.js';
+import { dropConnection } from '../patches/pg-drop-connection.js';
 
 /** After the replica was found unable to answer, reads go to the primary this long before it is tried again. */
 const RETRY_AFTER_MS = 5000;
@@ -161,7 +162,7 @@ export class ReadReplica {
       await client.query('SELECT 1');
     } catch (e) {
       // Not end(): that waits for the server, which may be the one not answering.
-      dropSocket(client);
+      dropConnection(client);
       return sqlState(e) !== null;
     }
     void client.end().catch(() => undefined);
@@ -170,11 +171,6 @@ export class ReadReplica {
 
   /** Closes every connection to the replica at once, also those in use, without asking the server. */
   private dropConnections(): void {
-    for (const client of this.connections) dropSocket(client);
+    for (const client of this.connections) dropConnection(client);
   }
-}
-
-/** Closes a connection at once, without a word to the server (a pool's clients are pg.Clients). */
-function dropSocket(client: pg.ClientBase): void {
-  (client as pg.Client).connection.stream.destroy();
 }

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-
-/** What node-postgres keeps of the statements a connection has prepared (not in its types). */
-interface ParsedStatements {
-  connection?: { parsedStatements?: Record<string, string> };
-}
+import { forgetPrepared, isPrepared } from '../patches/pg-parsed-statements.js';
 
 /**
  * Report queries as named prepared statements, so PostgreSQL parses (and, where it keeps a
@@ -86,10 +82,10 @@ interface ClientStatements {
 }
 
 async function deallocate(client: pg.ClientBase, name: string): Promise<void> {
-  const parsed = (client as unknown as ParsedStatements).connection?.parsedStatements;
   // A statement whose preparation failed was never created: nothing to drop.
-  if (parsed?.[name] === undefined) return;
+  if (!isPrepared(client, name)) return;
   // The name is a digest of ours (letters, digits, underscore), never text from a request.
   await client.query(`DEALLOCATE "${name}"`);
-  delete parsed[name];
+  // pg would otherwise run the name again without preparing it (src/patches/pg-parsed-statements.ts).
+  forgetPrepared(client, name);
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -98,8 +98,9 @@ describe('the Dockerfile', () => {
     const copied = [...dockerfile.matchAll(/^COPY --from=build (.+) (\S+)$/gm)].flatMap((m) =>
       m[1].split(' ').map((p) => p.replace(/^\/app\//, '')),
     );
-    // The compiled service, the prisma CLI's config and migrations (migrate at start), the demo
-    // dataset (seed), the version record, the type catalog (read at start), and the dependencies.
+    // The compiled service, the prisma CLI's config, the patches it loads (TypeScript, as the config
+    // is) and the migrations (migrate at start), the demo dataset (seed), the version record, the
+    // type catalog (read at start), and the dependencies.
     expect(copied.sort()).toEqual(
       [
         'build-info.json',
@@ -110,8 +111,20 @@ describe('the Dockerfile', () => {
         'package.json',
         'prisma',
         'prisma.config.ts',
+        'src/patches',
       ].sort(),
     );
+    // What prisma.config.ts imports from the sources is all in src/patches.
+    const config = read('prisma.config.ts');
+    const imported = [...config.matchAll(/from '\.\/([^']+)'/g)].map((m) => m[1]);
+    expect(imported.length).toBeGreaterThan(0);
+    for (const path of imported) expect(path).toMatch(/^src\/patches\/[^/]+\.js$/);
+    // …and they import nothing else of the sources.
+    for (const file of readdirSync(join(process.cwd(), 'src/patches')).filter((f) => !f.endsWith('.spec.ts'))) {
+      const relative = [...read(`src/patches/${file}`).matchAll(/from '(\.[^']*)'/g)].map((m) => m[1]);
+      for (const path of relative)
+        expect({ file, path }).toEqual({ file, path: expect.stringMatching(/^\.\/[^/]+\.js$/) });
+    }
     // prisma migrate deploy runs from node_modules at start: it must survive `npm prune --omit=dev`.
     expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['prisma', '@prisma/client', 'pg']));
   });
