@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { checkUserTypes, standardCatalog } from '../catalog/catalog-load.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
+import { req } from './qml-layout-new.fixtures.js';
 import type { PlanRequest } from './qml-plan.js';
 
 const demo = JSON.parse(readFileSync(new URL('../../prisma/demo-dataset.json', import.meta.url), 'utf8')) as {
@@ -8,13 +9,6 @@ const demo = JSON.parse(readFileSync(new URL('../../prisma/demo-dataset.json', i
 };
 const qml = (name: string) => demo.reports.find((r) => r.name === name)!.qml;
 
-const req: PlanRequest = {
-  values: {},
-  user: { id: 2, name: 'alice', admin: false },
-  readable: [1, 2],
-  now: new Date('2026-05-06T00:00:00Z'),
-  limit: 101,
-};
 const sql = (text: string, over: Partial<PlanRequest> = {}) =>
   buildQuery(compileTemplate(text), { ...req, ...over }).sql;
 

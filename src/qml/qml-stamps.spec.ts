@@ -1,13 +1,5 @@
 import { buildQuery, compileTemplate } from './qml-compiler.js';
-import type { PlanRequest } from './qml-plan.js';
-
-const req: PlanRequest = {
-  values: {},
-  user: { id: 2, name: 'alice', admin: false },
-  readable: [1, 2],
-  now: new Date('2026-05-06T00:00:00Z'),
-  limit: 10,
-};
+import { req } from './qml-layout-new.fixtures.js';
 
 const STAMPS = ['thePersistInfo.createStamp', 'thePersistInfo.modifyStamp', 'thePersistInfo.updateStamp'];
 
