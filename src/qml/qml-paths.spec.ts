@@ -1,5 +1,6 @@
+import { rejection } from './qml-rejection.fixtures.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
-import { QmlError, QmlLimitError } from './qml-error.js';
+import { QmlLimitError } from './qml-error.js';
 import { attr, doc, ref, req, std } from './qml-layout-new.fixtures.js';
 import { MAX_PATH_HOPS } from './qml-limits.js';
 import type { PlanRequest } from './qml-plan.js';
@@ -16,15 +17,7 @@ const cond = (alias: string, path: string, op: string, value: string) =>
   `<condition><operand>${col(alias, path)}</operand><operator type="${op}"/><operand><constant>${value}</constant></operand></condition>`;
 const sql = (xml: string, over: Partial<PlanRequest> = {}) => buildQuery(compileTemplate(xml), { ...req, ...over }).sql;
 
-function reason(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof QmlError) return e.message;
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const reason = rejection;
 
 /** The creator's user joined to the part, readable by every user: no access filter. */
 const CREATOR = 'LEFT JOIN "users" "t1p1" ON "t1"."created_by" = "t1p1"."id"';

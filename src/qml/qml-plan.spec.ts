@@ -1,5 +1,5 @@
+import { rejection } from './qml-rejection.fixtures.js';
 import { STORAGES } from '../catalog/storage.js';
-import { QmlError } from './qml-error.js';
 import { parseQml } from './qml-parse.js';
 import { planQuery, type PlanRequest } from './qml-plan.js';
 import { validateQml } from './qml-validate.js';
@@ -23,15 +23,7 @@ const where = (c: string) => `<select>${COL('number', 'N')}</select>${FROM}<wher
 const cmp = (path: string, op: string, operand: string) =>
   `<condition><operand>${COL(path)}</operand><operator type="${op}"/><operand>${operand}</operand></condition>`;
 
-function reason(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof QmlError) return e.message;
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const reason = rejection;
 
 describe('planQuery', () => {
   it('generates aliases, joins the master and filters class and readable containers', () => {

@@ -1,7 +1,7 @@
+import { rejection } from './qml-rejection.fixtures.js';
 import { checkUserTypes, standardCatalog } from '../catalog/catalog-load.js';
 import { CatalogError } from '../catalog/catalog-model.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
-import { QmlError } from './qml-error.js';
 import type { PlanRequest } from './qml-plan.js';
 
 const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
@@ -60,15 +60,7 @@ const compile = (xml: string) => compileTemplate(xml, { catalog });
 const sql = (xml: string) => buildQuery(compile(xml), req).sql;
 const types = (xml: string) => compile(xml).select.map((s) => (s.expr.k === 'prop' ? s.expr.prop.type : null));
 
-function reason(xml: string): string {
-  try {
-    compile(xml);
-  } catch (e) {
-    if (e instanceof QmlError) return e.message;
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const reason = (xml: string) => rejection(() => compile(xml));
 
 describe('typeInfo columns: soft types’ local attributes as Windchill 10 and later keep them', () => {
   const site = `WCTYPE|${PFD}|${SITE}`;

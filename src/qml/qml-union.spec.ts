@@ -1,8 +1,8 @@
+import { rejection } from './qml-rejection.fixtures.js';
 import { checkUserTypes, standardCatalog } from '../catalog/catalog-load.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogFile } from '../catalog/catalog-model.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
-import { QmlError } from './qml-error.js';
 import { req } from './qml-layout-new.fixtures.js';
 
 /** Tables of interfaces (qml-validate-paths.ts, qml-plan-tables.ts): one storage, or the union of several. */
@@ -16,15 +16,7 @@ const obj = (alias: string, path: string) =>
   `<object alias="${alias}" heading="${path || 'object'}" propertyName="${path}"/>`;
 const sql = (xml: string, catalog: Catalog = std) => buildQuery(compileTemplate(xml, { catalog }), req).sql;
 
-function reason(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof QmlError) return e.message;
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const reason = rejection;
 
 /** Users' plain classes implementing LifeCycleManaged: one keeps the state where wt.fc.Item does, one in JSON. */
 const INSPECTIONS: CatalogFile = {

@@ -1,5 +1,5 @@
+import { rejection } from './qml-rejection.fixtures.js';
 import { buildQuery, compileTemplate } from './qml-compiler.js';
-import { QmlError } from './qml-error.js';
 import type { JoinDecl, QmlTemplate } from './qml-ast.js';
 
 const TASK = 'wt.change2.WTChangeActivity2';
@@ -23,15 +23,7 @@ function roles(t: QmlTemplate): [string, string] {
   return [t.tables[j.a].alias, t.tables[j.b].alias];
 }
 
-function reason(xml: string): string {
-  try {
-    compileTemplate(xml);
-  } catch (e) {
-    if (e instanceof QmlError) return e.message;
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const reason = (xml: string) => rejection(() => compileTemplate(xml));
 
 const req = {
   values: {},

@@ -1,4 +1,4 @@
-import { QmlError } from './qml-error.js';
+import { rejection } from './qml-rejection.fixtures.js';
 import { parseQml } from './qml-parse.js';
 import { validateQml } from './qml-validate.js';
 
@@ -10,15 +10,7 @@ const q = (body: string, params = '', root = '<qml>') =>
 const FROM = '<from><table alias="D">wt.doc.WTDocument</table></from>';
 const SEL = '<select><column alias="D" heading="N">number</column></select>';
 
-function reason(xml: string): string {
-  try {
-    validate(xml);
-  } catch (e) {
-    if (e instanceof QmlError) return e.message;
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const reason = (xml: string) => rejection(() => validate(xml));
 
 describe('validateQml', () => {
   it('resolves columns, objects, functions and constants in select order', () => {
