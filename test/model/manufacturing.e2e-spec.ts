@@ -1,5 +1,7 @@
 import { USERS } from '../helpers/test-app.js';
 import {
+  ED,
+  PFD,
   VIEW_JOIN,
   condition,
   latest,
@@ -13,8 +15,6 @@ const PP = 'com.ptc.windchill.mpml.processplan.MPMProcessPlan';
 const SQ = 'com.ptc.windchill.mpml.processplan.sequence.MPMSequence';
 const OP = 'com.ptc.windchill.mpml.processplan.operation.MPMOperation';
 const RS = 'com.ptc.windchill.mpml.resource.';
-const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
-const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
 
 /**
  * Manufacturing process management and plant data through the standard catalog: process plans,

@@ -1,5 +1,7 @@
 import { USERS } from '../helpers/test-app.js';
 import {
+  ED,
+  PFD,
   VIEW_JOIN,
   condition,
   latest,
@@ -9,8 +11,6 @@ import {
   useModelData,
 } from './model-fixtures.js';
 
-const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
-const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
 const SITE = 'com.acme.mi.AssemblySite';
 const PACKAGING = 'com.acme.mi.Packaging';
 const PLANT_DATA = 'com.acme.mi.PlantSpecificEnterpriseData';

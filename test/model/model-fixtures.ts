@@ -169,8 +169,8 @@ export function latestPartNumbered(number: string): string {
 </standardCondition></condition>`;
 }
 
-const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
-const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
+export const ED = 'com.ptc.windchill.enterprise.data.EnterpriseData';
+export const PFD = 'com.ptc.windchill.enterprise.data.PlantFunctionalData';
 
 /**
  * The linkJoins of those exports from `Part` through its `View Specific Enterprise Data` to the
