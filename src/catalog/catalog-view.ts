@@ -1,5 +1,13 @@
 import type { Catalog } from './catalog.js';
-import type { CatalogClass, CatalogSoftType, PropertyDef, ReferenceDef, TypeInfoDef } from './catalog-model.js';
+import type { CatalogSource } from './catalog-build.js';
+import type {
+  CatalogClass,
+  CatalogProblem,
+  CatalogSoftType,
+  PropertyDef,
+  ReferenceDef,
+  TypeInfoDef,
+} from './catalog-model.js';
 
 /** A catalog class as the API shows it (GET /reports/api/1.0/catalog). */
 export interface ClassView {
@@ -127,6 +135,28 @@ export function pathType(catalog: Catalog, c: CatalogClass, path: string, hops =
   const rest = name === refs[0] ? path.slice(name.length + 1) : path.slice(head.length + 1);
   const target = catalog.findClass(name === 'masterReference' && c.master ? c.master : c.references.get(name)!.target);
   return rest === '' ? 'oid' : target ? pathType(catalog, target, rest, hops + 1) : 'unknown';
+}
+
+/**
+ * The named paths of the sources' classes that resolve to nothing, as problems of the catalog (an
+ * abstract link class without roles names its roles' references for the link classes below it).
+ */
+export function unresolvedPaths(catalog: Catalog, sources: readonly CatalogSource[]): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  for (const src of sources) {
+    (src.file.classes ?? []).forEach((spec, i) => {
+      const c = catalog.findClass(spec.name);
+      if (!c || (c.abstract && c.storage === 'link' && !c.roles)) return;
+      for (const [path, to] of Object.entries(spec.paths ?? {})) {
+        if (pathType(catalog, c, to) !== 'unknown') continue;
+        problems.push({
+          where: `${src.where}: classes[${i}] (${spec.name}).paths.${path}`,
+          message: `${to} is no property, derived property or reference path of ${spec.name}`,
+        });
+      }
+    });
+  }
+  return problems;
 }
 
 /** Where a reference keeps its target: `column master_id`, `json view`, `json businessObject (OID)`. */

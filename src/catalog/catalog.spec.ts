@@ -229,7 +229,7 @@ describe('named paths (paths)', () => {
     });
   });
 
-  it('inherits them, and refuses one that names a property, derived property or reference already', () => {
+  it('inherits them, and refuses one that names a property, derived property or reference already, or a path to nothing', () => {
     expect(std.findClass('wt.change2.ReportedAgainst')!.paths.get('roleBObject')).toBe('roleBObjectRef');
     expect(
       problemsOf(() =>
@@ -246,6 +246,15 @@ describe('named paths (paths)', () => {
       ),
     ).toEqual([
       'test: classes[0] (com.acme.np.Thing).paths.size: size is a property, derived property or reference already',
+    ]);
+    expect(
+      problemsOf(() =>
+        withTypes({
+          classes: [{ name: 'com.acme.np.Other', parent: 'wt.fc.Item', paths: { owner: 'containerReference.nme' } }],
+        }),
+      ),
+    ).toEqual([
+      'test: classes[0] (com.acme.np.Other).paths.owner: containerReference.nme is no property, derived property or reference path of com.acme.np.Other',
     ]);
   });
 });

@@ -1,5 +1,13 @@
 import { buildCatalog, type CatalogSource } from './catalog-build.js';
-import type { CatalogClass, CatalogSoftType, PropertyDef, PropertyType, ReferenceDef } from './catalog-model.js';
+import {
+  CatalogError,
+  type CatalogClass,
+  type CatalogSoftType,
+  type PropertyDef,
+  type PropertyType,
+  type ReferenceDef,
+} from './catalog-model.js';
+import { unresolvedPaths } from './catalog-view.js';
 import { STORAGES, type Storage, type StorageKind } from './storage.js';
 import { typeInfoProperty } from './type-info.js';
 
@@ -38,6 +46,8 @@ export class Catalog {
     const built = buildCatalog([...sources]);
     this.classes = built.classes;
     this.softTypes = built.softTypes;
+    const unresolved = unresolvedPaths(this, sources);
+    if (unresolved.length) throw new CatalogError(unresolved);
   }
 
   /** The same catalog with further sources (user-declared types); throws CatalogError. */
