@@ -1,28 +1,11 @@
 import type pg from 'pg';
+import { runTransaction } from './transactions.js';
 
 /**
- * Runs `work` in one transaction on a pooled pg connection: BEGIN, then COMMIT when it returns,
- * ROLLBACK when it throws. A connection that cannot even roll back is discarded rather than
- * reused, and errors the server sends while it is checked out reach the caller through the
- * failing query instead of crashing the process as an unhandled 'error' event.
+ * `work` with the connection of a transaction on `pool` (see runTransaction in transactions.ts,
+ * the one transaction helper: inside an open transaction this is a savepoint of it), for code
+ * that drives the connection itself.
  */
-export async function inPgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  const ignore = () => undefined;
-  client.on('error', ignore);
-  let failure: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {
-      failure = e as Error;
-    });
-    throw e;
-  } finally {
-    client.off('error', ignore);
-    client.release(failure);
-  }
+export function inPgTransaction<T>(pool: pg.Pool, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  return runTransaction(pool, (tx) => work(tx.client));
 }

@@ -3,19 +3,35 @@ import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DatabasePools } from './database-pools.js';
 import { createPgAdapter } from './pg-adapter.js';
+import { routeToTransaction, runTransaction, type Tx } from './transactions.js';
 
+/**
+ * The service's one database handle: Prisma over its pg driver adapter, on the primary pool
+ * (DatabasePools.primary), and the one transaction helper, `transaction()` (see
+ * transactions.ts: statements made through this handle inside it run in the transaction).
+ */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   /**
-   * The connection pool under Prisma (DatabasePools.primary), for bulk bytes (file content) and
-   * prepared statements: Prisma's driver adapter turns every bytea value into an array of
-   * numbers, which caps it near 20 MB/s.
+   * The pool under Prisma, for bulk bytes (file content), COPY and prepared statements: Prisma's
+   * driver adapter turns every bytea value into an array of numbers, which caps it near 20 MB/s.
+   * Inside `transaction()`, its statements run in the transaction.
    */
   readonly pgPool: pg.Pool;
 
   constructor(pools: DatabasePools) {
-    super({ adapter: createPgAdapter(pools.primary) });
-    this.pgPool = pools.primary;
+    const pool = routeToTransaction(pools.primary);
+    super({ adapter: createPgAdapter(pool) });
+    this.pgPool = pool;
+  }
+
+  /**
+   * Runs `work` in one transaction: COMMIT when it returns, ROLLBACK when it throws; inside
+   * another transaction, a savepoint of it. Every statement of `work` made through this handle
+   * (Prisma calls, `$queryRaw`, `pgPool`, `tx.query`) runs in it.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return runTransaction(this.pgPool, work);
   }
 
   async onModuleInit(): Promise<void> {

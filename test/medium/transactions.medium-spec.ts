@@ -1,0 +1,94 @@
+import { PrismaService } from '../../src/prisma/prisma.service.js';
+import { useServices } from './medium-database.js';
+
+/**
+ * The one transaction helper (src/prisma/transactions.ts): every statement made through the
+ * database handle inside `transaction()` runs in that transaction, whichever way it is made.
+ */
+describe('PrismaService.transaction', () => {
+  const s = useServices({});
+  let db: PrismaService;
+  beforeAll(() => {
+    db = s.get(PrismaService);
+  });
+
+  const txid = async (run: () => Promise<{ t: string }[]>) => (await run())[0].t;
+  const roleCount = async (name: string) =>
+    Number((await s.pool.query('SELECT count(*) AS n FROM content_roles WHERE name = $1', [name])).rows[0].n);
+
+  it('runs Prisma model calls, $queryRaw, the pg pool and tx.query on one connection in one transaction', async () => {
+    const ids = await db.transaction(async (tx) => {
+      await db.contentRole.create({ data: { name: 'TX_SAME' } });
+      return [
+        await txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`),
+        await txid(async () => (await db.pgPool.query<{ t: string }>('SELECT txid_current()::text AS t')).rows),
+        await txid(() => tx.query<{ t: string }>('SELECT txid_current()::text AS t')),
+        await txid(() => tx.query<{ t: string }>('SELECT txid_current()::text AS t', [], 'tx-medium-txid')),
+        // A row written by a Prisma call is seen by the others before the commit.
+        String(
+          (await tx.query<{ n: string }>("SELECT count(*)::text AS n FROM content_roles WHERE name = 'TX_SAME'"))[0].n,
+        ),
+      ];
+    });
+    expect(new Set(ids.slice(0, 4)).size).toBe(1);
+    expect(ids[4]).toBe('1');
+    expect(await roleCount('TX_SAME')).toBe(1);
+  });
+
+  it('rolls back every kind of statement when the work throws, and answers with its error', async () => {
+    const failure = db.transaction(async (tx) => {
+      await db.contentRole.create({ data: { name: 'TX_ROLLED_1' } });
+      await db.$executeRaw`INSERT INTO content_roles (name) VALUES ('TX_ROLLED_2')`;
+      await tx.query("INSERT INTO content_roles (name) VALUES ('TX_ROLLED_3')");
+      throw new Error('changed my mind');
+    });
+    await expect(failure).rejects.toThrow('changed my mind');
+    for (const name of ['TX_ROLLED_1', 'TX_ROLLED_2', 'TX_ROLLED_3']) expect(await roleCount(name)).toBe(0);
+  });
+
+  it('nests: an inner transaction or a Prisma $transaction is a savepoint of the open one', async () => {
+    const outer = await db.transaction(async (tx) => {
+      const mine = await txid(() => tx.query<{ t: string }>('SELECT txid_current()::text AS t'));
+      await db.contentRole.create({ data: { name: 'TX_OUTER' } });
+      // A failing inner part rolls back only itself when the caller catches it.
+      await db
+        .transaction(async () => {
+          await db.contentRole.create({ data: { name: 'TX_INNER_FAILED' } });
+          throw new Error('inner');
+        })
+        .catch(() => undefined);
+      const inner = await db.transaction(async (t) =>
+        txid(() => t.query<{ t: string }>('SELECT txid_current()::text AS t')),
+      );
+      const viaPrisma = await db.$transaction(async (p) => {
+        await p.contentRole.create({ data: { name: 'TX_PRISMA_NESTED' } });
+        return txid(() => p.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`);
+      });
+      return { mine, inner, viaPrisma };
+    });
+    expect(outer.inner).toBe(outer.mine);
+    expect(outer.viaPrisma).toBe(outer.mine);
+    expect(await roleCount('TX_OUTER')).toBe(1);
+    expect(await roleCount('TX_INNER_FAILED')).toBe(0);
+    expect(await roleCount('TX_PRISMA_NESTED')).toBe(1);
+  });
+
+  it('routes nothing once it has ended: work it started that outlives it runs on its own', async () => {
+    let ended!: () => void;
+    const gate = new Promise<void>((resolve) => (ended = resolve));
+    let later: Promise<string> | undefined;
+    const during = await db.transaction(async (tx) => {
+      // Started here (it keeps this async context), run once the transaction has committed.
+      later = gate.then(() => txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`));
+      return txid(() => tx.query<{ t: string }>('SELECT txid_current()::text AS t'));
+    });
+    ended();
+    expect(await later).not.toBe(during);
+  });
+
+  it('statements outside a transaction run each in their own, as before', async () => {
+    const a = await txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`);
+    const b = await txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`);
+    expect(a).not.toBe(b);
+  });
+});
