@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DatabasePools } from './database-pools.js';
 import { createPgAdapter } from './pg-adapter.js';
-import { routeToTransaction, runTransaction, type Tx } from './transactions.js';
+import { routeToTransaction, runTransaction, type TransactionOptions, type Tx } from './transactions.js';
 
 /**
  * The service's one database handle: Prisma over its pg driver adapter, on the primary pool
@@ -30,8 +30,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
    * another transaction, a savepoint of it. Every statement of `work` made through this handle
    * (Prisma calls, `$queryRaw`, `pgPool`, `tx.query`) runs in it.
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return runTransaction(this.pgPool, work);
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return runTransaction(this.pgPool, work, options);
   }
 
   async onModuleInit(): Promise<void> {

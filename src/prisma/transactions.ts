@@ -55,13 +55,26 @@ export function inTransaction(): boolean {
   return current.getStore()?.client != null;
 }
 
+/** How a transaction starts; only for an outermost one (a savepoint keeps its transaction's). */
+export interface TransactionOptions {
+  /** READ ONLY: it may not write (reports). */
+  readOnly?: boolean;
+  /** Its statement timeout (SET LOCAL), when it differs from the pool's; 0 for none. */
+  statementTimeoutMs?: number;
+}
+
 /**
  * Runs `work` in a transaction on a connection of `pool` (see the top of this file), or in a
  * savepoint of the transaction already open in this async context.
  */
-export async function runTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function runTransaction<T>(
+  pool: pg.Pool,
+  work: (tx: Tx) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   const outer = current.getStore();
   if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)));
+  const begin = beginStatement(options);
   const client = await pool.connect();
   const ignore = () => undefined;
   // An error the server sends while the connection is checked out reaches the caller through
@@ -70,8 +83,10 @@ export async function runTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise
   const open: OpenTransaction = { client, savepoints: 0 };
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
-    const result = await current.run(open, () => work(new OpenTx(open)));
+    await client.query(begin);
+    // Awaited inside the context: a Prisma call returned unawaited by `work` only starts when
+    // awaited (its promise is lazy), and must start in the transaction too.
+    const result = await current.run(open, async () => await work(new OpenTx(open)));
     open.client = null;
     await client.query('COMMIT');
     return result;
@@ -87,6 +102,17 @@ export async function runTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise
     client.off('error', ignore);
     client.release(broken);
   }
+}
+
+/** BEGIN with the options; the timeout is a whole number checked here, never text from outside. */
+function beginStatement({ readOnly, statementTimeoutMs }: TransactionOptions): string {
+  let begin = readOnly ? 'BEGIN READ ONLY' : 'BEGIN';
+  if (statementTimeoutMs !== undefined) {
+    if (!Number.isSafeInteger(statementTimeoutMs) || statementTimeoutMs < 0)
+      throw new Error(`statement timeout ${statementTimeoutMs} is not a whole number of milliseconds`);
+    begin += `; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
+  }
+  return begin;
 }
 
 async function inSavepoint<T>(open: OpenTransaction, client: pg.ClientBase, work: () => Promise<T>): Promise<T> {

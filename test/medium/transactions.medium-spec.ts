@@ -86,6 +86,25 @@ describe('PrismaService.transaction', () => {
     expect(await later).not.toBe(during);
   });
 
+  it('starts read-only with its own statement timeout when asked, and refuses a timeout that is not a whole number', async () => {
+    const settings = await db.transaction(
+      async (tx) =>
+        (
+          await tx.query<{ ro: string; timeout: string }>(
+            "SELECT current_setting('transaction_read_only') AS ro, current_setting('statement_timeout') AS timeout",
+          )
+        )[0],
+      { readOnly: true, statementTimeoutMs: 1234 },
+    );
+    expect(settings).toEqual({ ro: 'on', timeout: '1234ms' });
+    const write = db.transaction(() => db.contentRole.create({ data: { name: 'TX_READ_ONLY' } }), { readOnly: true });
+    await expect(write).rejects.toThrow(/read-only transaction/);
+    await expect(db.transaction(async () => 1, { statementTimeoutMs: 1.5 })).rejects.toThrow(
+      'statement timeout 1.5 is not a whole number of milliseconds',
+    );
+    expect(await roleCount('TX_READ_ONLY')).toBe(0);
+  });
+
   it('statements outside a transaction run each in their own, as before', async () => {
     const a = await txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`);
     const b = await txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`);
