@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
 import { latestOfBranchText } from '../common/version-ref.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { newIteration } from '../objects/iterations.repository.js';
+import { newIteration } from '../objects/versioned/iterations.repository.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';

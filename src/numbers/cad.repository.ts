@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
 import { latestOfBranchSql } from '../common/version-ref.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { newIteration } from '../objects/iterations.repository.js';
+import { newIteration } from '../objects/versioned/iterations.repository.js';
 import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue, CadRef } from './cad-params.js';

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '../generated/prisma/client.js';
-import { ObjectLocks } from '../prisma/object-locks.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import type { ObjectRef } from './object-ref.js';
-import { CatalogRowsTx } from './catalog-rows.tx.js';
-import { ObjectChangeTx } from './object-change.tx.js';
-import { findByRef, findInMaster, recordSql, type IterationPick, type ObjectRecord } from './object-records.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { ObjectLocks } from '../../prisma/object-locks.js';
+import { PrismaService } from '../../prisma/prisma.service.js';
+import type { ObjectRef } from '../object-ref.js';
+import { CatalogRowsTx } from '../plain/catalog-rows.repository.js';
+import { ObjectChangeTx } from './object-change.repository.js';
+import {
+  findByRef,
+  findInMaster,
+  recordSql,
+  type IterationPick,
+  type ObjectRecord,
+} from './object-records.repository.js';
 
 /**
  * Masters, iterations and usage links of documents, parts and CAD documents as the objects

@@ -1,16 +1,16 @@
-import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { auditViaPrisma, type AuditSql } from '../audit/audit-events.js';
-import type { AttributeValue } from '../numbers/cad-params.js';
+import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
+import { auditViaPrisma, type AuditSql } from '../../audit/audit-events.js';
+import type { AttributeValue } from '../../numbers/cad-params.js';
 import {
   RESERVATION_COLUMNS,
   reservationCtes,
   reserveInTransaction,
   type NumberedClass,
   type Reservation,
-} from '../numbers/numbers.repository.js';
-import { boundLockWaits } from '../prisma/object-locks.js';
+} from '../../numbers/numbers.repository.js';
+import { boundLockWaits } from '../../prisma/object-locks.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
-import type { ObjectRef } from './object-ref.js';
+import type { ObjectRef } from '../object-ref.js';
 import {
   findByRef,
   findInMaster,
@@ -18,10 +18,10 @@ import {
   type IterationPick,
   type ObjectRecord,
   type RecordSources,
-} from './object-records.js';
-import { CatalogRowsTx } from './catalog-rows.tx.js';
-import { ObjectReferencesTx } from './object-references.tx.js';
-import { UsageLinksTx } from './usage-links.tx.js';
+} from './object-records.repository.js';
+import { CatalogRowsTx } from '../plain/catalog-rows.repository.js';
+import { ObjectReferencesTx } from '../links/object-references.repository.js';
+import { UsageLinksTx } from '../structure/usage-links.repository.js';
 
 export interface ContainerForUser {
   id: number;

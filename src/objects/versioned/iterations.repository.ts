@@ -1,5 +1,5 @@
 import { ConflictException } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 /** What makes the new iteration differ from the one it is made from. */
 export interface IterationStart {
