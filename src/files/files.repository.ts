@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
-import { latestOfBranchText } from '../common/version-ref.js';
+import { latestOfBranchText } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/versioned/iterations.repository.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';

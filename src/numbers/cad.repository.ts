@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
-import { latestOfBranchSql } from '../common/version-ref.js';
+import { latestOfBranchSql } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { newIteration } from '../objects/versioned/iterations.repository.js';
 import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';

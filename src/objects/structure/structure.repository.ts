@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { latestOfBranchSql } from '../../common/version-ref.js';
+import { latestOfBranchSql } from '../versioned/iterations.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
 import type { ObjectRef } from '../object-ref.js';
