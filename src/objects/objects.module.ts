@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NumbersModule } from '../numbers/numbers.module.js';
 import { CatalogLinksService } from './links/catalog-links.service.js';
 import { CatalogObjectsController } from './plain/catalog-objects.controller.js';
 import { ObjectChangesController } from './versioned/object-changes.controller.js';
@@ -12,6 +13,7 @@ import { UsageLinksController } from './structure/usage-links.controller.js';
 import { UsageLinksService } from './structure/usage-links.service.js';
 
 @Module({
+  imports: [NumbersModule],
   controllers: [ObjectsController, ObjectChangesController, UsageLinksController, CatalogObjectsController],
   providers: [
     ObjectsService,

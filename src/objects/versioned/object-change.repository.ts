@@ -4,10 +4,10 @@ import type { AttributeValue } from '../../numbers/cad-params.js';
 import {
   RESERVATION_COLUMNS,
   reservationCtes,
-  reserveInTransaction,
   type NumberedClass,
   type Reservation,
 } from '../../numbers/numbers.repository.js';
+import type { NumbersService } from '../../numbers/numbers.service.js';
 import { boundLockWaits } from '../../prisma/object-locks.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from '../object-ref.js';
@@ -109,6 +109,8 @@ export class ObjectChangeTx {
     private readonly tx: Prisma.TransactionClient,
     /** DB_LOCK_TIMEOUT_MS: the longest the change waits for the lock of an object (503 past it). */
     private readonly lockTimeoutMs: number,
+    /** Reserves generated numbers in this transaction. */
+    private readonly numbers: NumbersService,
   ) {
     this.links = new UsageLinksTx(tx, lockTimeoutMs);
     this.rows = new CatalogRowsTx(tx, lockTimeoutMs);
@@ -152,7 +154,7 @@ export class ObjectChangeTx {
 
   /** One number of the container's rule for the class, held until this transaction ends. */
   reserveNumber(containerId: number, rule: NumberedClass): Promise<Reservation | null> {
-    return reserveInTransaction(this.tx, containerId, rule, 1);
+    return this.numbers.reserveIn(this.tx, containerId, rule, 1);
   }
 
   /**
