@@ -2,13 +2,18 @@
  * Baseline of the `structure` benchmark: a minimal node:http server doing the service's work for
  * GET /objects/<number>/structure?levels=max&type=<class> — the same cached HTTP Basic check
  * (baseline-auth.ts), the caller's containers, the object, then the same recursive statement
- * (src/objects/structure.repository.ts) through pg and the same nesting of its rows into a tree
+ * (src/objects/structure/structure.repository.ts) through pg and the same nesting of its rows into a tree
  * — without NestJS, Express, Prisma, validation or request ids. Started as its own process by
  * the runner: PORT, HOST, DATABASE_URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildTree, MAX_LEVELS } from '../../src/objects/objects.service.js';
-import { findObjectsSql, walkSql, type ObjectRow, type WalkRow } from '../../src/objects/structure.repository.js';
+import {
+  findObjectsSql,
+  walkSql,
+  type ObjectRow,
+  type WalkRow,
+} from '../../src/objects/structure/structure.repository.js';
 import { createBaselineAuth } from './baseline-auth.js';
 import { baselinePool, sendJson, serveBaseline } from './baseline-http.js';
 

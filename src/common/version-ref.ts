@@ -1,5 +1,4 @@
 import { BadRequestException } from '@nestjs/common';
-import { Prisma } from '../generated/prisma/client.js';
 import { parseOid } from './oid.js';
 
 /**
@@ -23,27 +22,6 @@ export function parseVersionRef(text: string): VersionRef | null {
 
 export function formatVersionRef(cls: string, branchId: number | bigint): string {
   return `VR:${cls}:${branchId}`;
-}
-
-/**
- * The id of the latest iteration of the version whose branch id is given (no row: no such
- * version, or an id that is not a version's first iteration). For `WHERE i.id = (…)`.
- */
-export function latestOfBranchSql(branchId: number): Prisma.Sql {
-  return Prisma.sql`(
-    SELECT l.id FROM iterations b
-    JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
-    WHERE b.id = ${branchId}
-      AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
-    ORDER BY l.iteration DESC LIMIT 1)`;
-}
-
-/** The same as SQL text with the branch id as the parameter `param` (`$1`), for prepared statements. */
-export function latestOfBranchText(param: string): string {
-  return `(SELECT l.id FROM iterations b JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
-    WHERE b.id = ${param}
-      AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
-    ORDER BY l.iteration DESC LIMIT 1)`;
 }
 
 /**

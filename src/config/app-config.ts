@@ -1,4 +1,9 @@
-import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, parseStateList, type Lifecycle } from '../objects/lifecycle.js';
+import {
+  DEFAULT_LIFECYCLE_JSON,
+  parseLifecycle,
+  parseStateList,
+  type Lifecycle,
+} from '../objects/versioned/lifecycle.js';
 import type { LogLevel } from '../common/logger.js';
 import {
   basePath,
@@ -97,7 +102,7 @@ export interface AppConfig extends FilesConfig {
   numbersMaxCount: number;
   /** Most nodes one structure or where-used answer holds. */
   objectsStructureMaxNodes: number;
-  /** Which lifecycle state may follow which; the first is where new objects start (src/objects/lifecycle.ts). */
+  /** Which lifecycle state may follow which; the first is where new objects start (src/objects/versioned/lifecycle.ts). */
   objectsLifecycle: Lifecycle;
   /** Lifecycle states whose objects get no new iteration, only a new revision. */
   objectsReleasedStates: ReadonlySet<string>;

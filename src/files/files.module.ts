@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IterationsModule } from '../objects/versioned/iterations.module.js';
 import { BlobSweeper } from './blob-sweeper.js';
 import { FileContent } from './file-content.js';
 import { FilesController } from './files.controller.js';
@@ -6,6 +7,7 @@ import { FilesRepository } from './files.repository.js';
 import { FilesService } from './files.service.js';
 
 @Module({
+  imports: [IterationsModule],
   controllers: [FilesController],
   providers: [FilesService, FilesRepository, FileContent, BlobSweeper],
 })

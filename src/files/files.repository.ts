@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
-import { latestOfBranchText } from '../common/version-ref.js';
+import { latestOfBranchText } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { newIteration } from '../objects/iterations.repository.js';
+import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
@@ -210,6 +210,7 @@ export class FilesRepository {
     private readonly prisma: PrismaService,
     private readonly replica: ReadReplica,
     private readonly locks: ObjectLocks,
+    private readonly iterations: IterationsService,
   ) {}
 
   /** The pool the blob store streams bytes through (see blob-store.ts). */
@@ -275,10 +276,13 @@ export class FilesRepository {
     const lockTimeoutMs = this.locks.timeoutMs;
     if (iterate) {
       return this.locks.inTurn(masterId, () =>
-        this.prisma.$transaction((tx) => work(new FileChangeTx(viaPrisma(tx), auditViaPrisma(tx), tx, lockTimeoutMs)), {
-          maxWait: 10_000,
-          timeout: 60_000,
-        }),
+        this.prisma.$transaction(
+          (tx) => work(new FileChangeTx(viaPrisma(tx), auditViaPrisma(tx), tx, lockTimeoutMs, this.iterations)),
+          {
+            maxWait: 10_000,
+            timeout: 60_000,
+          },
+        ),
       );
     }
     return this.locks.inTurn(masterId, () =>
@@ -286,7 +290,7 @@ export class FilesRepository {
         await client.query('BEGIN');
         try {
           const sql = viaPg(client);
-          const result = await work(new FileChangeTx(sql, sql, null, lockTimeoutMs));
+          const result = await work(new FileChangeTx(sql, sql, null, lockTimeoutMs, this.iterations));
           await client.query('COMMIT');
           return result;
         } catch (e) {
@@ -307,6 +311,7 @@ export class FileChangeTx {
     private readonly prismaTx: Db | null,
     /** DB_LOCK_TIMEOUT_MS: the longest the change waits for a lock. */
     private readonly lockTimeoutMs: number,
+    private readonly iterations: IterationsService,
   ) {}
 
   /**
@@ -337,7 +342,7 @@ export class FileChangeTx {
     released: ReadonlySet<string>,
   ): Promise<{ id: number; iteration: number }> {
     if (!this.prismaTx) throw new Error('a file change that makes an iteration must be run with iterate');
-    const created = await newIteration(this.prismaTx, from.iterationId, { userId, released });
+    const created = await this.iterations.newIteration(this.prismaTx, from.iterationId, { userId, released });
     return { id: created.id, iteration: created.iteration };
   }
 

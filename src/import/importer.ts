@@ -4,7 +4,7 @@ import { auditViaPrisma, recordAuditAs } from '../audit/audit-events.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { masterClassOf } from '../catalog/standard-classes.js';
 import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
-import { UsageLinksTx } from '../objects/usage-links.tx.js';
+import { UsageLinksTx } from '../objects/structure/usage-links.repository.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
 import { idValues, resolveRef, storeReferences, storeTypes } from './importer-catalog.js';
 import { MasterValues, stampCreatedMasters } from './importer-masters.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
-import { latestOfBranchSql } from '../common/version-ref.js';
+import { latestOfBranchSql } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { newIteration } from '../objects/iterations.repository.js';
+import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue, CadRef } from './cad-params.js';
@@ -86,6 +86,7 @@ export class CadRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly locks: ObjectLocks,
+    private readonly iterations: IterationsService,
   ) {}
 
   findIteration(ref: CadRef): Promise<CadIteration | null> {
@@ -103,7 +104,7 @@ export class CadRepository {
    */
   change<T>(masterId: number, work: (tx: CadChangeTx) => Promise<T>): Promise<T> {
     return this.locks.inTurn(masterId, () =>
-      this.prisma.$transaction((tx) => work(new CadChangeTx(tx, this.locks.timeoutMs)), {
+      this.prisma.$transaction((tx) => work(new CadChangeTx(tx, this.locks.timeoutMs, this.iterations)), {
         maxWait: 10_000,
         timeout: 60_000,
       }),
@@ -117,6 +118,7 @@ export class CadChangeTx {
     private readonly tx: Prisma.TransactionClient,
     /** DB_LOCK_TIMEOUT_MS: the longest the change waits for a lock. */
     private readonly lockTimeoutMs: number,
+    private readonly iterations: IterationsService,
   ) {}
 
   /**
@@ -149,7 +151,7 @@ export class CadChangeTx {
     note: string | null,
     released: ReadonlySet<string>,
   ): Promise<{ id: number; iteration: number }> {
-    const created = await newIteration(this.tx, fromId, { userId, note, released });
+    const created = await this.iterations.newIteration(this.tx, fromId, { userId, note, released });
     return { id: created.id, iteration: created.iteration };
   }
 

@@ -88,6 +88,22 @@ export class NumbersRepository {
       return r;
     });
   }
+
+  /**
+   * Reserves `count` numbers of the rule inside the caller's transaction (creating an object with
+   * a generated number): the rule row stays locked until that transaction ends, so concurrent
+   * reservations wait for it, and a rollback gives the numbers back along with everything else.
+   * Null when the container has no rule for the class. See reservationSql.
+   */
+  async reserveInTransaction(
+    tx: Prisma.TransactionClient,
+    containerId: number,
+    rule: NumberedClass,
+    count: number,
+  ): Promise<Reservation | null> {
+    const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, rule, count));
+    return rows[0] ?? null;
+  }
 }
 
 /** A reservation as pg reads it: int8 as text. */
@@ -118,22 +134,6 @@ function generatedEvents(
       },
     };
   });
-}
-
-/**
- * Reserves `count` numbers of the rule inside the caller's transaction (creating an object with
- * a generated number): the rule row stays locked until that transaction ends, so concurrent
- * reservations wait for it, and a rollback gives the numbers back along with everything else.
- * Null when the container has no rule for the class. See reservationSql.
- */
-export async function reserveInTransaction(
-  tx: Prisma.TransactionClient,
-  containerId: number,
-  rule: NumberedClass,
-  count: number,
-): Promise<Reservation | null> {
-  const rows = await tx.$queryRaw<Reservation[]>(reservationSql(containerId, rule, count));
-  return rows[0] ?? null;
 }
 
 /**

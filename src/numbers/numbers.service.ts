@@ -5,13 +5,14 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid } from '../common/oid.js';
 import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { ContainerSourceQueryDto, GenerateNumbersQueryDto } from './dto/numbers-query.dto.js';
 import type { GeneratedNumbersDto, NumberingRulesDto } from './dto/numbers-response.dto.js';
 import { formatNumber, formatRange } from './number-format.js';
 import { parseClassName } from './numbered-class.js';
 import { clip } from '../common/clip.js';
 import { parseCount, pickSource, type ContainerSource } from './numbers.params.js';
-import { NumbersRepository, type ContainerRecord } from './numbers.repository.js';
+import { NumbersRepository, type ContainerRecord, type NumberedClass, type Reservation } from './numbers.repository.js';
 import { ReservationBatcher } from './reservation-batcher.js';
 
 /**
@@ -75,6 +76,21 @@ export class NumbersService {
       next_number: formatNumber(rule, rule.next),
     }));
     return { count: items.length, container: this.containerRef(container), items };
+  }
+
+  /**
+   * Reserves `count` numbers of the container's rule for `rule.cls` in the caller's transaction
+   * (another module creating an object with a generated number): the rule stays locked until
+   * that transaction ends, and its rollback gives the numbers back. Null when the container has
+   * no rule for the class. The caller checks permissions and records its own audit event.
+   */
+  reserveIn(
+    tx: Prisma.TransactionClient,
+    containerId: number,
+    rule: NumberedClass,
+    count: number,
+  ): Promise<Reservation | null> {
+    return this.repository.reserveInTransaction(tx, containerId, rule, count);
   }
 
   /** The container of the source and the caller's access to it; 404 unless the caller may read it. */

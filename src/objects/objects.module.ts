@@ -1,17 +1,19 @@
 import { Module } from '@nestjs/common';
-import { CatalogLinksService } from './catalog-links.service.js';
-import { CatalogObjectsController } from './catalog-objects.controller.js';
-import { ObjectChangesController } from './object-changes.controller.js';
-import { ObjectChangesService } from './object-changes.service.js';
+import { NumbersModule } from '../numbers/numbers.module.js';
+import { CatalogLinksService } from './links/catalog-links.service.js';
+import { CatalogObjectsController } from './plain/catalog-objects.controller.js';
+import { ObjectChangesController } from './versioned/object-changes.controller.js';
+import { ObjectChangesService } from './versioned/object-changes.service.js';
 import { ObjectsController } from './objects.controller.js';
-import { ObjectsRepository } from './objects.repository.js';
+import { ObjectsRepository } from './versioned/objects.repository.js';
 import { ObjectsService } from './objects.service.js';
-import { PlainObjectsService } from './plain-objects.service.js';
-import { StructureRepository } from './structure.repository.js';
-import { UsageLinksController } from './usage-links.controller.js';
-import { UsageLinksService } from './usage-links.service.js';
+import { PlainObjectsService } from './plain/plain-objects.service.js';
+import { StructureRepository } from './structure/structure.repository.js';
+import { UsageLinksController } from './structure/usage-links.controller.js';
+import { UsageLinksService } from './structure/usage-links.service.js';
 
 @Module({
+  imports: [NumbersModule],
   controllers: [ObjectsController, ObjectChangesController, UsageLinksController, CatalogObjectsController],
   providers: [
     ObjectsService,

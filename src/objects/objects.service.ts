@@ -4,18 +4,18 @@ import { PermissionsService } from '../auth/permissions.service.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { formatOid } from '../common/oid.js';
 import type { PlainObjectDto } from './dto/catalog-object.dto.js';
-import { PlainObjectsService } from './plain-objects.service.js';
+import { PlainObjectsService } from './plain/plain-objects.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ObjectTypeQueryDto, ReadObjectQueryDto } from './dto/object-request.dto.js';
 import type { IterationListDto, ObjectDto } from './dto/object-response.dto.js';
 import type { StructureDto, StructureNodeDto } from './dto/structure-response.dto.js';
 import type { StructureQueryDto } from './dto/structure-query.dto.js';
-import { pickReadable } from './object-access.js';
-import { describeObject } from './object-answers.js';
-import { parseVersionParam } from './object-input.js';
+import { pickReadable } from './versioned/object-access.js';
+import { describeObject } from './versioned/object-answers.js';
+import { parseVersionParam } from './versioned/object-input.js';
 import { parseLevels, parseObjectRef, parseVersionedRef } from './object-ref.js';
-import { ObjectsRepository } from './objects.repository.js';
-import { StructureRepository, type Direction, type ObjectRow, type WalkRow } from './structure.repository.js';
+import { ObjectsRepository } from './versioned/objects.repository.js';
+import { StructureRepository, type Direction, type ObjectRow, type WalkRow } from './structure/structure.repository.js';
 
 /** Deepest walk `levels=max` asks for: real structures are far shallower, answers stay nestable. */
 export const MAX_LEVELS = 100;

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { BlobSweeper } from '../../src/files/blob-sweeper.js';
 import { FileContent } from '../../src/files/file-content.js';
 import { FilesRepository } from '../../src/files/files.repository.js';
+import { IterationsModule } from '../../src/objects/versioned/iterations.module.js';
 import { useServices } from './medium-database.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('BlobSweeper on the postgres store', () => {
   const s = useServices(
-    { providers: [BlobSweeper, FileContent, FilesRepository] },
+    { imports: [IterationsModule], providers: [BlobSweeper, FileContent, FilesRepository] },
     // No periodic sweep and no caches: the test sweeps when it means to.
     { FILES_SWEEP_INTERVAL_MS: '0', FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' },
   );

@@ -1,9 +1,9 @@
 import { ConflictException, ForbiddenException } from '@nestjs/common';
 import type { AuthUser } from '../../src/auth/auth-user.js';
 import { AuthModule } from '../../src/auth/auth.module.js';
-import { ObjectChangesService } from '../../src/objects/object-changes.service.js';
+import { ObjectChangesService } from '../../src/objects/versioned/object-changes.service.js';
 import { ObjectsModule } from '../../src/objects/objects.module.js';
-import { UsageLinksService } from '../../src/objects/usage-links.service.js';
+import { UsageLinksService } from '../../src/objects/structure/usage-links.service.js';
 import { useServices } from './medium-database.js';
 
 const PART = 'wt.part.WTPart';

@@ -1,7 +1,7 @@
 import type request from 'supertest';
 import { standardCatalog } from '../../src/catalog/catalog-load.js';
-import { referenceKeys } from '../../src/objects/object-references.js';
-import { referrersSql } from '../../src/objects/object-references.tx.js';
+import { referenceKeys } from '../../src/objects/links/object-references.js';
+import { referrersSql } from '../../src/objects/links/object-references.repository.js';
 import { fingerprint } from '../security/security-helpers.js';
 import { objectsFixture, whileTableHeld, type ObjectsFixture } from './objects-fixtures.js';
 

@@ -1,8 +1,8 @@
-import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import type { StorageKind } from '../catalog/storage.js';
-import { boundLockWaits } from '../prisma/object-locks.js';
-import type { Db } from './object-records.js';
-import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
+import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
+import type { StorageKind } from '../../catalog/storage.js';
+import { boundLockWaits } from '../../prisma/object-locks.js';
+import type { Db } from '../versioned/object-records.repository.js';
+import { MASTER_SUFFIX, OidClass } from '../../catalog/standard-classes.js';
 
 /**
  * The rows of the catalog's generic storages as /objects reads and changes them: plain objects

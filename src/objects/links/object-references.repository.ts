@@ -1,5 +1,5 @@
-import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import type { Db } from './object-records.js';
+import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
+import type { Db } from '../versioned/object-records.repository.js';
 
 /**
  * The references plain objects keep in their JSON (`objects.props`: a work item's

@@ -1,14 +1,14 @@
 import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
-import type { AuthUser } from '../auth/auth-user.js';
-import { accessFromRole } from '../auth/permissions.service.js';
-import type { Catalog } from '../catalog/catalog.js';
-import type { CatalogClass, PropertyType, ReferenceDef } from '../catalog/catalog-model.js';
-import type { StorageKind } from '../catalog/storage.js';
-import { formatOid, parseOid } from '../common/oid.js';
-import type { MemberRole } from '../generated/prisma/client.js';
-import { jsonProperties, typedValue } from '../import/dataset-catalog.js';
-import { clip } from '../common/clip.js';
-import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.tx.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { accessFromRole } from '../../auth/permissions.service.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { CatalogClass, PropertyType, ReferenceDef } from '../../catalog/catalog-model.js';
+import type { StorageKind } from '../../catalog/storage.js';
+import { formatOid, parseOid } from '../../common/oid.js';
+import type { MemberRole } from '../../generated/prisma/client.js';
+import { jsonProperties, typedValue } from '../../import/dataset-catalog.js';
+import { clip } from '../../common/clip.js';
+import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.repository.js';
 
 /**
  * What requests about plain objects and catalog links name, checked against the type catalog:

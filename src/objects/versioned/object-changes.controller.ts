@@ -9,9 +9,9 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user.js';
-import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { CurrentUser } from '../../auth/current-user.decorator.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../../common/api-docs.decorators.js';
 import {
   CreateObjectDto,
   DeleteObjectQueryDto,
@@ -19,12 +19,12 @@ import {
   NewRevisionDto,
   ObjectTypeQueryDto,
   StateChangeDto,
-} from './dto/object-request.dto.js';
-import { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
-import { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
-import { ObjectRefParamDto } from './dto/structure-query.dto.js';
+} from '../dto/object-request.dto.js';
+import { DeletedPlainObjectDto, PlainObjectDto } from '../dto/catalog-object.dto.js';
+import { DeletedObjectDto, ObjectDto } from '../dto/object-response.dto.js';
+import { ObjectRefParamDto } from '../dto/structure-query.dto.js';
 import { ObjectChangesService } from './object-changes.service.js';
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../../common/oid.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';

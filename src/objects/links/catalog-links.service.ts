@@ -5,27 +5,27 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { recordAudit } from '../audit/audit-events.js';
-import type { AuthUser } from '../auth/auth-user.js';
-import { PermissionsService } from '../auth/permissions.service.js';
-import type { Catalog } from '../catalog/catalog.js';
-import type { CatalogClass } from '../catalog/catalog-model.js';
-import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid, parseOid } from '../common/oid.js';
-import { clip } from '../common/clip.js';
+import { recordAudit } from '../../audit/audit-events.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { PermissionsService } from '../../auth/permissions.service.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { CatalogClass } from '../../catalog/catalog-model.js';
+import { CatalogService } from '../../catalog/catalog.service.js';
+import { formatOid, parseOid } from '../../common/oid.js';
+import { clip } from '../../common/clip.js';
 import type {
   CatalogLinkDto,
   CatalogLinkListDto,
   CreateLinkDto,
   LinkEndDto,
   LinkListQueryDto,
-} from './dto/catalog-object.dto.js';
-import { checkProps, findEnd, linkEndStorages, linkSides, mayReadIn, mayWriteIn } from './catalog-input.js';
-import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from './catalog-rows.tx.js';
-import { pickReadable } from './object-access.js';
-import { parseVersionedRef } from './object-ref.js';
-import { ObjectsRepository } from './objects.repository.js';
-import { PlainObjectsService } from './plain-objects.service.js';
+} from '../dto/catalog-object.dto.js';
+import { checkProps, findEnd, linkEndStorages, linkSides, mayReadIn, mayWriteIn } from '../plain/catalog-input.js';
+import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from '../plain/catalog-rows.repository.js';
+import { pickReadable } from '../versioned/object-access.js';
+import { parseVersionedRef } from '../object-ref.js';
+import { ObjectsRepository } from '../versioned/objects.repository.js';
+import { PlainObjectsService } from '../plain/plain-objects.service.js';
 
 /**
  * Links of the catalog's link classes (table `links`: a change task's affected data, a part's

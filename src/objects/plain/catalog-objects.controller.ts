@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user.js';
-import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin/admin-names.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { CurrentUser } from '../../auth/current-user.decorator.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../../common/api-docs.decorators.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../admin/admin-names.js';
 import {
   CatalogLinkDto,
   CatalogLinkListDto,
@@ -12,10 +12,10 @@ import {
   LinkParamDto,
   PlainObjectDto,
   UpdatePlainObjectDto,
-} from './dto/catalog-object.dto.js';
-import { ObjectTypeQueryDto } from './dto/object-request.dto.js';
-import { ObjectRefParamDto } from './dto/structure-query.dto.js';
-import { CatalogLinksService } from './catalog-links.service.js';
+} from '../dto/catalog-object.dto.js';
+import { ObjectTypeQueryDto } from '../dto/object-request.dto.js';
+import { ObjectRefParamDto } from '../dto/structure-query.dto.js';
+import { CatalogLinksService } from '../links/catalog-links.service.js';
 import { PlainObjectsService } from './plain-objects.service.js';
 
 const BAD = 'bad parameter or body; the message names the field';

@@ -1,16 +1,16 @@
-import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { auditViaPrisma, type AuditSql } from '../audit/audit-events.js';
-import type { AttributeValue } from '../numbers/cad-params.js';
+import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
+import { auditViaPrisma, type AuditSql } from '../../audit/audit-events.js';
+import type { AttributeValue } from '../../numbers/cad-params.js';
 import {
   RESERVATION_COLUMNS,
   reservationCtes,
-  reserveInTransaction,
   type NumberedClass,
   type Reservation,
-} from '../numbers/numbers.repository.js';
-import { boundLockWaits } from '../prisma/object-locks.js';
+} from '../../numbers/numbers.repository.js';
+import type { NumbersService } from '../../numbers/numbers.service.js';
+import { boundLockWaits } from '../../prisma/object-locks.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
-import type { ObjectRef } from './object-ref.js';
+import type { ObjectRef } from '../object-ref.js';
 import {
   findByRef,
   findInMaster,
@@ -18,10 +18,10 @@ import {
   type IterationPick,
   type ObjectRecord,
   type RecordSources,
-} from './object-records.js';
-import { CatalogRowsTx } from './catalog-rows.tx.js';
-import { ObjectReferencesTx } from './object-references.tx.js';
-import { UsageLinksTx } from './usage-links.tx.js';
+} from './object-records.repository.js';
+import { CatalogRowsTx } from '../plain/catalog-rows.repository.js';
+import { ObjectReferencesTx } from '../links/object-references.repository.js';
+import { UsageLinksTx } from '../structure/usage-links.repository.js';
 
 export interface ContainerForUser {
   id: number;
@@ -109,6 +109,8 @@ export class ObjectChangeTx {
     private readonly tx: Prisma.TransactionClient,
     /** DB_LOCK_TIMEOUT_MS: the longest the change waits for the lock of an object (503 past it). */
     private readonly lockTimeoutMs: number,
+    /** Reserves generated numbers in this transaction. */
+    private readonly numbers: NumbersService,
   ) {
     this.links = new UsageLinksTx(tx, lockTimeoutMs);
     this.rows = new CatalogRowsTx(tx, lockTimeoutMs);
@@ -152,7 +154,7 @@ export class ObjectChangeTx {
 
   /** One number of the container's rule for the class, held until this transaction ends. */
   reserveNumber(containerId: number, rule: NumberedClass): Promise<Reservation | null> {
-    return reserveInTransaction(this.tx, containerId, rule, 1);
+    return this.numbers.reserveIn(this.tx, containerId, rule, 1);
   }
 
   /**

@@ -1,18 +1,18 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { recordAudit } from '../audit/audit-events.js';
-import type { AuthUser } from '../auth/auth-user.js';
-import { masterClassOf, OidClass, parseOid } from '../common/oid.js';
-import { clip } from '../common/clip.js';
-import type { ObjectUseDto } from './dto/object-response.dto.js';
-import type { AddUseDto, ChangeUseDto } from './dto/usage-link-request.dto.js';
-import { iterationLabel, lockForChange, mayRead } from './object-access.js';
-import { describeUse } from './object-answers.js';
-import type { ObjectChangeTx } from './object-change.tx.js';
-import type { ObjectRef } from './object-ref.js';
-import type { ObjectRecord } from './object-records.js';
-import { ObjectsRepository } from './objects.repository.js';
-import type { LinkRecord, LinkValues } from './usage-links.tx.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { recordAudit } from '../../audit/audit-events.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { masterClassOf, OidClass, parseOid } from '../../common/oid.js';
+import { clip } from '../../common/clip.js';
+import type { ObjectUseDto } from '../dto/object-response.dto.js';
+import type { AddUseDto, ChangeUseDto } from '../dto/usage-link-request.dto.js';
+import { iterationLabel, lockForChange, mayRead } from '../versioned/object-access.js';
+import { describeUse } from '../versioned/object-answers.js';
+import type { ObjectChangeTx } from '../versioned/object-change.repository.js';
+import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRecord } from '../versioned/object-records.repository.js';
+import { ObjectsRepository } from '../versioned/objects.repository.js';
+import type { LinkRecord, LinkValues } from './usage-links.repository.js';
 
 const ASSEMBLY = 'CADASSEMBLY';
 const LINK_CLASS: Record<string, string> = {

@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user.js';
-import { CurrentUser } from '../auth/current-user.decorator.js';
-import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../common/api-docs.decorators.js';
-import { ObjectTypeQueryDto, UseParamsDto } from './dto/object-request.dto.js';
-import { ObjectUseDto } from './dto/object-response.dto.js';
-import { AddUseDto, ChangeUseDto, RemoveUseQueryDto } from './dto/usage-link-request.dto.js';
-import { ObjectRefParamDto } from './dto/structure-query.dto.js';
-import { parseObjectRef } from './object-ref.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { CurrentUser } from '../../auth/current-user.decorator.js';
+import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../../common/api-docs.decorators.js';
+import { ObjectTypeQueryDto, UseParamsDto } from '../dto/object-request.dto.js';
+import { ObjectUseDto } from '../dto/object-response.dto.js';
+import { AddUseDto, ChangeUseDto, RemoveUseQueryDto } from '../dto/usage-link-request.dto.js';
+import { ObjectRefParamDto } from '../dto/structure-query.dto.js';
+import { parseObjectRef } from '../object-ref.js';
 import { UsageLinksService } from './usage-links.service.js';
 
 const REF = 'OID of the latest iteration, or the number of a part or CAD assembly';

@@ -1,5 +1,5 @@
 import { ConflictException } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 
 /** What makes the new iteration differ from the one it is made from. */
 export interface IterationStart {
@@ -93,4 +93,26 @@ export async function newIteration(
     iteration: created.iteration,
     links: new Map(pairs.map((p) => [p.old_id, p.new_id])),
   };
+}
+
+/**
+ * The id of the latest iteration of the version whose branch id is given, which a version
+ * reference (`VR:<class>:<branch id>`, common/version-ref.ts) stands for (no row: no such
+ * version, or an id that is not a version's first iteration). For `WHERE i.id = (…)`.
+ */
+export function latestOfBranchSql(branchId: number): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT l.id FROM iterations b
+    JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
+    WHERE b.id = ${branchId}
+      AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
+    ORDER BY l.iteration DESC LIMIT 1)`;
+}
+
+/** The same as SQL text with the branch id as the parameter `param` (`$1`), for prepared statements. */
+export function latestOfBranchText(param: string): string {
+  return `(SELECT l.id FROM iterations b JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
+    WHERE b.id = ${param}
+      AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
+    ORDER BY l.iteration DESC LIMIT 1)`;
 }

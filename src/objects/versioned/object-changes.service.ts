@@ -6,36 +6,41 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { recordAudit } from '../audit/audit-events.js';
-import type { AuthUser } from '../auth/auth-user.js';
-import { accessFromRole } from '../auth/permissions.service.js';
-import type { Catalog } from '../catalog/catalog.js';
-import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid, masterClassOf } from '../common/oid.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { mergeAttributes, type AttributeValue } from '../numbers/cad-params.js';
-import { clip } from '../common/clip.js';
-import type { DeletedObjectDto, ObjectDto } from './dto/object-response.dto.js';
-import { GENERATE, type CreateObjectDto, type NewIterationDto, type NewRevisionDto } from './dto/object-request.dto.js';
+import { recordAudit } from '../../audit/audit-events.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { accessFromRole } from '../../auth/permissions.service.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import { CatalogService } from '../../catalog/catalog.service.js';
+import { formatOid, masterClassOf } from '../../common/oid.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { mergeAttributes, type AttributeValue } from '../../numbers/cad-params.js';
+import { clip } from '../../common/clip.js';
+import type { DeletedObjectDto, ObjectDto } from '../dto/object-response.dto.js';
+import {
+  GENERATE,
+  type CreateObjectDto,
+  type NewIterationDto,
+  type NewRevisionDto,
+} from '../dto/object-request.dto.js';
 import { transitionProblem } from './lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
-import type { LinkRoles, UsingLink } from './object-change.tx.js';
-import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from './catalog-input.js';
+import type { LinkRoles, UsingLink } from './object-change.repository.js';
+import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from '../plain/catalog-input.js';
 import {
   describeReferrers,
   referenceKeys,
   refuseLockedReferrers,
   removeReferences,
   stillNamed,
-} from './object-references.js';
-import type { ObjectRecord } from './object-records.js';
-import type { DeletedPlainObjectDto, PlainObjectDto } from './dto/catalog-object.dto.js';
+} from '../links/object-references.js';
+import type { ObjectRecord } from './object-records.repository.js';
+import type { DeletedPlainObjectDto, PlainObjectDto } from '../dto/catalog-object.dto.js';
 import { generatedNumber } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
-import { parseVersionedRef, type ObjectRef } from './object-ref.js';
+import { parseVersionedRef, type ObjectRef } from '../object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
-import { PlainObjectsService } from './plain-objects.service.js';
+import { PlainObjectsService } from '../plain/plain-objects.service.js';
 
 /**
  * Creating, iterating, revising, promoting and deleting documents, parts and CAD documents. Each

@@ -1,8 +1,8 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
-import { formatNumber } from '../numbers/number-format.js';
-import type { NumberedClass, Reservation } from '../numbers/numbers.repository.js';
-import { GENERATE } from './dto/object-request.dto.js';
-import type { ObjectChangeTx } from './object-change.tx.js';
+import { formatNumber } from '../../numbers/number-format.js';
+import type { NumberedClass, Reservation } from '../../numbers/numbers.repository.js';
+import { GENERATE } from '../dto/object-request.dto.js';
+import type { ObjectChangeTx } from './object-change.repository.js';
 
 /**
  * The next number of the container's rule for the class, reserved in the create's transaction;

@@ -1,13 +1,13 @@
 import { ConflictException, ForbiddenException } from '@nestjs/common';
-import { attributeChange } from '../audit/audit-detail.js';
-import { recordAudits } from '../audit/audit-events.js';
-import type { AuthUser } from '../auth/auth-user.js';
-import type { Catalog } from '../catalog/catalog.js';
-import type { ReferenceDef } from '../catalog/catalog-model.js';
-import { formatOid, masterClassOf } from '../common/oid.js';
-import { jsonKey, jsonReferences, mayReadIn, mayWriteIn, NAMED_MAX } from './catalog-input.js';
-import type { ObjectChangeTx } from './object-change.tx.js';
-import type { ReferenceKey, ReferrerRecord } from './object-references.tx.js';
+import { attributeChange } from '../../audit/audit-detail.js';
+import { recordAudits } from '../../audit/audit-events.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { ReferenceDef } from '../../catalog/catalog-model.js';
+import { formatOid, masterClassOf } from '../../common/oid.js';
+import { jsonKey, jsonReferences, mayReadIn, mayWriteIn, NAMED_MAX } from '../plain/catalog-input.js';
+import type { ObjectChangeTx } from '../versioned/object-change.repository.js';
+import type { ReferenceKey, ReferrerRecord } from './object-references.repository.js';
 
 /**
  * What a deletion does about the references other objects keep in their JSON (a plain object's

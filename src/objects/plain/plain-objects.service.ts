@@ -5,16 +5,16 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { attributeChange } from '../audit/audit-detail.js';
-import { recordAudit } from '../audit/audit-events.js';
-import type { AuthUser } from '../auth/auth-user.js';
-import { accessFromRole } from '../auth/permissions.service.js';
-import type { Catalog } from '../catalog/catalog.js';
-import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid, parseOid } from '../common/oid.js';
-import { clip } from '../common/clip.js';
-import type { DeletedPlainObjectDto, PlainObjectDto, UpdatePlainObjectDto } from './dto/catalog-object.dto.js';
-import { GENERATE, type CreateObjectDto } from './dto/object-request.dto.js';
+import { attributeChange } from '../../audit/audit-detail.js';
+import { recordAudit } from '../../audit/audit-events.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { accessFromRole } from '../../auth/permissions.service.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import { CatalogService } from '../../catalog/catalog.service.js';
+import { formatOid, parseOid } from '../../common/oid.js';
+import { clip } from '../../common/clip.js';
+import type { DeletedPlainObjectDto, PlainObjectDto, UpdatePlainObjectDto } from '../dto/catalog-object.dto.js';
+import { GENERATE, type CreateObjectDto } from '../dto/object-request.dto.js';
 import {
   checkProps,
   describeLinks,
@@ -28,16 +28,16 @@ import {
   resolveReferences,
   type PlainType,
 } from './catalog-input.js';
-import type { CatalogRowsTx, PlainRecord } from './catalog-rows.tx.js';
-import { generate } from './generate-number.js';
+import type { CatalogRowsTx, PlainRecord } from './catalog-rows.repository.js';
+import { generate } from '../versioned/generate-number.js';
 import {
   describeReferrers,
   referenceKeys,
   refuseLockedReferrers,
   removeReferences,
   stillNamed,
-} from './object-references.js';
-import { ObjectsRepository } from './objects.repository.js';
+} from '../links/object-references.js';
+import { ObjectsRepository } from '../versioned/objects.repository.js';
 
 /** How a request names a plain object: its OID, or a number of its class (`type`). */
 export type PlainRef =

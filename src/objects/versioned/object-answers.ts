@@ -1,10 +1,10 @@
-import type { AuthUser } from '../auth/auth-user.js';
-import { formatOid, masterClassOf } from '../common/oid.js';
-import { formatVersionRef } from '../common/version-ref.js';
-import type { ObjectDto, ObjectUseDto } from './dto/object-response.dto.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { formatOid, masterClassOf } from '../../common/oid.js';
+import { formatVersionRef } from '../../common/version-ref.js';
+import type { ObjectDto, ObjectUseDto } from '../dto/object-response.dto.js';
 import { mayRead } from './object-access.js';
-import type { ObjectRecord } from './object-records.js';
-import type { LinkRecord } from './usage-links.tx.js';
+import type { ObjectRecord } from './object-records.repository.js';
+import type { LinkRecord } from '../structure/usage-links.repository.js';
 
 /** Answers of the objects service, mapped explicitly from the rows. */
 

@@ -1,6 +1,6 @@
-import type { Catalog } from '../catalog/catalog.js';
-import type { NumberedClass } from '../numbers/numbers.repository.js';
-import { plainType } from './catalog-input.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { NumberedClass } from '../../numbers/numbers.repository.js';
+import { plainType } from '../plain/catalog-input.js';
 import { versionedType } from './object-input.js';
 
 /**

@@ -1,5 +1,5 @@
-import { Prisma, type MemberRole } from '../generated/prisma/client.js';
-import { boundLockWaits } from '../prisma/object-locks.js';
+import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
+import { boundLockWaits } from '../../prisma/object-locks.js';
 
 /** A usage link of an iteration, with the master it uses and that master's latest iteration. */
 export interface LinkRecord {

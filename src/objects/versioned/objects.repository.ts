@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '../generated/prisma/client.js';
-import { ObjectLocks } from '../prisma/object-locks.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import type { ObjectRef } from './object-ref.js';
-import { CatalogRowsTx } from './catalog-rows.tx.js';
-import { ObjectChangeTx } from './object-change.tx.js';
-import { findByRef, findInMaster, recordSql, type IterationPick, type ObjectRecord } from './object-records.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { NumbersService } from '../../numbers/numbers.service.js';
+import { ObjectLocks } from '../../prisma/object-locks.js';
+import { PrismaService } from '../../prisma/prisma.service.js';
+import type { ObjectRef } from '../object-ref.js';
+import { CatalogRowsTx } from '../plain/catalog-rows.repository.js';
+import { ObjectChangeTx } from './object-change.repository.js';
+import {
+  findByRef,
+  findInMaster,
+  recordSql,
+  type IterationPick,
+  type ObjectRecord,
+} from './object-records.repository.js';
 
 /**
  * Masters, iterations and usage links of documents, parts and CAD documents as the objects
@@ -16,6 +23,7 @@ export class ObjectsRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly locks: ObjectLocks,
+    private readonly numbers: NumbersService,
   ) {}
 
   findByRef(ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
@@ -47,7 +55,7 @@ export class ObjectsRepository {
    * for the locks of objects are bounded by DB_LOCK_TIMEOUT_MS (ObjectChangeTx.lockMaster).
    */
   change<T>(work: (tx: ObjectChangeTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(new ObjectChangeTx(tx, this.locks.timeoutMs)), {
+    return this.prisma.$transaction((tx) => work(new ObjectChangeTx(tx, this.locks.timeoutMs, this.numbers)), {
       maxWait: 10_000,
       timeout: 60_000,
     });
