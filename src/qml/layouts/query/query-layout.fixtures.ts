@@ -12,7 +12,7 @@ export const req: PlanRequest = {
   limit: 101,
 };
 
-/** A new-layout document: report attributes, then the rest of the query. */
+/** A `qml/query` document: report attributes, then the rest of the query. */
 export const doc = (
   attributes: string,
   rest = '',
