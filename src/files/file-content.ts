@@ -11,8 +11,8 @@ import {
 import { Readable } from 'node:stream';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { BlobCache } from './blob-cache.js';
-import { storeOf } from './blob-records.js';
+import { BlobCache } from './cache/blob-cache.js';
+import { storeOf } from './stores/blob-records.js';
 import {
   BlobIntegrityError,
   BlobMissingError,
@@ -20,14 +20,14 @@ import {
   type BlobRange,
   type BlobSource,
   type BlobStore,
-} from './blob-store.js';
-import { BlobStores } from './blob-stores.js';
-import { BlobWriter } from './blob-writer.js';
-import { DiskCache, type KeptFile } from './disk-cache.js';
+} from './stores/blob-store.js';
+import { BlobStores } from './stores/blob-stores.js';
+import { BlobWriter } from './stores/blob-writer.js';
+import { DiskCache, type KeptFile } from './cache/disk-cache.js';
 import { FilesRepository } from './files.repository.js';
-import type { StreamedBlob } from './streamed-blob.js';
-import { MEMORY_UPLOAD_MAX } from './upload-buffer.js';
-import type { StreamedContent, UploadContent } from './upload-receipt.js';
+import type { StreamedBlob } from './upload/streamed-blob.js';
+import { MEMORY_UPLOAD_MAX } from './upload/upload-buffer.js';
+import type { StreamedContent, UploadContent } from './upload/upload-receipt.js';
 
 /** One upload at a time may stream into PostgreSQL per this many connections of the pool. */
 const STREAMS_PER_POOL = 4;

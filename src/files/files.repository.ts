@@ -7,7 +7,7 @@ import { newIteration } from '../objects/iterations.repository.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
-import { withClient } from './copy-reader.js';
+import { withClient } from './stores/copy-reader.js';
 import { listItemsOnReplica } from './replica-listing.js';
 
 /** An iteration that holds files, with what addressing and permissions need of its master. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { migrateBlobs, MigrationBusyError } from '../../src/files/blob-migration.js';
-import { deleteOrphan } from '../../src/files/blob-records.js';
-import { ORPHAN_GRACE_MS } from '../../src/files/blob-sweeper.js';
+import { migrateBlobs, MigrationBusyError } from '../../src/files/stores/blob-migration.js';
+import { deleteOrphan } from '../../src/files/stores/blob-records.js';
+import { ORPHAN_GRACE_MS } from '../../src/files/stores/blob-sweeper.js';
 import { USERS } from '../helpers/test-app.js';
 import { useStoreApp } from './file-stores.js';
 import { binaryParser } from './files-fixtures.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AppConfig } from '../config/app-config.js';
+import type { AppConfig } from '../../config/app-config.js';
 import { StoreUnavailableError, type BlobStore, type StoreName } from './blob-store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
 import { BlobWriter } from './blob-writer.js';
-import { MIGRATION_COPY_PREFIX } from './upload-spool.js';
+import { MIGRATION_COPY_PREFIX } from '../upload/upload-spool.js';
 
 /** Only one move runs at a time, whichever instance or shell started it. */
 const MIGRATION_LOCK = 0x70646d62; // 'pdmb'

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import pg from 'pg';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { isDatabaseUnavailable } from '../common/database-errors.js';
-import { PeriodicTask } from '../common/periodic-task.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { isDatabaseUnavailable } from '../../common/database-errors.js';
+import { PeriodicTask } from '../../common/periodic-task.js';
+import { PrismaService } from '../../prisma/prisma.service.js';
 import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blob-records.js';
 import type { BlobStore } from './blob-store.js';
-import { FileContent } from './file-content.js';
+import { FileContent } from '../file-content.js';
 import { sweepUnrecordedBlobs } from './store-walk.js';
-import { removeStaleSpools } from './upload-spool.js';
+import { removeStaleSpools } from '../upload/upload-spool.js';
 
 /** Bytes stored this recently are never swept: an upload may not have recorded its file yet. */
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;

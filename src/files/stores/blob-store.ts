@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FilesStoreName } from '../config/app-config.js';
+import type { FilesStoreName } from '../../config/app-config.js';
 
 /**
  * Where file bytes live. Every blob is named by its SHA-256 and never changes once stored, so a

@@ -4,7 +4,7 @@ import type { BlobSource, BlobStore, StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
 import { inTransaction } from './copy-reader.js';
 import { upsertPostgresBlob, writeBlobChunks } from './postgres-blob-store.js';
-import { StreamedBlob } from './streamed-blob.js';
+import { StreamedBlob } from '../upload/streamed-blob.js';
 
 /**
  * The one way bytes get into a store and recorded in content_blobs: uploads (in memory, spooled

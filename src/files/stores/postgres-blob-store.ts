@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type pg from 'pg';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import {
   BlobIntegrityError,
   BlobMissingError,

@@ -3,10 +3,10 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { StoreName } from './blob-store.js';
-import { COPY_CHUNKS, COPY_HEADER, COPY_TRAILER, rowHeader } from './chunk-copy.js';
-import { CHUNK_SIZE } from './chunk-writer.js';
-import { upsertPostgresBlob } from './postgres-blob-store.js';
+import type { StoreName } from '../stores/blob-store.js';
+import { COPY_CHUNKS, COPY_HEADER, COPY_TRAILER, rowHeader } from '../stores/chunk-copy.js';
+import { CHUNK_SIZE } from '../stores/chunk-writer.js';
+import { upsertPostgresBlob } from '../stores/postgres-blob-store.js';
 
 /** Takes the pieces of a body as they are received; `accepted` is called when the next may come. */
 export interface UploadTee {
