@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BlobCache } from './cache/blob-cache.js';
-import { storeOf } from './stores/blob-records.js';
+import { storeOf } from './stores/blobs.repository.js';
 import {
   BlobIntegrityError,
   BlobMissingError,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { migrateBlobs, MigrationBusyError } from '../../src/files/stores/blob-migration.js';
-import { deleteOrphan } from '../../src/files/stores/blob-records.js';
+import { deleteOrphan } from '../../src/files/stores/blobs.repository.js';
 import { ORPHAN_GRACE_MS } from '../../src/files/stores/blob-sweeper.js';
 import { USERS } from '../helpers/test-app.js';
 import { useStoreApp } from './file-stores.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
-import { claimBlob, deleteUnrecorded } from '../../src/files/stores/blob-records.js';
+import { claimBlob, deleteUnrecorded } from '../../src/files/stores/blobs.repository.js';
 import type { BlobStore } from '../../src/files/stores/blob-store.js';
 import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
 import { sweepUnrecordedBlobs, WALK_LOCK } from '../../src/files/stores/store-walk.js';

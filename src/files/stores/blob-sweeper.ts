@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { isDatabaseUnavailable } from '../../common/database-errors.js';
 import { PeriodicTask } from '../../common/periodic-task.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
-import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blob-records.js';
+import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blobs.repository.js';
 import type { BlobStore } from './blob-store.js';
 import { FileContent } from '../file-content.js';
 import { sweepUnrecordedBlobs } from './store-walk.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { claimBlob, releaseClaim } from './blob-records.js';
+import { claimBlob, releaseClaim } from './blobs.repository.js';
 import type { BlobSource, BlobStore, StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
 import { inTransaction } from './copy-reader.js';

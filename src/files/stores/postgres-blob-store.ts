@@ -11,7 +11,7 @@ import {
   type StoreName,
   type StoredObject,
 } from './blob-store.js';
-import { ASYNC_COMMIT } from './blob-records.js';
+import { ASYNC_COMMIT } from './blobs.repository.js';
 import { copyChunks } from './chunk-copy.js';
 import { CHUNK_SIZE, writeChunks } from './chunk-writer.js';
 import { CHUNKS_PER_BATCH, fetchBatch, inTransaction, type ChunkRow } from './copy-reader.js';

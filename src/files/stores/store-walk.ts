@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { deleteUnrecorded, recordedBlobs } from './blob-records.js';
+import { deleteUnrecorded, recordedBlobs } from './blobs.repository.js';
 import type { BlobStore } from './blob-store.js';
 
 /**
