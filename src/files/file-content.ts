@@ -12,7 +12,6 @@ import { Readable } from 'node:stream';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { BlobCache } from './cache/blob-cache.js';
-import { storeOf } from './stores/blobs.repository.js';
 import {
   BlobIntegrityError,
   BlobMissingError,
@@ -24,7 +23,7 @@ import {
 import { BlobStores } from './stores/blob-stores.js';
 import { BlobWriter } from './stores/blob-writer.js';
 import { DiskCache, type KeptFile } from './cache/disk-cache.js';
-import { FilesRepository } from './files.repository.js';
+import { PrismaService } from '../prisma/prisma.service.js';
 import type { StreamedBlob } from './upload/streamed-blob.js';
 import { MEMORY_UPLOAD_MAX } from './upload/upload-buffer.js';
 import type { StreamedContent, UploadContent } from './upload/upload-receipt.js';
@@ -62,15 +61,13 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   private readonly maxSize: number;
   private readonly logger = new Logger('Files');
 
-  constructor(
-    private readonly repository: FilesRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(prisma: PrismaService, @Inject(APP_CONFIG) config: AppConfig) {
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
     this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
-    this.stores = new BlobStores(repository.blobPool, config);
+    // On the pg pool under Prisma: see postgres-blob-store.ts.
+    this.stores = new BlobStores(prisma.pgPool, config);
     this.copyChunks = !config.embeddedDatabase;
-    this.writer = new BlobWriter(repository.blobPool, this.stores, this.copyChunks);
+    this.writer = new BlobWriter(this.stores, this.copyChunks);
     this.maxStreams = Math.floor(config.dbPoolMax / STREAMS_PER_POOL);
     this.maxSize = config.filesMaxSize;
   }
@@ -162,7 +159,7 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   private async storeFor(blob: BlobRef): Promise<BlobStore> {
-    const name = await storeOf(this.repository.blobPool, blob.sha256);
+    const name = await this.stores.blobs.storeOf(blob.sha256);
     if (!name) throw new Error(`blob ${blob.sha256} is not recorded in content_blobs`);
     return this.stores.get(name);
   }

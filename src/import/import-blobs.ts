@@ -29,7 +29,7 @@ export class StoreImportBlobs implements ImportBlobs {
     private readonly stores: BlobStores,
   ) {
     // Only ever external stores here (the postgres store's bytes go in the import's transaction): no COPY.
-    this.writer = new BlobWriter(pool, stores, false);
+    this.writer = new BlobWriter(stores, false);
   }
 
   /**

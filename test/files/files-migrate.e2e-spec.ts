@@ -76,7 +76,7 @@ describe('npm run files:migrate', () => {
         'SELECT store, count(*)::int AS n FROM content_blobs GROUP BY store ORDER BY store',
       )
     ).rows;
-  const migrate = (options: MigrationOptions) => migrateBlobs(db, content.stores, options);
+  const migrate = (options: MigrationOptions) => migrateBlobs(content.stores, options);
   async function expectDownloads(): Promise<void> {
     for (const [name, bytes] of files) {
       const res = await request(t.http)

@@ -1,73 +1,9 @@
-import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
-
 /**
- * Reads a batch of blob chunks with binary COPY, and parses what arrives. Binary COPY sends
- * bytea as raw bytes, where a query result would hex-encode it on the server and decode it again
- * in Node (about 3 times slower).
+ * Parses the rows of a batch of blob chunks read with binary COPY (blob-chunks.repository.ts).
  */
 
 /** Chunks fetched per COPY when streaming: few round trips, 4 MiB per batch. */
 export const CHUNKS_PER_BATCH = 16;
-
-// COPY takes no parameters: the values travel as bound parameters into session settings,
-// which the statement reads back.
-export const SET_BATCH = "SELECT set_config('pdm.blob_sha256', $1, false), set_config('pdm.blob_seq', $2, false)";
-/** The chunks of one batch; the setting is cast to the key's type, or the primary key goes unused. */
-export const BATCH_SELECT =
-  'SELECT seq, data FROM blob_chunks ' +
-  "WHERE sha256 = current_setting('pdm.blob_sha256')::bpchar AND seq >= current_setting('pdm.blob_seq')::int " +
-  `ORDER BY seq LIMIT ${CHUNKS_PER_BATCH}`;
-const COPY_BATCH = `COPY (${BATCH_SELECT}) TO STDOUT (FORMAT binary)`;
-
-/**
- * Up to CHUNKS_PER_BATCH chunks from `fromSeq` on, read whole before the connection goes back
- * to the pool: a slow client never holds a database connection.
- */
-export async function fetchBatch(pool: pg.Pool, sha256: string, fromSeq: number): Promise<ChunkRow[]> {
-  return withClient(pool, async (client) => {
-    await client.query(SET_BATCH, [sha256, String(fromSeq)]);
-    const parts: Buffer[] = [];
-    for await (const part of client.query(copyTo(COPY_BATCH))) parts.push(part as Buffer);
-    return parseCopyRows(parts);
-  });
-}
-
-/**
- * Runs `work` on a pooled connection. A connection that failed is discarded, and errors the
- * server sends while it is checked out (a restart, a lost connection) reach the caller
- * through the failing query instead of crashing the process as an unhandled 'error' event.
- */
-export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  const ignore = () => undefined;
-  client.on('error', ignore);
-  let failure: Error | undefined;
-  try {
-    return await work(client);
-  } catch (e) {
-    failure = e as Error;
-    throw e;
-  } finally {
-    client.off('error', ignore);
-    client.release(failure);
-  }
-}
-
-/** Runs `work` in a transaction on a pooled connection: committed when it returns, rolled back when it throws. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withClient(pool, async (client) => {
-    await client.query('BEGIN');
-    try {
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
-  });
-}
 
 /** A chunk as read: its bytes are slices of the pieces the COPY stream arrived in, not a copy. */
 export interface ChunkRow {

@@ -65,7 +65,7 @@ async function main(): Promise<number> {
       console.warn(`FILES_STORE is ${config.filesStore}: instances configured so keep writing new files there`);
     }
     let done = 0;
-    const result = await migrateBlobs(pool, stores, {
+    const result = await migrateBlobs(stores, {
       to,
       from,
       batch,
