@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IterationsModule } from '../objects/versioned/iterations.module.js';
-import { BlobSweeper } from './blob-sweeper.js';
+import { BlobSweeper } from './stores/blob-sweeper.js';
 import { FileContent } from './file-content.js';
 import { FilesController } from './files.controller.js';
 import { FilesRepository } from './files.repository.js';

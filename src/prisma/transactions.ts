@@ -21,8 +21,11 @@ import type pg from 'pg';
  * outlives it (a timer, a batch) runs on the pool as any other statement.
  */
 export interface Tx {
-  /** The transaction's connection, for what needs the driver itself (COPY, cursors). */
-  readonly client: pg.ClientBase;
+  /**
+   * The transaction's connection, for what needs the driver itself (COPY, cursors); the helper
+   * gives it back to its pool, never the caller.
+   */
+  readonly client: pg.PoolClient;
   /** Runs one statement (parameters $1, $2 …) in the transaction; `name` prepares it once per connection. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string): Promise<R[]>;
 }
@@ -39,7 +42,7 @@ const current = new AsyncLocalStorage<OpenTransaction>();
 class OpenTx implements Tx {
   constructor(private readonly open: OpenTransaction) {}
 
-  get client(): pg.ClientBase {
+  get client(): pg.PoolClient {
     if (!this.open.client) throw new Error('the transaction has ended');
     return this.open.client;
   }
@@ -61,6 +64,12 @@ export interface TransactionOptions {
   readOnly?: boolean;
   /** Its statement timeout (SET LOCAL), when it differs from the pool's; 0 for none. */
   statementTimeoutMs?: number;
+  /**
+   * false: rolled back even when `work` returns, for one that only holds locks (or rows only it
+   * sees) while `work` does something outside the database; a ROLLBACK that fails then discards
+   * the connection but does not fail the call. Default true.
+   */
+  commit?: boolean;
 }
 
 /**
@@ -73,7 +82,7 @@ export async function runTransaction<T>(
   options: TransactionOptions = {},
 ): Promise<T> {
   const outer = current.getStore();
-  if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)));
+  if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)), options.commit !== false);
   const begin = beginStatement(options);
   const client = await pool.connect();
   const ignore = () => undefined;
@@ -88,7 +97,13 @@ export async function runTransaction<T>(
     // awaited (its promise is lazy), and must start in the transaction too.
     const result = await current.run(open, async () => await work(new OpenTx(open)));
     open.client = null;
-    await client.query('COMMIT');
+    if (options.commit !== false) await client.query('COMMIT');
+    else {
+      // A connection lost by now has rolled back as well: the connection goes, the result stands.
+      await client.query('ROLLBACK').catch((e: unknown) => {
+        broken = e instanceof Error ? e : new Error(String(e));
+      });
+    }
     return result;
   } catch (e) {
     open.client = null;
@@ -115,13 +130,18 @@ function beginStatement({ readOnly, statementTimeoutMs }: TransactionOptions): s
   return begin;
 }
 
-async function inSavepoint<T>(open: OpenTransaction, client: pg.ClientBase, work: () => Promise<T>): Promise<T> {
+async function inSavepoint<T>(
+  open: OpenTransaction,
+  client: pg.ClientBase,
+  work: () => Promise<T>,
+  commit: boolean,
+): Promise<T> {
   open.savepoints += 1;
   const name = `nested_${open.savepoints}`;
   await client.query(`SAVEPOINT ${name}`);
   try {
     const result = await work();
-    await client.query(`RELEASE SAVEPOINT ${name}`);
+    await client.query(commit ? `RELEASE SAVEPOINT ${name}` : `ROLLBACK TO SAVEPOINT ${name}`);
     return result;
   } catch (e) {
     await client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);

@@ -1,16 +1,16 @@
 /**
  * npm run files:migrate -- --to <postgres|filesystem|s3> [--from <store>] (in a clone: builds
  * first when a source changed), or as in the production image: npm run files:migrate:prod -- --to s3
- * (node dist/src/files/files-migrate.cli.js --to s3). Moves file bytes between stores while the
+ * (node dist/src/files/stores/files-migrate.cli.js --to s3). Moves file bytes between stores while the
  * service runs, configured by the same variables as the service (DATABASE_URL, FILES_VAULT_DIR,
  * FILES_S3_*). See docs/files.md.
  */
 import pg from 'pg';
 import { parseArgs } from 'node:util';
-import { ConfigError, FILES_STORES, loadConfig, type FilesStoreName } from '../config/app-config.js';
-import { DatabaseUnreachableError } from '../prisma/database-reachable.js';
-import { pendingMigrations } from '../prisma/migrate.js';
-import { guardPool } from '../prisma/pg-connection-loss.js';
+import { ConfigError, FILES_STORES, loadConfig, type FilesStoreName } from '../../config/app-config.js';
+import { DatabaseUnreachableError } from '../../prisma/database-reachable.js';
+import { pendingMigrations } from '../../prisma/migrate.js';
+import { guardPool } from '../../prisma/pg-connection-loss.js';
 import { MigrationBusyError, migrateBlobs } from './blob-migration.js';
 import { StoreUnavailableError } from './blob-store.js';
 import { BlobStores } from './blob-stores.js';
@@ -65,7 +65,7 @@ async function main(): Promise<number> {
       console.warn(`FILES_STORE is ${config.filesStore}: instances configured so keep writing new files there`);
     }
     let done = 0;
-    const result = await migrateBlobs(pool, stores, {
+    const result = await migrateBlobs(stores, {
       to,
       from,
       batch,

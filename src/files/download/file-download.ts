@@ -3,8 +3,8 @@ import contentDisposition from 'content-disposition';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HttpErrorWithHeaders } from '../common/http-errors.js';
-import type { KeptFile } from './disk-cache.js';
+import { HttpErrorWithHeaders } from '../../common/http-errors.js';
+import type { KeptFile } from '../cache/disk-cache.js';
 import {
   matchesStrong,
   matchesWeak,

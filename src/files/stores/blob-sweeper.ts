@@ -1,14 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import pg from 'pg';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { isDatabaseUnavailable } from '../common/database-errors.js';
-import { PeriodicTask } from '../common/periodic-task.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import { deleteOrphan, orphansIn, sweepOrphanBlobs } from './blob-records.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { isDatabaseUnavailable } from '../../common/database-errors.js';
+import { PeriodicTask } from '../../common/periodic-task.js';
 import type { BlobStore } from './blob-store.js';
-import { FileContent } from './file-content.js';
+import { FileContent } from '../file-content.js';
 import { sweepUnrecordedBlobs } from './store-walk.js';
-import { removeStaleSpools } from './upload-spool.js';
+import { removeStaleSpools } from '../upload/upload-spool.js';
 
 /** Bytes stored this recently are never swept: an upload may not have recorded its file yet. */
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -35,7 +33,6 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly walk: PeriodicTask;
 
   constructor(
-    private readonly prisma: PrismaService,
     private readonly content: FileContent,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -74,7 +71,7 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.log(`removed ${spools} upload spool files or migration copies left by an earlier process`);
     let n = 0;
     try {
-      n += await sweepOrphanBlobs(this.prisma.pgPool, ORPHAN_GRACE_MS);
+      n += await this.content.stores.blobs.sweepOrphans(ORPHAN_GRACE_MS);
       for (const store of this.content.stores.all()) {
         if (store.name !== 'postgres') n += await this.sweepStore(store);
       }
@@ -104,7 +101,7 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       lock.on('error', () => undefined); // the walk's next check of the lock reports it
       try {
         await lock.connect();
-        const result = await sweepUnrecordedBlobs(this.prisma.pgPool, lock, store, {
+        const result = await sweepUnrecordedBlobs(this.content.stores.blobs, lock, store, {
           graceMs: this.config.filesStoreSweepGraceMs,
           ratePerSecond: this.config.filesStoreSweepRate,
           signal,
@@ -129,12 +126,12 @@ export class BlobSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     const leftovers = await store.removeLeftovers(STALE_SPOOL_MS).catch(() => 0);
     if (leftovers > 0) this.logger.log(`removed ${leftovers} incomplete writes from the ${store.name} store`);
     let n = 0;
-    const pool = this.prisma.pgPool;
+    const blobs = this.content.stores.blobs;
     for (;;) {
-      const batch = await orphansIn(pool, store.name, ORPHAN_GRACE_MS, SWEEP_BATCH);
+      const batch = await blobs.orphansIn(store.name, ORPHAN_GRACE_MS, SWEEP_BATCH);
       let deleted = 0;
       for (const sha256 of batch) {
-        if (await deleteOrphan(pool, sha256, store.name, ORPHAN_GRACE_MS, () => store.delete(sha256))) deleted++;
+        if (await blobs.deleteOrphan(sha256, store.name, ORPHAN_GRACE_MS, () => store.delete(sha256))) deleted++;
       }
       n += deleted;
       // Stops when a batch found nothing to do (other instances may hold the rest).

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
-import type { StoreName } from './blob-store.js';
-import { COPY_CHUNKS, COPY_HEADER, COPY_TRAILER, rowHeader } from './chunk-copy.js';
-import { CHUNK_SIZE } from './chunk-writer.js';
-import { upsertPostgresBlob } from './postgres-blob-store.js';
+import { openChunkCopy, rekeyChunks } from '../stores/blob-chunks.repository.js';
+import type { StoreName } from '../stores/blob-store.js';
+import type { BlobsRepository } from '../stores/blobs.repository.js';
+import { COPY_HEADER, COPY_TRAILER, rowHeader } from '../stores/chunk-copy.js';
+import { CHUNK_SIZE } from '../stores/chunk-writer.js';
 
 /** Takes the pieces of a body as they are received; `accepted` is called when the next may come. */
 export interface UploadTee {
@@ -37,15 +37,20 @@ export class StreamedBlob implements UploadTee {
   /** The COPY ended in an error: the server has left it, nothing to cancel. */
   private copyFailed = false;
   private pending: (() => void) | null = null;
-  private closed = false;
+  /** Whether the transaction was told to commit or to roll back. */
+  private decided = false;
 
   private constructor(
+    private readonly blobs: BlobsRepository,
     private readonly client: pg.PoolClient,
     private readonly key: Buffer,
     private readonly length: number,
-    private readonly release: (failure?: Error) => void,
+    /** Ends the transaction, which waits for this: commit (resolve) or roll back (reject). */
+    private readonly decide: { commit: () => void; rollBack: (e: Error) => void },
+    /** The transaction: settled once it has ended and its connection is back in the pool. */
+    private readonly done: Promise<void>,
   ) {
-    this.copy = client.query(copyFrom(COPY_CHUNKS, { highWaterMark: 4 * CHUNK_SIZE }));
+    this.copy = openChunkCopy(client, 4 * CHUNK_SIZE);
     this.copy.on('error', (e: Error) => {
       this.copyFailed = true;
       this.fail(e);
@@ -53,28 +58,25 @@ export class StreamedBlob implements UploadTee {
     this.copy.write(COPY_HEADER);
   }
 
-  /** Begins the transaction, its temporary row and the COPY on a connection of `pool`. */
-  static async start(pool: pg.Pool, length: number, onClose: () => void): Promise<StreamedBlob> {
-    const client = await pool.connect();
-    const ignore = () => undefined;
-    client.on('error', ignore);
-    const release = (failure?: Error) => {
-      client.off('error', ignore);
-      client.release(failure);
-      onClose();
-    };
+  /**
+   * Begins the transaction, its temporary row and the COPY on a connection of the repository's
+   * pool. The transaction (inPgTransaction) stays open until finish or abandon decide its end;
+   * `onClose` is called once its connection is released.
+   */
+  static start(blobs: BlobsRepository, length: number, onClose: () => void): Promise<StreamedBlob> {
     // Never a SHA-256 (64 hex digits), nor another upload's.
     const key = `upload ${randomUUID()}`.padEnd(64);
-    try {
-      await client.query('BEGIN');
-      await client.query('SET LOCAL statement_timeout = 0');
-      await client.query(`INSERT INTO content_blobs (sha256, size, store) VALUES ($1, $2, 'postgres')`, [key, length]);
-      return new StreamedBlob(client, Buffer.from(key, 'latin1'), length, release);
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      release(e as Error);
-      throw e;
-    }
+    return new Promise((resolve, reject) => {
+      const done = blobs.transaction(async (client) => {
+        await blobs.openStreamedUpload(client, key, length);
+        await new Promise<void>((commit, rollBack) => {
+          resolve(new StreamedBlob(blobs, client, Buffer.from(key, 'latin1'), length, { commit, rollBack }, done));
+        });
+      });
+      // onClose first: a start that failed has released its connection when the caller hears of it.
+      done.finally(onClose).catch(() => undefined);
+      done.catch(reject); // only before the blob was handed out: a settled promise ignores it after
+    });
   }
 
   /** Frames the piece into the COPY rows of 256 KiB chunks (the length is known in advance). */
@@ -100,7 +102,7 @@ export class StreamedBlob implements UploadTee {
 
   /**
    * Ends the COPY and gives the chunks the blob's key, then commits as BlobWriter.save
-   * does (asynchronously, see upsertPostgresBlob).
+   * does (asynchronously, see BlobsRepository.upsertPostgres).
    * When the blob is recorded already, the chunks are dropped; but when it is recorded in
    * another store that does not hold it (`holds`), the blob moves to this one, with them. Fails
    * (rolled back) with what made the stream fail, when it did.
@@ -112,30 +114,35 @@ export class StreamedBlob implements UploadTee {
       this.copy.end();
       await finished(this.copy);
       const key = this.key.toString('latin1');
-      const { inserted, store } = await upsertPostgresBlob(this.client, sha256, this.length);
+      const { inserted, store } = await this.blobs.upsertPostgres(this.client, sha256, this.length);
       const keep = inserted || (store !== 'postgres' && !(await holds(store)));
       if (keep) {
-        if (!inserted)
-          await this.client.query(`UPDATE content_blobs SET store = 'postgres' WHERE sha256 = $1`, [sha256]);
-        await this.client.query('UPDATE blob_chunks SET sha256 = $1 WHERE sha256 = $2', [sha256, key]);
+        if (!inserted) await this.blobs.markInPostgres(this.client, sha256);
+        await rekeyChunks(this.client, key, sha256);
       }
-      await this.client.query('DELETE FROM content_blobs WHERE sha256 = $1', [key]);
-      await this.client.query('COMMIT');
-      this.close();
+      await this.blobs.deleteRow(this.client, key);
     } catch (e) {
       this.fail(e as Error);
       await this.abandon();
       throw e;
     }
+    this.decided = true;
+    this.decide.commit();
+    await this.done.catch((e: Error) => {
+      this.fail(e);
+      throw e;
+    });
   }
 
   /** Rolls back what the stream wrote, unless it has finished; safe to call more than once. */
   async abandon(): Promise<void> {
-    if (this.closed) return;
-    // A COPY still under way is cancelled first (CopyFail), or the ROLLBACK would wait behind it.
-    if (!this.copyFailed && !this.copy.writableFinished) this.copy.destroy();
-    await this.client.query('ROLLBACK').catch((e: Error) => this.fail(e));
-    this.close();
+    if (!this.decided) {
+      this.decided = true;
+      // A COPY still under way is cancelled first (CopyFail), or the ROLLBACK would wait behind it.
+      if (!this.copyFailed && !this.copy.writableFinished) this.copy.destroy();
+      this.decide.rollBack(this.failure ?? new Error('the streamed upload was abandoned'));
+    }
+    await this.done.catch(() => undefined);
   }
 
   private fail(e: Error): void {
@@ -147,11 +154,5 @@ export class StreamedBlob implements UploadTee {
     const accepted = this.pending;
     this.pending = null;
     accepted?.();
-  }
-
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.release(this.failure ?? undefined);
   }
 }

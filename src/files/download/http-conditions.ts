@@ -1,4 +1,4 @@
-import { InputError } from '../common/input-error.js';
+import { InputError } from '../../common/input-error.js';
 /**
  * HTTP header grammar the file service needs (RFC 9110 conditional and range requests, the
  * Digest, Content-Digest and Content-MD5 integrity headers), as pure functions. Malformed

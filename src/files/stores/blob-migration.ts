@@ -5,14 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type pg from 'pg';
+import { MIGRATION_COPY_PREFIX } from '../upload/upload-spool.js';
 import type { StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
 import { BlobWriter } from './blob-writer.js';
-import { MIGRATION_COPY_PREFIX } from './upload-spool.js';
-
-/** Only one move runs at a time, whichever instance or shell started it. */
-const MIGRATION_LOCK = 0x70646d62; // 'pdmb'
+import type { BlobRecord } from './blobs.repository.js';
 
 export interface MigrationOptions {
   to: StoreName;
@@ -46,12 +43,6 @@ export class MigrationBusyError extends Error {
   }
 }
 
-interface BlobRow {
-  sha256: string;
-  size: string;
-  store: StoreName;
-}
-
 /**
  * Moves the bytes of every blob recorded in another store into `to`, while the service runs.
  * Each blob is copied to a temporary file and checked against its SHA-256 and size, written to
@@ -61,36 +52,25 @@ interface BlobRow {
  * switch and the new one after. The row's stored_at is refreshed first, so the sweep leaves the
  * blob alone meanwhile. Interrupted, it is run again: it goes on with what is not moved yet,
  * and removes the temporary copy the interrupted run left.
- * A blob that fails (unreadable, damaged, store down) is reported and left where it is.
+ * A blob that fails (unreadable, damaged, store down) is reported and left where it is. Only one
+ * run at a time, whichever instance or shell started it: another gets MigrationBusyError.
  */
-export async function migrateBlobs(
-  pool: pg.Pool,
-  stores: BlobStores,
-  options: MigrationOptions,
-): Promise<MigrationResult> {
+export async function migrateBlobs(stores: BlobStores, options: MigrationOptions): Promise<MigrationResult> {
   const target = stores.get(options.to);
   if (options.from) stores.get(options.from);
   // The migration needs DATABASE_URL (a server, not the embedded database): COPY is available.
-  const writer = new BlobWriter(pool, stores, true);
+  const writer = new BlobWriter(stores, true);
   const result: MigrationResult = { moved: 0, bytes: 0, skipped: 0, failed: 0, leftovers: 0 };
   const tempDir = options.tempDir ?? tmpdir();
-  const lock = await pool.connect();
-  try {
-    const got = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK]);
-    if (!got.rows[0].ok) throw new MigrationBusyError();
+  const ran = await stores.blobs.withMigrationLock(async () => {
     result.leftovers = await removeAbandonedCopies(tempDir);
     let after = '';
     for (;;) {
-      const rows = await pool.query<BlobRow>(
-        `SELECT sha256, size::text, store FROM content_blobs
-         WHERE store <> $1 AND ($2::text IS NULL OR store = $2) AND sha256 > $3
-         ORDER BY sha256 LIMIT $4`,
-        [options.to, options.from ?? null, after, options.batch ?? 100],
-      );
-      if (!rows.rowCount) break;
-      for (const row of rows.rows) {
+      const rows = await stores.blobs.blobsToMove(options.to, options.from ?? null, after, options.batch ?? 100);
+      if (!rows.length) break;
+      for (const row of rows) {
         after = row.sha256;
-        const event = await moveBlob(pool, stores, writer, target.name, row, tempDir);
+        const event = await moveBlob(stores, writer, target.name, row, tempDir);
         if (event.kind === 'moved') {
           result.moved++;
           result.bytes += event.size;
@@ -99,31 +79,25 @@ export async function migrateBlobs(
         options.progress?.(event);
       }
     }
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-  } finally {
-    lock.release();
-  }
+    return true;
+  });
+  if (!ran) throw new MigrationBusyError();
   return result;
 }
 
 async function moveBlob(
-  pool: pg.Pool,
   stores: BlobStores,
   writer: BlobWriter,
   to: StoreName,
-  row: BlobRow,
+  row: BlobRecord,
   tempDir: string,
 ): Promise<MigrationEvent> {
-  const { sha256, store: from } = row;
-  const size = Number(row.size);
+  const { sha256, size, store: from } = row;
   // Named by the process, so that a later run knows whether the one that made it is gone.
   const path = join(tempDir, `${MIGRATION_COPY_PREFIX}${process.pid}-${randomUUID()}`);
   try {
-    const claimed = await pool.query('UPDATE content_blobs SET stored_at = now() WHERE sha256 = $1 AND store = $2', [
-      sha256,
-      from,
-    ]);
-    if (!claimed.rowCount) return { kind: 'skipped', sha256, reason: 'deleted or moved meanwhile' };
+    if (!(await stores.blobs.touch(sha256, from)))
+      return { kind: 'skipped', sha256, reason: 'deleted or moved meanwhile' };
     const source = stores.get(from);
     const copy = await copyVerified(await source.read(sha256, size), path, sha256, size);
     if (copy) return { kind: 'failed', sha256, reason: copy };

@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { deleteUnrecorded, recordedBlobs } from './blob-records.js';
 import type { BlobStore } from './blob-store.js';
+import type { BlobsRepository } from './blobs.repository.js';
 
 /**
  * The walk of an external store (vault, S3) that removes bytes no content_blobs row names.
  *
- * Such bytes are rare: an upload records its blob (claimBlob) before it writes the bytes, and the
+ * Such bytes are rare: an upload records its blob (BlobsRepository.claim) before it writes the bytes, and the
  * row sweep deletes bytes before their row. But the claim's transaction commits without its own
  * WAL flush (the file row's synchronous commit flushes both), so a database crash between the two
  * can lose the claim of bytes already written, and the row sweep, which starts from rows, never
@@ -20,9 +20,6 @@ import type { BlobStore } from './blob-store.js';
  * being approximate (the store's clock; a spooled upload renamed into the vault keeps the spool
  * file's mtime; an S3 multipart upload's Last-Modified may be when it started).
  */
-
-/** One walk of a store at a time, whichever instance starts it (with the store as second key). */
-export const WALK_LOCK = 0x70646d77; // 'pdmw'
 
 export interface WalkOptions {
   /** Bytes written more recently than this are kept. */
@@ -43,31 +40,25 @@ export interface WalkResult {
 /**
  * Walks the store once, under a session advisory lock taken on `lock` (a connection of its own,
  * not one of the pool's, which a walk of a large store would hold for hours): null when another
- * walk of the store holds it, on this or another instance. The checks and removals use `pool`.
+ * walk of the store holds it, on this or another instance. The checks and removals use `blobs`.
  * A walk whose lock connection is lost fails at its next page, so two walks never go on at once.
  */
 export async function sweepUnrecordedBlobs(
-  pool: pg.Pool,
+  blobs: BlobsRepository,
   lock: pg.ClientBase,
   store: BlobStore,
   options: WalkOptions,
 ): Promise<WalkResult | null> {
-  const got = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
-    WALK_LOCK,
-    store.name,
-  ]);
-  if (!got.rows[0].ok) return null;
+  if (!(await blobs.tryWalkLock(lock, store.name))) return null;
   try {
-    return await walk(pool, store, options, async () => {
-      await lock.query('SELECT 1');
-    });
+    return await walk(blobs, store, options, () => blobs.checkLock(lock));
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [WALK_LOCK, store.name]).catch(() => undefined);
+    await blobs.walkUnlock(lock, store.name).catch(() => undefined);
   }
 }
 
 async function walk(
-  pool: pg.Pool,
+  blobs: BlobsRepository,
   store: BlobStore,
   options: WalkOptions,
   stillLocked: () => Promise<void>,
@@ -83,13 +74,10 @@ async function walk(
     const writtenBefore = Date.now() - options.graceMs;
     const old = page.filter((o) => o.writtenAt < writtenBefore);
     if (old.length) {
-      const recorded = await recordedBlobs(
-        pool,
-        old.map((o) => o.sha256),
-      );
+      const recorded = await blobs.recorded(old.map((o) => o.sha256));
       for (const o of old) {
         if (recorded.has(o.sha256)) continue;
-        if (await deleteUnrecorded(pool, o.sha256, o.size, store.name, () => store.delete(o.sha256))) {
+        if (await blobs.deleteUnrecorded(o.sha256, o.size, store.name, () => store.delete(o.sha256))) {
           result.removed++;
         }
       }

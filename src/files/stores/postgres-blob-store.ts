@@ -1,20 +1,17 @@
 import { Readable } from 'node:stream';
 import type pg from 'pg';
-import type { Prisma } from '../generated/prisma/client.js';
+import { chunkBytes, chunkLayout, deleteChunks, fetchBatch } from './blob-chunks.repository.js';
 import {
   BlobIntegrityError,
   BlobMissingError,
-  sha256Hex,
   type BlobRange,
   type BlobSource,
   type BlobStore,
-  type StoreName,
   type StoredObject,
 } from './blob-store.js';
-import { ASYNC_COMMIT } from './blob-records.js';
-import { copyChunks } from './chunk-copy.js';
-import { CHUNK_SIZE, writeChunks } from './chunk-writer.js';
-import { CHUNKS_PER_BATCH, fetchBatch, inTransaction, type ChunkRow } from './copy-reader.js';
+import type { BlobsRepository } from './blobs.repository.js';
+import { CHUNK_SIZE } from './chunk-writer.js';
+import { CHUNKS_PER_BATCH, type ChunkRow } from './copy-reader.js';
 
 /**
  * The postgres store: file bytes in blob_chunks, beside their content_blobs row (which the
@@ -23,7 +20,8 @@ import { CHUNKS_PER_BATCH, fetchBatch, inTransaction, type ChunkRow } from './co
  * transaction.
  *
  * The streaming functions take the pg pool under Prisma: Prisma's driver adapter converts
- * bytea values to arrays of numbers, which is 10 to 20 times slower than pg itself.
+ * bytea values to arrays of numbers, which is 10 to 20 times slower than pg itself. Its
+ * statements are blob-chunks.repository.ts's.
  */
 
 /**
@@ -34,93 +32,31 @@ import { CHUNKS_PER_BATCH, fetchBatch, inTransaction, type ChunkRow } from './co
  */
 const BATCHES_AHEAD = 2;
 
-/**
- * Stores bytes as a content blob (deduplicated by SHA-256) inside the caller's transaction and
- * returns its hash. Storing bytes that are already there costs one lookup. (The importer's way.)
- */
-export async function putBlob(tx: Prisma.TransactionClient, bytes: Buffer): Promise<{ sha256: string; size: number }> {
-  const sha256 = sha256Hex(bytes);
-  const inserted = await tx.$executeRaw`
-    INSERT INTO content_blobs (sha256, size) VALUES (${sha256}, ${bytes.length})
-    ON CONFLICT (sha256) DO NOTHING`;
-  if (inserted > 0) {
-    await writeChunks({ sha256, size: bytes.length, bytes }, (hash, seq, data) => {
-      return tx.$executeRaw`INSERT INTO blob_chunks (sha256, seq, data) VALUES (${hash}, ${seq}, ${data})`;
-    });
-  }
-  return { sha256, size: bytes.length };
-}
-
-/**
- * Records a blob in the postgres store in the caller's transaction, or refreshes the stored_at
- * of the one recorded (in whichever store); `inserted` when this made the row, whose chunks the
- * caller then writes. The transaction commits asynchronously: the commit does not wait for its WAL to
- * reach the disk (ASYNC_COMMIT). The file row that uses the blob is committed after it,
- * synchronously, which flushes the WAL up to that later position, this transaction included.
- * Until then nothing uses the blob, and a crash in between loses at most a blob no file row
- * points at. One flush per upload instead of two.
- */
-export async function upsertPostgresBlob(
-  client: pg.ClientBase,
-  sha256: string,
-  size: number,
-): Promise<{ inserted: boolean; store: StoreName }> {
-  const res = await client.query<{ inserted: boolean; store: StoreName }>({
-    name: 'files-blob-upsert',
-    text: `INSERT INTO content_blobs (sha256, size, store) SELECT $1, $2, 'postgres' WHERE ${ASYNC_COMMIT}
-     ON CONFLICT (sha256) DO UPDATE SET stored_at = now()
-     RETURNING (xmax = 0) AS inserted, store`,
-    values: [sha256, size],
-  });
-  return res.rows[0];
-}
-
-const insertChunk = (client: pg.ClientBase) => (sha256: string, seq: number, data: Buffer) =>
-  client.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, $2, $3)', [sha256, seq, data]);
-
-/**
- * Writes the chunks of a blob in the caller's transaction on `client`: with one binary COPY
- * (`copy`), or, on the embedded database, which cannot take COPY FROM, one INSERT per chunk.
- * BlobWriter's way for every write into the postgres store.
- */
-export async function writeBlobChunks(client: pg.ClientBase, source: BlobSource, copy: boolean): Promise<void> {
-  if (copy) await copyChunks(client, source);
-  else await writeChunks(source, insertChunk(client));
-}
-
 /** The blob_chunks store, as a BlobStore for reads; writes go through BlobWriter. */
 export class PostgresBlobStore implements BlobStore {
   readonly name = 'postgres';
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly blobs: BlobsRepository) {}
 
   async has(sha256: string, size: number): Promise<boolean> {
-    const res = await this.pool.query<{ n: string | null }>(
-      'SELECT sum(octet_length(data))::text AS n FROM blob_chunks WHERE sha256 = $1',
-      [sha256],
-    );
-    return res.rows[0].n !== null && Number(res.rows[0].n) === size;
+    return (await chunkBytes(this.blobs.pool, sha256)) === size;
   }
 
   /** Writes the chunks of a blob whose row exists, unless they are there. */
   async write(source: BlobSource): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 FOR UPDATE', [source.sha256]);
-      const there = await client.query('SELECT 1 FROM blob_chunks WHERE sha256 = $1 LIMIT 1', [source.sha256]);
-      if (!there.rowCount) await writeBlobChunks(client, source, false);
-    });
+    await this.blobs.writeMissingChunks(source);
   }
 
   read(sha256: string, size: number, range?: BlobRange): Promise<Readable> {
-    return readBlob(this.pool, sha256, size, range);
+    return readBlob(this.blobs.pool, sha256, size, range);
   }
 
   readWhole(sha256: string, size: number): Promise<Buffer> {
-    return readWholeBlob(this.pool, sha256, size);
+    return readWholeBlob(this.blobs.pool, sha256, size);
   }
 
   async delete(sha256: string): Promise<void> {
-    await this.pool.query('DELETE FROM blob_chunks WHERE sha256 = $1', [sha256]);
+    await deleteChunks(this.blobs.pool, sha256);
   }
 
   removeLeftovers(): Promise<number> {
@@ -159,17 +95,13 @@ async function* chunksOf(pool: pg.Pool, sha256: string, size: number, range: Blo
   let seq = 0;
   let offset = 0;
   if (range.start > 0) {
-    const layout = await pool.query<[number, number]>({
-      text: 'SELECT seq, octet_length(data) FROM blob_chunks WHERE sha256 = $1 ORDER BY seq',
-      values: [sha256],
-      rowMode: 'array',
-    });
-    const first = layout.rows.find(([, length]) => {
+    const layout = await chunkLayout(pool, sha256);
+    const first = layout.find(([, length]) => {
       if (offset + length > range.start) return true;
       offset += length;
       return false;
     });
-    if (!layout.rows.length) throw new BlobMissingError('postgres', sha256);
+    if (!layout.length) throw new BlobMissingError('postgres', sha256);
     if (!first) throw new BlobIntegrityError(`blob ${sha256} is shorter than its size ${size}`);
     seq = first[0];
   }

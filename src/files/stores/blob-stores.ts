@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import type { AppConfig } from '../config/app-config.js';
+import type { AppConfig } from '../../config/app-config.js';
 import { StoreUnavailableError, type BlobStore, type StoreName } from './blob-store.js';
+import { BlobsRepository } from './blobs.repository.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';
 import { VaultBlobStore } from './vault-blob-store.js';
@@ -23,9 +24,11 @@ export type BlobStoresConfig = Pick<
  * The stores this instance can reach: postgres always, the vault when FILES_VAULT_DIR is set,
  * S3 when FILES_S3_BUCKET is. New bytes go to FILES_STORE; each blob is read from the store
  * its row names, so content that is being moved between stores stays readable throughout.
- * Bytes are written through BlobWriter (blob-writer.ts).
+ * Bytes are written through BlobWriter (blob-writer.ts); which store holds a blob is recorded in
+ * content_blobs (`blobs`), in the database of `pool`.
  */
 export class BlobStores {
+  readonly blobs: BlobsRepository;
   readonly postgres: PostgresBlobStore;
   readonly vault: VaultBlobStore | null;
   readonly s3: S3BlobStore | null;
@@ -33,7 +36,8 @@ export class BlobStores {
   readonly current: StoreName;
 
   constructor(pool: pg.Pool, config: BlobStoresConfig) {
-    this.postgres = new PostgresBlobStore(pool);
+    this.blobs = new BlobsRepository(pool);
+    this.postgres = new PostgresBlobStore(this.blobs);
     this.vault = config.filesVaultDir ? new VaultBlobStore(config.filesVaultDir) : null;
     this.s3 = config.filesS3Bucket
       ? new S3BlobStore({

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FilesStoreName } from '../config/app-config.js';
+import type { FilesStoreName } from '../../config/app-config.js';
 
 /**
  * Where file bytes live. Every blob is named by its SHA-256 and never changes once stored, so a
  * store needs no coordination beyond "write whole, then make visible": two uploads of the same
  * bytes write the same thing. What a blob is (size, digest) and which store holds it are rows of
- * content_blobs in PostgreSQL (see blob-records.ts); a store holds bytes only.
+ * content_blobs in PostgreSQL (see blobs.repository.ts); a store holds bytes only.
  *
  * - postgres: blob_chunks rows (postgres-blob-store.ts), the default
  * - filesystem: a vault directory, e.g. a shared volume (vault-blob-store.ts)

@@ -1,10 +1,6 @@
-import type pg from 'pg';
-import { claimBlob, releaseClaim } from './blob-records.js';
+import { StreamedBlob } from '../upload/streamed-blob.js';
 import type { BlobSource, BlobStore, StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
-import { inTransaction } from './copy-reader.js';
-import { upsertPostgresBlob, writeBlobChunks } from './postgres-blob-store.js';
-import { StreamedBlob } from './streamed-blob.js';
 
 /**
  * The one way bytes get into a store and recorded in content_blobs: uploads (in memory, spooled
@@ -12,8 +8,8 @@ import { StreamedBlob } from './streamed-blob.js';
  * it. Whatever the path:
  *
  * - the bytes are durable before anything that uses them commits: in PostgreSQL they commit
- *   with their row (asynchronously, see upsertPostgresBlob); in an external store the blob is
- *   claimed first (claimBlob: the sweep then leaves it alone) and its bytes written after;
+ *   with their row (asynchronously, see BlobsRepository.upsertPostgres); in an external store the
+ *   blob is claimed first (BlobsRepository.claim: the sweep then leaves it alone) and its bytes written after;
  * - bytes stored before, in whichever store, are not written again (deduplication by SHA-256),
  *   unless the store their row names has lost them;
  * - a write that fails leaves nothing a file row could use: the PostgreSQL transaction is rolled
@@ -25,7 +21,6 @@ import { StreamedBlob } from './streamed-blob.js';
  */
 export class BlobWriter {
   constructor(
-    private readonly pool: pg.Pool,
     private readonly stores: BlobStores,
     private readonly copy: boolean,
   ) {}
@@ -36,16 +31,16 @@ export class BlobWriter {
    */
   async save(source: BlobSource): Promise<void> {
     if (this.stores.current === 'postgres') {
-      const { store } = await this.saveInPostgres(source);
+      const { store } = await this.stores.blobs.savePostgres(source, this.copy);
       if (store !== 'postgres') await ensureInStore(this.stores.get(store), source);
       return;
     }
-    const claim = await claimBlob(this.pool, source.sha256, source.size, this.stores.current);
+    const claim = await this.stores.blobs.claim(source.sha256, source.size, this.stores.current);
     if (claim.store === 'postgres') return; // written with its row, in one transaction
     try {
       await ensureInStore(this.stores.get(claim.store), source);
     } catch (e) {
-      await releaseClaim(this.pool, source.sha256, claim).catch(() => undefined);
+      await this.stores.blobs.releaseClaim(source.sha256, claim).catch(() => undefined);
       throw e;
     }
   }
@@ -55,7 +50,7 @@ export class BlobWriter {
    * StreamedBlob); commit them with finishStreamed once their digest is known.
    */
   stream(length: number, onClose: () => void): Promise<StreamedBlob> {
-    return StreamedBlob.start(this.pool, length, onClose);
+    return StreamedBlob.start(this.stores.blobs, length, onClose);
   }
 
   /**
@@ -74,45 +69,9 @@ export class BlobWriter {
    * the chunks go in the transaction that switches the row.
    */
   async move(source: BlobSource, from: StoreName, to: StoreName): Promise<boolean> {
-    if (to === 'postgres') {
-      return inTransaction(this.pool, async (client) => {
-        const locked = await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 AND store = $2 FOR UPDATE', [
-          source.sha256,
-          from,
-        ]);
-        if (!locked.rowCount) return false;
-        await client.query('DELETE FROM blob_chunks WHERE sha256 = $1', [source.sha256]);
-        await writeBlobChunks(client, source, this.copy);
-        await client.query(`UPDATE content_blobs SET store = 'postgres' WHERE sha256 = $1`, [source.sha256]);
-        return true;
-      });
-    }
+    if (to === 'postgres') return this.stores.blobs.moveIntoPostgres(source, from, this.copy);
     await ensureInStore(this.stores.get(to), source);
-    return inTransaction(this.pool, async (client) => {
-      const res = await client.query('UPDATE content_blobs SET store = $3 WHERE sha256 = $1 AND store = $2', [
-        source.sha256,
-        from,
-        to,
-      ]);
-      if (res.rowCount && from === 'postgres') {
-        await client.query('DELETE FROM blob_chunks WHERE sha256 = $1', [source.sha256]);
-      }
-      return Boolean(res.rowCount);
-    });
-  }
-
-  /**
-   * Stores a blob in PostgreSQL in a transaction of its own (committed on return). A blob that
-   * exists is not written again, but its stored_at is refreshed (see sweepOrphanBlobs); two
-   * uploads of the same new bytes serialise on the content_blobs key, and the second skips.
-   * Returns the store that holds the blob: another one when the bytes were stored there before.
-   */
-  private saveInPostgres(source: BlobSource): Promise<{ store: StoreName }> {
-    return inTransaction(this.pool, async (client) => {
-      const { inserted, store } = await upsertPostgresBlob(client, source.sha256, source.size);
-      if (inserted) await writeBlobChunks(client, source, this.copy);
-      return { store };
-    });
+    return this.stores.blobs.switchStore(source.sha256, from, to);
   }
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pipeline, Transform, type Readable, type Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { LRUCache } from 'lru-cache';
-import { PeriodicTask } from '../common/periodic-task.js';
+import { PeriodicTask } from '../../common/periodic-task.js';
 import {
   claimInstanceDir,
   HEARTBEAT_MS,

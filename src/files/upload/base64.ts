@@ -1,4 +1,4 @@
-import { InputError } from '../common/input-error.js';
+import { InputError } from '../../common/input-error.js';
 
 /**
  * Strict base64 (RFC 4648 §4, standard alphabet, padded, canonical). Node's own decoder skips

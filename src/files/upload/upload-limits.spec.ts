@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/app-config.js';
+import { loadConfig } from '../../config/app-config.js';
 import { largestJsonUpload } from './upload-limits.js';
 
 describe('largestJsonUpload', () => {
