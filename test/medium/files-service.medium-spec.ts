@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ForbiddenException, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../../src/auth/auth-user.js';
-import { RequestBodyReader } from '../../src/common/request-body.reader.js';
-import { APP_CONFIG, type AppConfig } from '../../src/config/app-config.js';
-import { FileContent } from '../../src/files/file-content.js';
+import { AuthModule } from '../../src/auth/auth.module.js';
+import { FilesModule } from '../../src/files/files.module.js';
 import { parseHolderRef, type WriteOptions } from '../../src/files/files.params.js';
-import { FilesRepository } from '../../src/files/files.repository.js';
 import { FilesService, type FileTarget, type StoredFile } from '../../src/files/files.service.js';
 import { useServices } from './medium-database.js';
 
@@ -20,20 +18,9 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('FilesService on a database of its own', () => {
   const s = useServices(
-    {
-      providers: [
-        FilesService,
-        FilesRepository,
-        FileContent,
-        {
-          provide: RequestBodyReader,
-          useFactory: (config: AppConfig) => new RequestBodyReader(config),
-          inject: [APP_CONFIG],
-        },
-      ],
-    },
-    // No caches: every read comes from the store.
-    { FILES_SWEEP_INTERVAL_MS: '0', FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' },
+    { imports: [AuthModule, FilesModule] },
+    // No caches: every read comes from the store. No periodic sweep.
+    { AUTH_NOTICES: 'false', FILES_SWEEP_INTERVAL_MS: '0', FILES_CACHE_SIZE: '0', FILES_DISK_CACHE_SIZE: '0' },
   );
   let files: FilesService;
   let alice: AuthUser;

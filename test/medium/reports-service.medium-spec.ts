@@ -6,9 +6,9 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import type { AuthUser } from '../../src/auth/auth-user.js';
-import { PermissionsService } from '../../src/auth/permissions.service.js';
+import { AuthModule } from '../../src/auth/auth.module.js';
 import { InputError } from '../../src/common/input-error.js';
-import { ReportsRepository } from '../../src/reports/reports.repository.js';
+import { ReportsModule } from '../../src/reports/reports.module.js';
 import { ReportsService } from '../../src/reports/reports.service.js';
 import { demoQml } from '../reports/report-fixtures.js';
 import { useServices } from './medium-database.js';
@@ -18,7 +18,7 @@ const NAME = 'Medium parts by state';
 const byNumber = readFileSync(new URL('../../docs/examples/documents-by-number.qml', import.meta.url), 'utf8');
 
 describe('ReportsService on a database of its own', () => {
-  const s = useServices({ providers: [ReportsService, ReportsRepository, PermissionsService] });
+  const s = useServices({ imports: [AuthModule, ReportsModule] }, { AUTH_NOTICES: 'false' });
   let reports: ReportsService;
   let alice: AuthUser;
   let bob: AuthUser;
