@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { Clock } from '../common/clock.js';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuthGuard } from './auth.guard.js';
@@ -12,6 +13,7 @@ import { UsersRepository } from './users.repository.js';
 @Global()
 @Module({
   providers: [
+    Clock,
     UsersRepository,
     FailureThrottle,
     AuthNotices,

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { QueryController } from './query.controller.js';
 import { QueryRepository } from './query.repository.js';
 import { QueryService } from './query.service.js';
 
 @Module({
   controllers: [QueryController],
-  providers: [QueryService, QueryRepository],
+  providers: [Clock, QueryService, QueryRepository],
 })
 export class QueryModule {}
