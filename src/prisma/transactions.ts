@@ -17,6 +17,9 @@ import type pg from 'pg';
  * the connection is never a second one (the embedded database has a single connection), and
  * a failing inner part rolls back only itself when the caller catches its error.
  *
+ * Only statements for the pool the transaction was opened on join it: a transaction on another
+ * pool (a test's own, the reports pool) leaves the handle's statements alone.
+ *
  * Once the transaction has ended, its context routes nothing any more: work it started that
  * outlives it (a timer, a batch) runs on the pool as any other statement.
  */
@@ -31,6 +34,8 @@ export interface Tx {
 }
 
 interface OpenTransaction {
+  /** The pool the transaction's connection came from: only statements for that pool join it. */
+  pool: pg.Pool;
   /** Null once the transaction has ended. */
   client: pg.PoolClient | null;
   /** Savepoints made so far, for unique names. */
@@ -38,6 +43,15 @@ interface OpenTransaction {
 }
 
 const current = new AsyncLocalStorage<OpenTransaction>();
+
+/** The pool behind each routed pool (routeToTransaction). */
+const routedPools = new WeakMap<pg.Pool, pg.Pool>();
+
+/** The open transaction of this async context on `pool` (routed or not), if any. */
+function openOn(pool: pg.Pool): OpenTransaction | null {
+  const open = current.getStore();
+  return open?.client && open.pool === (routedPools.get(pool) ?? pool) ? open : null;
+}
 
 class OpenTx implements Tx {
   constructor(private readonly open: OpenTransaction) {}
@@ -51,11 +65,6 @@ class OpenTx implements Tx {
     const res = await this.client.query<R>(name ? { name, text, values } : { text, values });
     return res.rows;
   }
-}
-
-/** Whether the caller runs inside an open transaction. */
-export function inTransaction(): boolean {
-  return current.getStore()?.client != null;
 }
 
 /** How a transaction starts; only for an outermost one (a savepoint keeps its transaction's). */
@@ -81,7 +90,7 @@ export async function runTransaction<T>(
   work: (tx: Tx) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
-  const outer = current.getStore();
+  const outer = openOn(pool);
   if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)), options.commit !== false);
   const begin = beginStatement(options);
   const client = await pool.connect();
@@ -89,7 +98,7 @@ export async function runTransaction<T>(
   // An error the server sends while the connection is checked out reaches the caller through
   // the failing statement instead of crashing the process as an unhandled 'error' event.
   client.on('error', ignore);
-  const open: OpenTransaction = { client, savepoints: 0 };
+  const open: OpenTransaction = { pool: routedPools.get(pool) ?? pool, client, savepoints: 0 };
   let broken: Error | undefined;
   try {
     await client.query(begin);
@@ -156,17 +165,17 @@ async function inSavepoint<T>(
  * the pool itself. Prisma's pg adapter uses exactly these two methods of the pool it is given.
  */
 export function routeToTransaction(pool: pg.Pool): pg.Pool {
-  return new Proxy(pool, {
+  const routed = new Proxy(pool, {
     get(target, prop) {
       if (prop === 'query') {
         return (...args: unknown[]) => {
-          const on = current.getStore()?.client ?? target;
+          const on = openOn(target)?.client ?? target;
           return Reflect.apply(on.query, on, args) as unknown;
         };
       }
       if (prop === 'connect') {
         return (...args: unknown[]) => {
-          const open = current.getStore();
+          const open = openOn(target);
           if (open?.client) return Promise.resolve(savepointClient(open, open.client));
           return Reflect.apply(target.connect, target, args) as unknown;
         };
@@ -174,6 +183,8 @@ export function routeToTransaction(pool: pg.Pool): pg.Pool {
       return forward(target, prop);
     },
   });
+  routedPools.set(routed, pool);
+  return routed;
 }
 
 /** The open transaction's connection, as a client of its own whose transaction is a savepoint. */
