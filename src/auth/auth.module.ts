@@ -24,6 +24,6 @@ import { UsersRepository } from './users.repository.js';
     },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader],
+  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository],
 })
 export class AuthModule {}
