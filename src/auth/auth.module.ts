@@ -3,9 +3,12 @@ import { APP_GUARD } from '@nestjs/core';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuthGuard } from './auth.guard.js';
+import { AuthFailuresRepository } from './auth-failures.repository.js';
 import { AuthNotices } from './auth-notices.js';
+import { AuthNoticesRepository } from './auth-notices.repository.js';
 import { AuthService } from './auth.service.js';
 import { FailureThrottle } from './failure-throttle.js';
+import { PermissionsRepository } from './permissions.repository.js';
 import { PermissionsService } from './permissions.service.js';
 import { UsersRepository } from './users.repository.js';
 
@@ -13,9 +16,12 @@ import { UsersRepository } from './users.repository.js';
 @Module({
   providers: [
     UsersRepository,
+    AuthFailuresRepository,
     FailureThrottle,
+    AuthNoticesRepository,
     AuthNotices,
     AuthService,
+    PermissionsRepository,
     PermissionsService,
     {
       provide: RequestBodyReader,
