@@ -5,6 +5,7 @@ export async function swaggerMetadata() {
     './admin/dto/users.dto.js': await import('./admin/dto/users.dto.js'),
     './admin/dto/workspaces.dto.js': await import('./admin/dto/workspaces.dto.js'),
     './audit/dto/audit.dto.js': await import('./audit/dto/audit.dto.js'),
+    './catalog/dto/catalog.dto.js': await import('./catalog/dto/catalog.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
     './numbers/dto/cad.dto.js': await import('./numbers/dto/cad.dto.js'),
@@ -13,7 +14,6 @@ export async function swaggerMetadata() {
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
     './objects/dto/structure-response.dto.js': await import('./objects/dto/structure-response.dto.js'),
     './query/dto/query-response.dto.js': await import('./query/dto/query-response.dto.js'),
-    './reports/dto/catalog.dto.js': await import('./reports/dto/catalog.dto.js'),
     './reports/dto/query-result.dto.js': await import('./reports/dto/query-result.dto.js'),
     './reports/dto/report-list.dto.js': await import('./reports/dto/report-list.dto.js'),
     './reports/dto/template-details.dto.js': await import('./reports/dto/template-details.dto.js'),
@@ -315,6 +315,106 @@ export async function swaggerMetadata() {
                 description:
                   'OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object',
               },
+            },
+          },
+        ],
+        [
+          import('./catalog/dto/catalog.dto.js'),
+          {
+            CatalogAttributeDto: {
+              name: { required: true, type: () => String },
+              type: { required: true, type: () => String },
+              typeInfoColumn: {
+                required: false,
+                type: () => String,
+                description:
+                  'The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`)',
+              },
+              target: {
+                required: false,
+                type: () => String,
+                description: 'For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds',
+              },
+            },
+            CatalogClassDetailsDto: {
+              softTypeDetails: {
+                required: true,
+                type: () => [t['./catalog/dto/catalog.dto.js'].CatalogSoftTypeDto],
+                description: 'The soft types of this class and below',
+              },
+            },
+            CatalogClassDto: {
+              name: { required: true, type: () => String },
+              parent: { required: true, type: () => String, nullable: true },
+              abstract: { required: true, type: () => Boolean },
+              interface: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'An interface: implemented by classes of any storage (its `subclasses`), matching each of them',
+              },
+              interfaces: {
+                required: true,
+                type: () => [String],
+                description:
+                  "The interfaces it implements (its own and its parents'); of an interface: those it extends",
+              },
+              storage: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template',
+              },
+              master: { required: true, type: () => String, nullable: true },
+              displayName: { required: true, type: () => String },
+              about: { required: true, type: () => String },
+              oidPrefix: { required: true, type: () => String },
+              userDeclared: {
+                required: true,
+                type: () => Boolean,
+                description: 'Declared by a dataset (catalog_types)',
+              },
+              subclasses: { required: true, type: () => [String] },
+              softTypes: { required: true, type: () => [String] },
+              properties: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogPropertyDto] },
+              derived: {
+                required: true,
+                type: () => [t['./catalog/dto/catalog.dto.js'].CatalogPropertyDto],
+                description: 'Derived properties (`object propertyName`)',
+              },
+              references: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogReferenceDto] },
+              roles: {
+                required: true,
+                type: () => t['./catalog/dto/catalog.dto.js'].CatalogRolesDto,
+                nullable: true,
+                description: 'Link classes: role A and role B',
+              },
+            },
+            CatalogDto: {
+              classes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogClassDto] },
+              softTypes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogSoftTypeDto] },
+            },
+            CatalogPropertyDto: {
+              path: { required: true, type: () => String },
+              type: { required: true, type: () => String },
+              source: { required: true, type: () => String, description: 'Where the value comes from' },
+              about: { required: false, type: () => String },
+            },
+            CatalogReferenceDto: {
+              name: { required: true, type: () => String },
+              target: { required: true, type: () => String },
+              keptIn: { required: true, type: () => String, description: 'Where the target is kept' },
+            },
+            CatalogRolesDto: { a: { required: true, type: () => String }, b: { required: true, type: () => String } },
+            CatalogSoftTypeDto: {
+              name: { required: true, type: () => String },
+              parent: { required: true, type: () => String },
+              class: { required: true, type: () => String },
+              displayName: { required: true, type: () => String },
+              about: { required: true, type: () => String },
+              userDeclared: { required: true, type: () => Boolean },
+              attributes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogAttributeDto] },
             },
           },
         ],
@@ -1246,106 +1346,6 @@ export async function swaggerMetadata() {
               count: { required: true, type: () => Number, description: 'number of items in this reply' },
               items: { required: true, type: () => [t['./query/dto/query-response.dto.js'].QueryItemDto] },
               _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
-            },
-          },
-        ],
-        [
-          import('./reports/dto/catalog.dto.js'),
-          {
-            CatalogAttributeDto: {
-              name: { required: true, type: () => String },
-              type: { required: true, type: () => String },
-              typeInfoColumn: {
-                required: false,
-                type: () => String,
-                description:
-                  'The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`)',
-              },
-              target: {
-                required: false,
-                type: () => String,
-                description: 'For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds',
-              },
-            },
-            CatalogClassDetailsDto: {
-              softTypeDetails: {
-                required: true,
-                type: () => [t['./reports/dto/catalog.dto.js'].CatalogSoftTypeDto],
-                description: 'The soft types of this class and below',
-              },
-            },
-            CatalogClassDto: {
-              name: { required: true, type: () => String },
-              parent: { required: true, type: () => String, nullable: true },
-              abstract: { required: true, type: () => Boolean },
-              interface: {
-                required: true,
-                type: () => Boolean,
-                description:
-                  'An interface: implemented by classes of any storage (its `subclasses`), matching each of them',
-              },
-              interfaces: {
-                required: true,
-                type: () => [String],
-                description:
-                  "The interfaces it implements (its own and its parents'); of an interface: those it extends",
-              },
-              storage: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template',
-              },
-              master: { required: true, type: () => String, nullable: true },
-              displayName: { required: true, type: () => String },
-              about: { required: true, type: () => String },
-              oidPrefix: { required: true, type: () => String },
-              userDeclared: {
-                required: true,
-                type: () => Boolean,
-                description: 'Declared by a dataset (catalog_types)',
-              },
-              subclasses: { required: true, type: () => [String] },
-              softTypes: { required: true, type: () => [String] },
-              properties: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogPropertyDto] },
-              derived: {
-                required: true,
-                type: () => [t['./reports/dto/catalog.dto.js'].CatalogPropertyDto],
-                description: 'Derived properties (`object propertyName`)',
-              },
-              references: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogReferenceDto] },
-              roles: {
-                required: true,
-                type: () => t['./reports/dto/catalog.dto.js'].CatalogRolesDto,
-                nullable: true,
-                description: 'Link classes: role A and role B',
-              },
-            },
-            CatalogDto: {
-              classes: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogClassDto] },
-              softTypes: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogSoftTypeDto] },
-            },
-            CatalogPropertyDto: {
-              path: { required: true, type: () => String },
-              type: { required: true, type: () => String },
-              source: { required: true, type: () => String, description: 'Where the value comes from' },
-              about: { required: false, type: () => String },
-            },
-            CatalogReferenceDto: {
-              name: { required: true, type: () => String },
-              target: { required: true, type: () => String },
-              keptIn: { required: true, type: () => String, description: 'Where the target is kept' },
-            },
-            CatalogRolesDto: { a: { required: true, type: () => String }, b: { required: true, type: () => String } },
-            CatalogSoftTypeDto: {
-              name: { required: true, type: () => String },
-              parent: { required: true, type: () => String },
-              class: { required: true, type: () => String },
-              displayName: { required: true, type: () => String },
-              about: { required: true, type: () => String },
-              userDeclared: { required: true, type: () => Boolean },
-              attributes: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogAttributeDto] },
             },
           },
         ],

@@ -6,7 +6,7 @@ import { HistoryController } from './history.controller.js';
 
 /**
  * Reading the audit trail: GET /objects/<ref>/history and GET /admin/events. Events are
- * recorded by each service in the transaction of its change (audit-events.ts).
+ * recorded by each service in the transaction of its change (the writes in audit.repository.ts).
  */
 @Module({
   controllers: [HistoryController, EventsController],

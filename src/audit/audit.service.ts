@@ -20,7 +20,7 @@ import type { AuditEventDto, AuditEventListDto, EventsQueryDto, HistoryDto, Hist
 export const AUDIT_RECORD_CLASS = OidClass.auditRecord;
 
 /**
- * The audit events services record with every write (audit-events.ts): the history of one
+ * The audit events services record with every write (audit.repository.ts): the history of one
  * business object for those who may read it (404 otherwise, as for an object that does not
  * exist), and every event for administrators, filtered.
  */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
+import { auditViaPrisma, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OidClass } from '../../common/oid.js';
-import { RootClass } from '../../catalog/standard-classes.js';
+import { RootClass } from '../standard-classes.js';
 
 export class CatalogPropertyDto {
   @ApiProperty({ example: 'thePriority' })

@@ -1,8 +1,8 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
-import { classView, softTypeView } from '../catalog/catalog-view.js';
-import { CatalogService } from '../catalog/catalog.service.js';
+import { classView, softTypeView } from './catalog-view.js';
+import { CatalogService } from './catalog.service.js';
 import { CatalogClassDetailsDto, CatalogDto } from './dto/catalog.dto.js';
 
 /** The type catalog report templates are written against: standard classes and declared types. */
