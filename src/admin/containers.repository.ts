@@ -174,4 +174,29 @@ export class AdminContainersRepository {
       return true;
     });
   }
+
+  /** Creates or updates a container a dataset gives, in the caller's transaction; its id. */
+  async putImported(name: string, cls: string, description: string | null): Promise<number> {
+    const row = await this.prisma.container.upsert({
+      where: { name },
+      create: { name, cls, description },
+      update: { cls, description },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  /** Gives a user a role in a container (a member already gets the new role), in the caller's transaction. */
+  async putImportedMember(containerId: number, userId: number, role: MemberRecord['role']): Promise<void> {
+    await this.prisma.membership.upsert({
+      where: { containerId_userId: { containerId, userId } },
+      create: { containerId, userId, role },
+      update: { role },
+    });
+  }
+
+  async idOf(name: string): Promise<number | null> {
+    const row = await this.prisma.container.findUnique({ where: { name }, select: { id: true } });
+    return row?.id ?? null;
+  }
 }

@@ -89,4 +89,19 @@ export class AdminRulesRepository {
       return true;
     });
   }
+
+  /**
+   * Stores a dataset's rules of a container, in the caller's transaction. The counter only moves
+   * forward: re-importing must never hand out numbers again.
+   */
+  async importRules(containerId: number, rules: AdminRuleRecord[]): Promise<void> {
+    for (const r of rules) {
+      await this.prisma.$executeRaw`
+        INSERT INTO numbering_rules (container_id, class, prefix, suffix, width, next)
+        VALUES (${containerId}, ${r.cls}, ${r.prefix}, ${r.suffix}, ${r.width}, ${r.next})
+        ON CONFLICT (container_id, class) DO UPDATE
+        SET prefix = EXCLUDED.prefix, suffix = EXCLUDED.suffix, width = EXCLUDED.width,
+            next = GREATEST(numbering_rules.next, EXCLUDED.next)`;
+    }
+  }
 }

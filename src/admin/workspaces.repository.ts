@@ -108,4 +108,13 @@ export class AdminWorkspacesRepository {
       return true;
     });
   }
+
+  /** Creates or updates a workspace a dataset gives, in the caller's transaction. */
+  async putImported(name: string, containerId: number, ownerId: number): Promise<void> {
+    await this.prisma.workspace.upsert({
+      where: { name },
+      create: { name, containerId, ownerId },
+      update: { containerId, ownerId },
+    });
+  }
 }

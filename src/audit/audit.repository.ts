@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { MASTER_SUFFIX, OidClass } from '../catalog/standard-classes.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import type { AuditEvent, AuditSql } from './audit-events.js';
+import { auditViaPrisma, type AuditEvent, type AuditSql } from './audit-events.js';
 import { MEMBER_ACTIONS } from './event-references.js';
 
 /** A business object as its history names it: its master. */
@@ -111,6 +112,39 @@ export class AuditRepository {
     ]);
     return { total, rows };
   }
+
+  /** Records an event in the name of `userName` (see recordAuditAs), in the caller's transaction. */
+  recordAs(userName: string, action: string, detail: Record<string, unknown>): Promise<void> {
+    return recordAuditAs(auditViaPrisma(this.prisma), userName, action, detail);
+  }
+
+  /**
+   * Records events whose user and object are given by name, at the times they give, in the
+   * caller's transaction: the demo data's audit trail. An event already there (same time, user,
+   * action and object) is not recorded again; one whose user or object is missing is left out.
+   */
+  async recordNamed(events: readonly NamedEvent[]): Promise<void> {
+    for (const e of events) {
+      const o = e.object;
+      const [sql, key] =
+        'class' in o
+          ? [NAMED_OBJECT.master, [o.class, o.number]]
+          : 'container' in o
+            ? [NAMED_OBJECT.container, [o.container, null]]
+            : [NAMED_OBJECT.user, [o.user, null]];
+      await this.prisma.pgPool.query(
+        `WITH o AS (${sql})
+         INSERT INTO audit_events (at, user_id, user_name, action, object_class, object_id, object_number, container_id, detail)
+         SELECT $3::timestamptz, u.id, u.name, $5, o.cls, o.id, o.number, o.container_id, $6::jsonb
+         FROM o, users u
+         WHERE u.name = $4 AND NOT EXISTS (
+           SELECT 1 FROM audit_events a
+           WHERE a.at = $3::timestamptz AND a.user_name = $4 AND a.action = $5
+             AND a.object_class = o.cls AND a.object_id = o.id)`,
+        [...key, e.at, e.user, e.action, JSON.stringify(e.detail)],
+      );
+    }
+  }
 }
 
 function conditions(f: EventFilter): Prisma.Sql {
@@ -129,6 +163,25 @@ function conditions(f: EventFilter): Prisma.Sql {
   else if (f.action) parts.push(Prisma.sql`e.action = ${f.action.text}`);
   return Prisma.join(parts, ' AND ');
 }
+
+/** An event given by names (recordNamed). */
+export interface NamedEvent {
+  at: string;
+  user: string;
+  action: string;
+  object: { class: string; number: string } | { container: string } | { user: string };
+  detail: Record<string, unknown>;
+}
+
+/**
+ * The object of a named event: a business object's master by class and number (with its
+ * container), a container, a user. $1 class or name, $2 number.
+ */
+const NAMED_OBJECT = {
+  master: `SELECT m.class || '${MASTER_SUFFIX}' AS cls, m.id, m.number, m.container_id FROM masters m WHERE m.class = $1 AND m.number = $2`,
+  container: `SELECT c.class AS cls, c.id, c.name AS number, c.id AS container_id FROM containers c WHERE c.name = $1 AND $2::text IS NULL`,
+  user: `SELECT '${OidClass.user}' AS cls, u.id, u.name AS number, NULL::int AS container_id FROM users u WHERE u.name = $1 AND $2::text IS NULL`,
+} as const;
 
 // The writes of audit_events: plain functions rather than methods, as they run in the caller's
 // transaction (a Prisma transaction or a pg client that has begun one, see audit-events.ts) in

@@ -86,6 +86,10 @@ export class UsersRepository {
     return { total, rows };
   }
 
+  async any(): Promise<boolean> {
+    return (await this.prisma.user.count()) > 0;
+  }
+
   find(name: string): Promise<AdminUserRecord | null> {
     return this.prisma.user.findUnique({ where: { name }, select: ADMIN_COLUMNS });
   }
@@ -114,6 +118,18 @@ export class UsersRepository {
         : null;
       return work(new UserTx(tx), user);
     });
+  }
+
+  /**
+   * Creates or updates a user a dataset gives (`existingId`: the stored one, from findByName), in
+   * the caller's transaction; the user's id.
+   */
+  async putImported(existingId: number | null, name: string, fields: Omit<NewUser, 'name'>): Promise<number> {
+    const row =
+      existingId !== null
+        ? await this.prisma.user.update({ where: { id: existingId }, data: fields, select: { id: true } })
+        : await this.prisma.user.create({ data: { name, ...fields }, select: { id: true } });
+    return row.id;
   }
 }
 

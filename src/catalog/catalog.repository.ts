@@ -29,4 +29,40 @@ export class CatalogRepository {
     return this.prisma.$queryRaw<CatalogTypeRow[]>`
       SELECT name, kind, spec FROM catalog_types ORDER BY created_at, name`;
   }
+
+  /**
+   * Stores declared classes, interfaces and soft types, replacing earlier versions by name;
+   * modified_at moves only when the declaration changed: the services reload on it.
+   */
+  async putTypes(rows: CatalogTypeRow[]): Promise<void> {
+    for (const r of rows) {
+      await this.prisma.$executeRaw`
+        INSERT INTO catalog_types (name, kind, spec) VALUES (${r.name}, ${r.kind}, ${JSON.stringify(r.spec)}::jsonb)
+        ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind, spec = EXCLUDED.spec, modified_at = now()
+        WHERE catalog_types.spec IS DISTINCT FROM EXCLUDED.spec OR catalog_types.kind IS DISTINCT FROM EXCLUDED.kind`;
+    }
+  }
+
+  /** Adds the extension row of a class; false when the name has a row already. */
+  async insertExtension(name: string, spec: unknown): Promise<boolean> {
+    const inserted = await this.prisma.$queryRaw<{ name: string }[]>`
+      INSERT INTO catalog_types (name, kind, spec) VALUES (${name}, 'extension', ${JSON.stringify(spec)}::jsonb)
+      ON CONFLICT (name) DO NOTHING RETURNING name`;
+    return inserted.length > 0;
+  }
+
+  /** The row of a name, locked until the transaction ends (its extension is merged under the lock). */
+  async lockRow(name: string): Promise<CatalogTypeRow> {
+    const [row] = await this.prisma.$queryRaw<CatalogTypeRow[]>`
+      SELECT name, kind, spec FROM catalog_types WHERE name = ${name} FOR UPDATE`;
+    return row;
+  }
+
+  /** Replaces the spec of an extension row when it differs. */
+  async updateSpec(name: string, spec: unknown): Promise<void> {
+    const text = JSON.stringify(spec);
+    await this.prisma.$executeRaw`
+      UPDATE catalog_types SET spec = ${text}::jsonb, modified_at = now()
+      WHERE name = ${name} AND spec IS DISTINCT FROM ${text}::jsonb`;
+  }
 }

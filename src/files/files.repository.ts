@@ -341,3 +341,31 @@ export class FileChangeTx {
 function itemValues(item: NewContentItem): unknown[] {
   return [item.role, item.mimeType, String(item.size), item.sha256, item.message];
 }
+
+/** Content roles and content items as the dataset import writes them, in the caller's transaction. */
+@Injectable()
+export class ImportedContentRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Adds the roles not there yet. */
+  async addRoles(names: string[]): Promise<void> {
+    await this.prisma.contentRole.createMany({ data: names.map((name) => ({ name })), skipDuplicates: true });
+  }
+
+  /** Creates or updates an iteration's file by name; modified_at moves when its bytes changed. */
+  async putItem(iterationId: number, fileName: string, item: Omit<NewContentItem, 'message'>): Promise<void> {
+    const existing = await this.prisma.contentItem.findUnique({
+      where: { iterationId_fileName: { iterationId, fileName } },
+      select: { id: true, sha256: true },
+    });
+    const content = { role: item.role, mimeType: item.mimeType, size: item.size, sha256: item.sha256 };
+    if (!existing) {
+      await this.prisma.contentItem.create({ data: { iterationId, fileName, ...content } });
+    } else {
+      await this.prisma.contentItem.update({
+        where: { id: existing.id },
+        data: { ...content, ...(existing.sha256 !== item.sha256 && { modifiedAt: new Date() }) },
+      });
+    }
+  }
+}

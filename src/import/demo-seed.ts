@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { BlobStoresConfig } from '../files/stores/blob-stores.js';
-import { createPrismaClient } from '../prisma/client.js';
+import { createPrismaService } from '../prisma/client.js';
 import { projectRoot } from '../prisma/migrate.js';
 import { seedDemoEvents } from './demo-events.js';
 import { importFile } from './import-file.js';
+import { importServices } from './import-services.js';
 
 /** The project's copy of the demo dataset. */
 export const DEMO_DATASET = join(projectRoot(), 'prisma', 'demo-dataset.json');
@@ -18,11 +19,11 @@ export async function seedDemoData(
   opts: { onlyIfEmpty?: boolean; files?: BlobStoresConfig } = {},
 ): Promise<boolean> {
   if (opts.onlyIfEmpty) {
-    const prisma = createPrismaClient(databaseUrl, 1);
+    const { prisma, close } = createPrismaService(databaseUrl, 1);
     try {
-      if ((await prisma.user.count()) > 0) return false;
+      if (await importServices(prisma).admin.anyUsers()) return false;
     } finally {
-      await prisma.$disconnect();
+      await close();
     }
   }
   await importFile(DEMO_DATASET, databaseUrl, { files: opts.files });

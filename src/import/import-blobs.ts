@@ -51,7 +51,7 @@ export class StoreImportBlobs implements ImportBlobs {
     return new StoreImportBlobs(pool, stores);
   }
 
-  async put(_tx: unknown, bytes: Buffer): Promise<{ sha256: string; size: number }> {
+  async put(bytes: Buffer): Promise<{ sha256: string; size: number }> {
     const sha256 = sha256Hex(bytes);
     if (!this.stored.has(sha256)) {
       await this.writer.save({ sha256, size: bytes.length, bytes });

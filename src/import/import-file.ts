@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { createPrismaClient } from '../prisma/client.js';
+import { createPrismaService } from '../prisma/client.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import { userCatalogFile } from '../catalog/catalog.service.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaService } from '../prisma/prisma.service.js';
 import type { Lifecycle } from '../objects/versioned/lifecycle.js';
 import type { BlobStoresConfig } from '../files/stores/blob-stores.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { StoreImportBlobs } from './import-blobs.js';
 import { importDataset, type ImportProgress, type ImportSummary } from './importer.js';
+import { importServices } from './import-services.js';
 
 /** What the import checks the dataset against beyond the catalog, and where its file bytes go: the configuration of the service. */
 export interface ImportOptions {
@@ -50,7 +51,7 @@ export async function importText(
   } catch (e) {
     throw new DatasetError(`${source} is not JSON: ${(e as Error).message}`);
   }
-  const prisma = createPrismaClient(databaseUrl);
+  const { prisma, close } = createPrismaService(databaseUrl);
   let blobs: StoreImportBlobs | undefined;
   try {
     const dataset = validateDataset(json, await catalogInForce(prisma), options.lifecycle);
@@ -64,7 +65,7 @@ export async function importText(
       importingUser: options.importingUser,
     });
   } finally {
-    await prisma.$disconnect();
+    await close();
     await blobs?.close();
   }
 }
@@ -73,9 +74,8 @@ export async function importText(
  * The standard catalog with the types earlier imports declared: a dataset may use them. Types the
  * dataset declares again replace those of the same name.
  */
-export async function catalogInForce(prisma: PrismaClient): Promise<Catalog> {
-  const rows = await prisma.$queryRaw<{ name: string; kind: string; spec: unknown }[]>`
-    SELECT name, kind, spec FROM catalog_types ORDER BY created_at, name`;
+export async function catalogInForce(prisma: PrismaService): Promise<Catalog> {
+  const rows = await importServices(prisma).catalog.declared();
   if (rows.length === 0) return standardCatalog();
   return standardCatalog().extend([{ where: 'catalog_types', file: userCatalogFile(rows), user: true }], 'import');
 }

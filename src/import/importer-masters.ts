@@ -1,10 +1,8 @@
-import type { Prisma } from '../generated/prisma/client.js';
 import type { Catalog } from '../catalog/catalog.js';
+import type { ObjectsImportService } from '../objects/objects-import.service.js';
 import type { JsonScalar } from './dataset-catalog.js';
 import type { DatasetMasterValues, DatasetRef, IdRef } from './dataset.js';
 import { referenceValues, resolveRef } from './importer-catalog.js';
-
-type Tx = Prisma.TransactionClient;
 
 /** One value given for a master's JSON: plain, a number given as a reference, or a reference of the master class. */
 type Given =
@@ -34,37 +32,15 @@ export class MasterValues {
   }
 
   /** Resolves the references given and writes every master's values (a master whose JSON holds them already is left alone). */
-  async write(tx: Tx, catalog: Catalog): Promise<void> {
+  async write(objects: ObjectsImportService, catalog: Catalog): Promise<void> {
     for (const [masterId, given] of this.byMaster) {
       const json: Record<string, JsonScalar> = {};
       for (const [key, g] of given) {
         if ('value' in g) json[key] = g.value;
-        else if ('id' in g) json[key] = (await resolveRef(tx, catalog, g.id.ref.class, g.id.ref, g.id.path)).id;
-        else Object.assign(json, await referenceValues(tx, catalog, g.masterClass, { [g.name]: g.ref }, g.path));
+        else if ('id' in g) json[key] = (await resolveRef(objects, catalog, g.id.ref.class, g.id.ref, g.id.path)).id;
+        else Object.assign(json, await referenceValues(objects, catalog, g.masterClass, { [g.name]: g.ref }, g.path));
       }
-      const text = JSON.stringify(json);
-      await tx.$executeRaw`
-        UPDATE masters SET attributes = attributes || ${text}::jsonb, modified_at = now()
-        WHERE id = ${masterId} AND NOT attributes @> ${text}::jsonb`;
+      await objects.mergeMasterAttributes(masterId, json);
     }
   }
-}
-
-/**
- * The stamps of masters an import made: created with their first iteration and last modified
- * with their last one (min and max over their iterations), so that a dataset giving iterations'
- * `createdAt`/`modifiedAt` gives their masters a history too. Masters the import only updated
- * keep theirs (moved to now when their own fields changed).
- */
-export async function stampCreatedMasters(tx: Tx, masterIds: number[]): Promise<void> {
-  if (!masterIds.length) return;
-  await tx.$executeRaw`
-    UPDATE masters m
-    SET created_at = i.first_created, modified_at = GREATEST(i.first_created, i.last_modified)
-    FROM (
-      SELECT master_id, min(created_at) AS first_created, max(modified_at) AS last_modified
-      FROM iterations WHERE master_id = ANY(${masterIds}::int[])
-      GROUP BY master_id
-    ) i
-    WHERE m.id = i.master_id`;
 }

@@ -1,6 +1,3 @@
-import type { Prisma } from '../generated/prisma/client.js';
-import { putBlob } from '../files/stores/blob-chunks.repository.js';
-
 /** What an import is asked to do and what it reports: see importDataset (importer.ts). */
 
 export interface ImportSummary {
@@ -16,19 +13,15 @@ export interface ImportSummary {
   reports: number;
 }
 
-type Tx = Prisma.TransactionClient;
-
 /**
  * Where an import puts the bytes of its files: a blob (its SHA-256 and size) that content items
  * written in the import's transaction may use. By default in PostgreSQL, inside that transaction
- * (putBlob); import-blobs.ts writes them to the vault or S3 first.
+ * (ContentImportService.putBlob), stored with it or not at all; import-blobs.ts writes them to
+ * the vault or S3 first.
  */
 export interface ImportBlobs {
-  put(tx: Tx, bytes: Buffer): Promise<{ sha256: string; size: number }>;
+  put(bytes: Buffer): Promise<{ sha256: string; size: number }>;
 }
-
-/** File bytes in PostgreSQL, written in the import's transaction: stored with it or not at all. */
-export const POSTGRES_IMPORT_BLOBS: ImportBlobs = { put: putBlob };
 
 /** Orders iterations: version letters by length then alphabet (A < Z < AA), then iteration. */
 export function compareIterations(

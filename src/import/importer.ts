@@ -1,34 +1,23 @@
-import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import { small } from '../audit/audit-detail.js';
-import { auditViaPrisma } from '../audit/audit-events.js';
-import { recordAuditAs } from '../audit/audit.repository.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { masterClassOf } from '../catalog/standard-classes.js';
 import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';
-import { UsageLinksTx } from '../objects/structure/usage-links.repository.js';
+import type { PrismaService } from '../prisma/prisma.service.js';
 import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from './dataset.js';
 import { idValues, resolveRef, storeReferences, storeTypes } from './importer-catalog.js';
-import { MasterValues, stampCreatedMasters } from './importer-masters.js';
-import { recomputeLatest, storeUses } from './importer-structure.js';
+import { MasterValues } from './importer-masters.js';
+import { storeUses } from './importer-structure.js';
+import { importServices, type ImportServices } from './import-services.js';
 import { nothingStored } from './import-progress.js';
-import {
-  POSTGRES_IMPORT_BLOBS,
-  type ImportBlobs,
-  type ImportOptions,
-  type ImportProgress,
-  type ImportSummary,
-} from './importer-types.js';
+import type { ImportBlobs, ImportOptions, ImportProgress, ImportSummary } from './importer-types.js';
 
 export {
   compareIterations,
-  POSTGRES_IMPORT_BLOBS,
   type ImportBlobs,
   type ImportOptions,
   type ImportProgress,
   type ImportSummary,
 } from './importer-types.js';
-
-type Tx = Prisma.TransactionClient;
 
 /** Who imports when no one is named: records without `createdBy` are created by this user. */
 export const DEFAULT_IMPORTING_USER = 'admin';
@@ -41,19 +30,17 @@ export const DEFAULT_IMPORTING_USER = 'admin';
  * hold at most `maxLinks` of them, counting those it had.
  */
 export async function importDataset(
-  prisma: PrismaClient,
+  prisma: PrismaService,
   data: Dataset,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const { source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
   const importingUser = { name: options.importingUser ?? DEFAULT_IMPORTING_USER, given: !!options.importingUser };
-  const blobs = options.blobs ?? POSTGRES_IMPORT_BLOBS;
-  return prisma.$transaction(
-    (tx) => new Importer(tx, data, importingUser, source, maxLinks, blobs, options.progress).run(),
-    {
-      timeout: 30 * 60 * 1000,
-      maxWait: 60 * 1000,
-    },
+  const services = importServices(prisma);
+  // File bytes in PostgreSQL go in the import's transaction: stored with it or not at all.
+  const blobs = options.blobs ?? { put: (bytes: Buffer) => services.content.putBlob(bytes) };
+  return prisma.transaction(() =>
+    new Importer(services, data, importingUser, source, maxLinks, blobs, options.progress).run(),
   );
 }
 
@@ -77,7 +64,7 @@ class Importer {
   private readonly progress: ImportProgress;
 
   constructor(
-    private readonly tx: Tx,
+    private readonly s: ImportServices,
     private readonly data: Dataset,
     /** The user the import is made as; `given`: named by the caller, and so required to be a user. */
     private readonly importingUser: { name: string; given: boolean },
@@ -99,8 +86,8 @@ class Importer {
     this.stored({});
     // Usage links are added under the lock /objects adds them under, taken before any row lock
     // (as /objects does), so the count checked against maxLinks is the one committed.
-    if (this.data.objects.some((o) => o.uses.length > 0)) await new UsageLinksTx(this.tx).lockStructures();
-    this.summary.types = await storeTypes(this.tx, this.data.types);
+    if (this.data.objects.some((o) => o.uses.length > 0)) await this.s.objects.lockStructures();
+    this.summary.types = await storeTypes(this.s.catalog, this.data.types);
     await this.roles();
     await this.users();
     await this.containers();
@@ -109,17 +96,14 @@ class Importer {
     const plainIds = await this.plainObjects();
     const iterationIds = await this.objects();
     // References last: they may name any record of the dataset.
-    await storeReferences(this.tx, this.data, plainIds, iterationIds);
-    await this.masterValues.write(this.tx, this.data.catalog);
-    await stampCreatedMasters(this.tx, [...this.createdMasters]);
+    await storeReferences(this.s.objects, this.data, plainIds, iterationIds);
+    await this.masterValues.write(this.s.objects, this.data.catalog);
+    await this.s.objects.stampCreatedMasters([...this.createdMasters]);
     await this.links();
     await this.reports();
     this.stored({});
     // One event per dataset, in its transaction: what was loaded, from where.
-    await recordAuditAs(auditViaPrisma(this.tx), this.importingUser.name, 'import', {
-      source: small(this.source),
-      ...this.summary,
-    });
+    await this.s.audit.recordImport(this.importingUser.name, { source: small(this.source), ...this.summary });
     return this.summary;
   }
 
@@ -131,25 +115,20 @@ class Importer {
       const containerId = o.container ? await this.containerId(o.container, `${path}.container`) : null;
       const createdById = await this.creatorId(o.createdBy, path);
       const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
-      const existing = await this.tx.plainObject.findFirst({
-        where: o.number !== null ? { cls: o.class, number: o.number } : { cls: o.class, number: null, name: o.name },
-        select: { id: true },
-      });
-      const fields = {
+      const id = await this.s.objects.putPlain({
+        cls: o.class,
+        number: o.number,
         softType: o.softType,
         name: o.name,
         state: o.state,
         containerId,
         createdById,
         modifiedById,
-        props: o.props as Prisma.InputJsonValue,
-        ...(o.createdAt && { createdAt: o.createdAt }),
-        ...((o.modifiedAt ?? o.createdAt) && { modifiedAt: o.modifiedAt ?? o.createdAt! }),
-      };
-      const row = existing
-        ? await this.tx.plainObject.update({ where: { id: existing.id }, data: fields })
-        : await this.tx.plainObject.create({ data: { cls: o.class, number: o.number, ...fields } });
-      ids.push(row.id);
+        props: o.props,
+        createdAt: o.createdAt ?? null,
+        modifiedAt: o.modifiedAt ?? null,
+      });
+      ids.push(id);
       this.summary.objects++;
       this.stored({ objects: 1 });
     }
@@ -162,17 +141,11 @@ class Importer {
     for (const [i, l] of this.data.links.entries()) {
       const path = `links[${i}]`;
       const roles = catalog.findClass(l.class)!.roles!;
-      const a = await resolveRef(this.tx, catalog, roles.a, l.a, `${path}.a`);
-      const b = await resolveRef(this.tx, catalog, roles.b, l.b, `${path}.b`);
+      const a = await resolveRef(this.s.objects, catalog, roles.a, l.a, `${path}.a`);
+      const b = await resolveRef(this.s.objects, catalog, roles.b, l.b, `${path}.b`);
       const containerId = l.container ? await this.containerId(l.container, `${path}.container`) : null;
-      const props = { ...l.props, ...(await idValues(this.tx, catalog, l.ids)) };
-      await this.tx.$executeRaw`
-        INSERT INTO links (class, soft_type, role_a_id, role_b_id, container_id, props)
-        VALUES (${l.class}, ${l.softType}, ${a.id}, ${b.id}, ${containerId}, ${JSON.stringify(props)}::jsonb)
-        ON CONFLICT (class, role_a_id, role_b_id) DO UPDATE
-        SET soft_type = EXCLUDED.soft_type, container_id = EXCLUDED.container_id, props = EXCLUDED.props,
-            modified_at = CASE WHEN links.props IS DISTINCT FROM EXCLUDED.props
-              OR links.container_id IS DISTINCT FROM EXCLUDED.container_id THEN now() ELSE links.modified_at END`;
+      const props = { ...l.props, ...(await idValues(this.s.objects, catalog, l.ids)) };
+      await this.s.objects.putLink({ cls: l.class, softType: l.softType, a: a.id, b: b.id, containerId, props });
       this.summary.links++;
       this.stored({ links: 1 });
     }
@@ -180,22 +153,19 @@ class Importer {
 
   private async roles() {
     const names = [...new Set([...DEFAULT_ROLES, ...this.data.roles])];
-    await this.tx.contentRole.createMany({ data: names.map((name) => ({ name })), skipDuplicates: true });
+    await this.s.content.addRoles(names);
     this.summary.roles = names.length;
   }
 
   private async users() {
     for (const u of this.data.users) {
-      const existing = await this.tx.user.findUnique({ where: { name: u.name } });
+      const existing = await this.s.admin.findUser(u.name);
       const passwordHash =
         existing && (await verifyPassword(u.password, existing.passwordHash))
           ? existing.passwordHash
           : await hashPassword(u.password);
       const fields = { passwordHash, admin: u.admin, fullName: u.fullName, email: u.email, disabled: u.disabled };
-      const row = existing
-        ? await this.tx.user.update({ where: { id: existing.id }, data: fields })
-        : await this.tx.user.create({ data: { name: u.name, ...fields } });
-      this.userIds.set(u.name, row.id);
+      this.userIds.set(u.name, await this.s.admin.putUser(existing?.id ?? null, u.name, fields));
       this.summary.users++;
     }
   }
@@ -203,7 +173,7 @@ class Importer {
   private async userId(name: string, path: string): Promise<number> {
     const known = this.userIds.get(name);
     if (known !== undefined) return known;
-    const row = await this.tx.user.findUnique({ where: { name }, select: { id: true } });
+    const row = await this.s.admin.findUser(name);
     if (!row) throw new DatasetError(`${path}: unknown user "${name}"`);
     this.userIds.set(name, row.id);
     return row.id;
@@ -222,7 +192,7 @@ class Importer {
     const name = this.importingUser.name;
     const known = this.userIds.get(name);
     if (known !== undefined) return known;
-    const row = await this.tx.user.findUnique({ where: { name }, select: { id: true } });
+    const row = await this.s.admin.findUser(name);
     if (row) {
       this.userIds.set(name, row.id);
       return row.id;
@@ -237,37 +207,30 @@ class Importer {
   private async containerId(name: string, path: string): Promise<number> {
     const known = this.containerIds.get(name);
     if (known !== undefined) return known;
-    const row = await this.tx.container.findUnique({ where: { name }, select: { id: true } });
-    if (!row) throw new DatasetError(`${path}: unknown container "${name}"`);
-    this.containerIds.set(name, row.id);
-    return row.id;
+    const id = await this.s.admin.containerId(name);
+    if (id === null) throw new DatasetError(`${path}: unknown container "${name}"`);
+    this.containerIds.set(name, id);
+    return id;
   }
 
   private async containers() {
     for (const [i, c] of this.data.containers.entries()) {
-      const row = await this.tx.container.upsert({
-        where: { name: c.name },
-        create: { name: c.name, cls: c.class, description: c.description },
-        update: { cls: c.class, description: c.description },
-      });
-      this.containerIds.set(c.name, row.id);
+      const containerId = await this.s.admin.putContainer(c.name, c.class, c.description);
+      this.containerIds.set(c.name, containerId);
       for (const [user, role] of Object.entries(c.members)) {
         const userId = await this.userId(user, `containers[${i}].members.${user}`);
-        await this.tx.membership.upsert({
-          where: { containerId_userId: { containerId: row.id, userId } },
-          create: { containerId: row.id, userId, role },
-          update: { role },
-        });
+        await this.s.admin.putMember(containerId, userId, role);
       }
-      for (const n of c.numbering) {
-        // The counter only moves forward: re-importing must never hand out numbers again.
-        await this.tx.$executeRaw`
-          INSERT INTO numbering_rules (container_id, class, prefix, suffix, width, next)
-          VALUES (${row.id}, ${n.class}, ${n.prefix}, ${n.suffix}, ${n.width}, ${n.next})
-          ON CONFLICT (container_id, class) DO UPDATE
-          SET prefix = EXCLUDED.prefix, suffix = EXCLUDED.suffix, width = EXCLUDED.width,
-              next = GREATEST(numbering_rules.next, EXCLUDED.next)`;
-      }
+      await this.s.admin.putRules(
+        containerId,
+        c.numbering.map((n) => ({
+          cls: n.class,
+          prefix: n.prefix,
+          suffix: n.suffix,
+          width: n.width,
+          next: BigInt(n.next),
+        })),
+      );
       this.summary.containers++;
     }
   }
@@ -276,11 +239,7 @@ class Importer {
     for (const [i, w] of this.data.workspaces.entries()) {
       const containerId = await this.containerId(w.container, `workspaces[${i}].container`);
       const ownerId = await this.userId(w.owner, `workspaces[${i}].owner`);
-      await this.tx.workspace.upsert({
-        where: { name: w.name },
-        create: { name: w.name, containerId, ownerId },
-        update: { containerId, ownerId },
-      });
+      await this.s.admin.putWorkspace(w.name, containerId, ownerId);
       this.summary.workspaces++;
     }
   }
@@ -298,9 +257,9 @@ class Importer {
       this.summary.objects++;
       this.stored({ objects: 1 });
     }
-    await recomputeLatest(this.tx, [...touchedMasters]);
+    await this.s.objects.recomputeLatest([...touchedMasters]);
     for (const [i, o] of this.data.objects.entries()) {
-      await storeUses(this.tx, o, iterationIds[i], this.maxLinks, () => {
+      await storeUses(this.s.objects, o, iterationIds[i], this.maxLinks, () => {
         this.summary.links++;
         this.stored({ links: 1 });
       });
@@ -315,91 +274,51 @@ class Importer {
    */
   private async master(o: DatasetObject, containerId: number): Promise<number> {
     const fields = { subtype: o.subtype, softType: o.softType, name: o.name, containerId };
-    const existing = await this.tx.master.findUnique({
-      where: { cls_number: { cls: o.class, number: o.number } },
-      select: { id: true, subtype: true, softType: true, name: true, containerId: true },
-    });
+    const existing = await this.s.objects.findMaster(o.class, o.number);
     if (!existing) {
-      const row = await this.tx.master.create({
-        data: { cls: o.class, number: o.number, ...fields },
-        select: { id: true },
-      });
-      this.createdMasters.add(row.id);
-      return row.id;
+      const id = await this.s.objects.createMaster(o.class, o.number, fields);
+      this.createdMasters.add(id);
+      return id;
     }
     const changed = (Object.keys(fields) as (keyof typeof fields)[]).some((k) => existing[k] !== fields[k]);
-    if (changed)
-      await this.tx.master.update({ where: { id: existing.id }, data: { ...fields, modifiedAt: new Date() } });
+    if (changed) await this.s.objects.updateMaster(existing.id, fields);
     return existing.id;
   }
 
   private async iteration(o: DatasetObject, masterId: number, path: string): Promise<number> {
     const createdById = await this.creatorId(o.createdBy, path);
     const modifiedById = o.modifiedBy ? await this.userId(o.modifiedBy, `${path}.modifiedBy`) : createdById;
-    const key = { masterId_version_iteration: { masterId, version: o.version, iteration: o.iteration } };
-    const fields = {
+    const id = await this.s.objects.putIteration({
+      masterId,
+      version: o.version,
+      iteration: o.iteration,
       state: o.state,
       title: o.title,
       description: o.description,
       attributes: o.attributes,
       createdById,
       modifiedById,
-    };
-    // Absent timestamps default to now on creation and are left alone on update (idempotence).
-    const row = await this.tx.iteration.upsert({
-      where: key,
-      create: {
-        masterId,
-        version: o.version,
-        iteration: o.iteration,
-        latest: false,
-        ...fields,
-        ...(o.createdAt && { createdAt: o.createdAt }),
-        ...((o.modifiedAt ?? o.createdAt) && { modifiedAt: o.modifiedAt ?? o.createdAt! }),
-      },
-      update: {
-        ...fields,
-        ...(o.createdAt && { createdAt: o.createdAt }),
-        ...(o.modifiedAt && { modifiedAt: o.modifiedAt }),
-      },
+      createdAt: o.createdAt ?? null,
+      modifiedAt: o.modifiedAt ?? null,
     });
     for (const f of o.files) {
-      const blob = await this.blobs.put(this.tx, f.bytes);
-      const existing = await this.tx.contentItem.findUnique({
-        where: { iterationId_fileName: { iterationId: row.id, fileName: f.filename } },
-        select: { id: true, sha256: true },
+      const blob = await this.blobs.put(f.bytes);
+      await this.s.content.putItem(id, f.filename, {
+        role: f.role,
+        mimeType: f.mimetype,
+        size: blob.size,
+        sha256: blob.sha256,
       });
-      const content = { role: f.role, mimeType: f.mimetype, size: blob.size, sha256: blob.sha256 };
-      if (!existing) {
-        await this.tx.contentItem.create({ data: { iterationId: row.id, fileName: f.filename, ...content } });
-      } else {
-        await this.tx.contentItem.update({
-          where: { id: existing.id },
-          data: { ...content, ...(existing.sha256 !== blob.sha256 && { modifiedAt: new Date() }) },
-        });
-      }
       this.summary.files++;
       this.stored({ files: 1, bytes: f.bytes.length });
     }
-    return row.id;
+    return id;
   }
 
   private async reports() {
     for (const [i, r] of this.data.reports.entries()) {
       const containerId = await this.containerId(r.container, `reports[${i}].container`);
-      const existing = await this.tx.reportTemplate.findUnique({ where: { name: r.name } });
-      const fields = { containerId, description: r.description, qml: r.qml };
-      if (!existing) await this.tx.reportTemplate.create({ data: { name: r.name, ...fields } });
-      else if (
-        existing.containerId !== containerId ||
-        existing.description !== r.description ||
-        existing.qml !== r.qml
-      ) {
-        await this.tx.reportTemplate.update({
-          where: { id: existing.id },
-          data: { ...fields, modifiedAt: new Date() },
-        });
-      }
+      await this.s.reports.putTemplate({ name: r.name, containerId, description: r.description, qml: r.qml });
       this.summary.reports++;
     }
   }

@@ -1,7 +1,26 @@
-import { PrismaClient } from '../generated/prisma/client.js';
-import { createPgAdapter } from './pg-adapter.js';
+import pg from 'pg';
+import { guardPool } from './pg-connection-loss.js';
+import { PrismaService } from './prisma.service.js';
 
-/** A Prisma client over the pg driver adapter, for scripts (import, seed) outside the app. */
-export function createPrismaClient(databaseUrl: string, max = 2): PrismaClient {
-  return new PrismaClient({ adapter: createPgAdapter({ connectionString: databaseUrl, max }) });
+/** The service's database handle on a pool of a script's own; `close()` disconnects it and ends the pool. */
+export interface StandalonePrisma {
+  readonly prisma: PrismaService;
+  close(): Promise<void>;
+}
+
+/**
+ * The service's handle (PrismaService, with its transaction helper) for a script outside the
+ * app (the dataset import), so the repositories and services of the modules run there as they
+ * do in the service. A lost connection fails the statement using it, never the process.
+ */
+export function createPrismaService(databaseUrl: string, max = 2): StandalonePrisma {
+  const primary = guardPool(new pg.Pool({ connectionString: databaseUrl, max }), () => undefined);
+  const prisma = new PrismaService({ primary });
+  return {
+    prisma,
+    async close() {
+      await prisma.$disconnect();
+      await primary.end();
+    },
+  };
 }

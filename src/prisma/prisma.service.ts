@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { DatabasePools } from './database-pools.js';
@@ -19,7 +19,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
    */
   readonly pgPool: pg.Pool;
 
-  constructor(pools: DatabasePools) {
+  /** `pools`: the service's (DatabasePools), or a script's one pool (createPrismaService in client.ts). */
+  constructor(@Inject(DatabasePools) pools: Pick<DatabasePools, 'primary'>) {
     const pool = routeToTransaction(pools.primary);
     super({ adapter: createPgAdapter(pool) });
     this.pgPool = pool;

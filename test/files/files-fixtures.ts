@@ -4,7 +4,7 @@ import supertest from 'supertest';
 import type { App } from 'supertest/types.js';
 import { validateDataset } from '../../src/import/dataset.js';
 import { importDataset } from '../../src/import/importer.js';
-import { createPrismaClient } from '../../src/prisma/client.js';
+import { createPrismaService } from '../../src/prisma/client.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 
 /** Every byte value once, in order: the round-trip test content. */
@@ -65,11 +65,11 @@ export async function importFilesFixture(prefix: string, databaseUrl = testDatab
       },
     ],
   });
-  const prisma = createPrismaClient(databaseUrl, 1);
+  const { prisma, close } = createPrismaService(databaseUrl, 1);
   try {
     await importDataset(prisma, data);
   } finally {
-    await prisma.$disconnect();
+    await close();
   }
 }
 

@@ -2,7 +2,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { validateDataset } from '../../src/import/dataset.js';
 import { importDataset } from '../../src/import/importer.js';
-import { createPrismaClient } from '../../src/prisma/client.js';
+import { createPrismaService } from '../../src/prisma/client.js';
 import { b64, importFilesFixture } from '../files/files-fixtures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { postgresBinaries, startReplicaPair, type ReplicaPair } from '../helpers/replica-cluster.js';
@@ -199,7 +199,7 @@ interface ListedFile {
       .auth(...USERS.alice);
     expect(deleted.status).toBe(200);
     expect(await names(`${FP}-1`)).toEqual(['main.txt', 'fresh.txt', 'next.txt']);
-    const prisma = createPrismaClient(pair.primaryUrl, 1);
+    const { prisma, close } = createPrismaService(pair.primaryUrl, 1);
     try {
       await importDataset(
         prisma,
@@ -217,7 +217,7 @@ interface ListedFile {
         }),
       );
     } finally {
-      await prisma.$disconnect();
+      await close();
     }
     expect(await onReplica('imported.txt')).toBe(0);
     expect(await names(`${FP}-3`)).toEqual(['imported.txt']);
