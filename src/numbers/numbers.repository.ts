@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPg, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudits } from '../audit/audit.repository.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPg, recordAudits } from '../audit/audit.repository.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { formatNumber, type NumberFormat } from './number-format.js';
