@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AuditEvent, AuditSql } from './audit-events.js';
@@ -99,16 +100,18 @@ export class AuditRepository {
           WHERE mm.class = ${reader.cls} AND mm.number = e.detail->>'member'
             AND mm.container_id = ANY(${reader.readable}::int4[])))`
       : Prisma.sql`false`;
-    const [[{ total }], rows] = await this.prisma.$transaction([
-      this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events e WHERE ${where}`,
-      this.prisma.$queryRaw<EventRow[]>`
+    const [[{ total }], rows] = await this.prisma.transaction(() =>
+      Promise.all([
+        this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events e WHERE ${where}`,
+        this.prisma.$queryRaw<EventRow[]>`
         SELECT e.id, e.at, e.user_name, e.action, e.object_class, e.object_id, e.object_number,
                c.name AS container, e.detail, ${hidden} AS member_hidden
         FROM audit_events e LEFT JOIN containers c ON c.id = e.container_id
         WHERE ${where}
         ORDER BY e.id DESC
         LIMIT ${take} OFFSET ${skip}`,
-    ]);
+      ]),
+    );
     return { total, rows };
   }
 }
@@ -192,3 +195,15 @@ export async function recordAudits(sql: AuditSql, events: readonly AuditEvent[])
     events.map((e) => (e.detail == null ? null : JSON.stringify(e.detail))),
   ]);
 }
+
+/** Through the database handle (inside a transaction, in it). */
+export const auditViaPrisma =
+  (tx: Prisma.TransactionClient): AuditSql =>
+  (text, values) =>
+    tx.$executeRawUnsafe(text, ...values);
+
+/** On a pg client that has begun the transaction. */
+export const auditViaPg =
+  (client: pg.ClientBase): AuditSql =>
+  (text, values) =>
+    client.query(text, values);

@@ -204,7 +204,7 @@ export class FilesService implements OnModuleInit {
     conditions: ChangeConditions,
   ): Promise<FileChangeResult> {
     const iterate = op.kind === 'save' ? op.options.iterate : op.iterate;
-    const outcome = await this.repository.change(resolved.masterId, iterate, async (tx) => {
+    const outcome = await this.repository.change(resolved.masterId, async (tx) => {
       await tx.lockMaster(resolved.masterId);
       // Re-read under the lock: another change may have committed since the checks above.
       const key = ref.kind === 'oid' ? iterationKey(resolved) : masterKey(resolved);
