@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../audit/audit-events.js';
 import { small } from '../audit/audit-detail.js';
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../catalog/oid.js';
 import type { AdminUserRecord, UserChange } from './users.repository.js';
 
 /**

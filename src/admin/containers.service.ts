@@ -6,7 +6,7 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
 import { small } from '../audit/audit-detail.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';

@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import type { AuthUser } from '../auth/auth-user.js';
 import { AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
-import { OidClass, formatOid } from '../common/oid.js';
+import { OidClass, formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
 import { userChange, userEvent, userFacts } from './admin-audit.js';

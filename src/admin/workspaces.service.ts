@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
-import { OidClass, formatOid } from '../common/oid.js';
+import { OidClass, formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
 import { isUniqueViolation, requireAdmin } from './admin-access.js';
 import { contentRoleEvent, workspaceEvent } from './admin-audit.js';

@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { PermissionsService } from '../auth/permissions.service.js';
-import { BUSINESS_CLASSES, formatOid, masterClassOf, OidClass, parseOid } from '../common/oid.js';
+import { BUSINESS_CLASSES, formatOid, masterClassOf, OidClass, parseOid } from '../catalog/oid.js';
 import { parseObjectRef } from '../objects/object-ref.js';
 import {
   AuditRepository,

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { fill, MESSAGE, pathText, schemaAjv, schemaProblem } from '../common/schema-problem.js';
-import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass } from '../common/oid.js';
+import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass } from '../catalog/oid.js';
 import { ATTRIBUTE_VALUE } from './dataset-values.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;

@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../audit/audit-events.js';
 import { attributeChange } from '../audit/audit-detail.js';
-import { masterClassOf } from '../common/oid.js';
+import { masterClassOf } from '../catalog/oid.js';
 import type { AttributeChange, AttributeValue, NumberingMode } from './cad-params.js';
 import type { CadIteration, CadLink } from './cad.repository.js';
 

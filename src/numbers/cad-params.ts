@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { OidClass } from '../common/oid.js';
-import { parseObjectReference } from '../common/version-ref.js';
+import { OidClass } from '../catalog/oid.js';
+import { parseObjectReference } from '../catalog/version-ref.js';
 import { clip } from '../common/clip.js';
 
 /**

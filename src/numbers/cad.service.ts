@@ -9,7 +9,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole, PermissionsService } from '../auth/permissions.service.js';
-import { OidClass, formatOid } from '../common/oid.js';
+import { OidClass, formatOid } from '../catalog/oid.js';
 import {
   checkAttributes,
   mergeAttributes,

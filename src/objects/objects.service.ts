@@ -2,7 +2,7 @@ import { BadRequestException, Inject, Injectable, NotFoundException } from '@nes
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid } from '../catalog/oid.js';
 import type { PlainObjectDto } from './dto/catalog-object.dto.js';
 import { PlainObjectsService } from './plain/plain-objects.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { CONTAINER_CLASSES } from '../../common/oid.js';
+import { CONTAINER_CLASSES } from '../../catalog/oid.js';
 import { DISPLAY_NAME, DISPLAY_NAME_RULE, TEXT_MAX } from '../admin-names.js';
 import { PageDto } from './paging.dto.js';
 

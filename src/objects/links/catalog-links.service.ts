@@ -11,7 +11,7 @@ import { PermissionsService } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogClass } from '../../catalog/catalog-model.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
-import { formatOid, parseOid } from '../../common/oid.js';
+import { formatOid, parseOid } from '../../catalog/oid.js';
 import { clip } from '../../common/clip.js';
 import type {
   CatalogLinkDto,

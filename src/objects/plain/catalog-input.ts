@@ -4,7 +4,7 @@ import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogClass, PropertyType, ReferenceDef } from '../../catalog/catalog-model.js';
 import type { StorageKind } from '../../catalog/storage.js';
-import { formatOid, parseOid } from '../../common/oid.js';
+import { formatOid, parseOid } from '../../catalog/oid.js';
 import type { MemberRole } from '../../generated/prisma/client.js';
 import { jsonProperties, typedValue } from '../../import/dataset-catalog.js';
 import { clip } from '../../common/clip.js';

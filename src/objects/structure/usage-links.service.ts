@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { recordAudit } from '../../audit/audit-events.js';
 import type { AuthUser } from '../../auth/auth-user.js';
-import { masterClassOf, OidClass, parseOid } from '../../common/oid.js';
+import { masterClassOf, OidClass, parseOid } from '../../catalog/oid.js';
 import { clip } from '../../common/clip.js';
 import type { ObjectUseDto } from '../dto/object-response.dto.js';
 import type { AddUseDto, ChangeUseDto } from '../dto/usage-link-request.dto.js';

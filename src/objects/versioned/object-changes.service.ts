@@ -11,7 +11,7 @@ import type { AuthUser } from '../../auth/auth-user.js';
 import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
-import { formatOid, masterClassOf } from '../../common/oid.js';
+import { formatOid, masterClassOf } from '../../catalog/oid.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { mergeAttributes, type AttributeValue } from '../../numbers/cad-params.js';
 import { clip } from '../../common/clip.js';
@@ -22,7 +22,7 @@ import {
   type NewIterationDto,
   type NewRevisionDto,
 } from '../dto/object-request.dto.js';
-import { transitionProblem } from './lifecycle.js';
+import { transitionProblem } from '../../config/lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.repository.js';
