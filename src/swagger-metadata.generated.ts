@@ -63,7 +63,7 @@ export async function swaggerMetadata() {
           },
         ],
         [
-          import('./admin/dto/paging.dto.js'),
+          import('./common/paging.dto.js'),
           {
             PageDto: {
               count: { required: true, type: () => Number, description: 'rows on this page' },

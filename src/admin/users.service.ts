@@ -4,9 +4,10 @@ import { AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
 import { OidClass, formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
-import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { requireAdmin } from '../auth/admin-access.js';
+import { isUniqueViolation } from '../common/database-errors.js';
 import { userChange, userEvent, userFacts } from './admin-audit.js';
-import type { PageQueryDto } from './dto/paging.dto.js';
+import type { PageQueryDto } from '../common/paging.dto.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListDto } from './dto/users.dto.js';
 import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './users.repository.js';
 

@@ -1,11 +1,11 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { requireAdmin } from '../admin/admin-access.js';
+import { requireAdmin } from '../auth/admin-access.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { BUSINESS_CLASSES, formatOid, masterClassOf, OidClass, parseOid } from '../catalog/oid.js';
-import { parseObjectRef } from '../objects/object-ref.js';
+import { parseObjectRef } from '../catalog/object-ref.js';
 import {
   AuditRepository,
   type EventFilter,

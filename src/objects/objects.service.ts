@@ -13,7 +13,7 @@ import type { StructureQueryDto } from './dto/structure-query.dto.js';
 import { pickReadable } from './versioned/object-access.js';
 import { describeObject } from './versioned/object-answers.js';
 import { parseVersionParam } from './versioned/object-input.js';
-import { parseLevels, parseObjectRef, parseVersionedRef } from './object-ref.js';
+import { parseLevels, parseObjectRef, parseVersionedRef } from '../catalog/object-ref.js';
 import { ObjectsRepository } from './versioned/objects.repository.js';
 import { StructureRepository, type Direction, type ObjectRow, type WalkRow } from './structure/structure.repository.js';
 

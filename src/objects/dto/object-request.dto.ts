@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { BUSINESS_CLASSES, OidClass } from '../../catalog/oid.js';
-import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
+import { CAD_SUBTYPES } from '../../catalog/standard-classes.js';
 import { STATE_NAME } from '../../config/lifecycle.js';
 
 /** A query parameter given twice arrives as an array: refused with this message. */

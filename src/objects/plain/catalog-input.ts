@@ -6,7 +6,7 @@ import type { CatalogClass, PropertyType, ReferenceDef } from '../../catalog/cat
 import type { StorageKind } from '../../catalog/storage.js';
 import { formatOid, parseOid } from '../../catalog/oid.js';
 import type { MemberRole } from '../../generated/prisma/client.js';
-import { jsonProperties, typedValue } from '../../import/dataset-catalog.js';
+import { jsonProperties, typedValue } from '../../catalog/property-values.js';
 import { clip } from '../../common/clip.js';
 import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.repository.js';
 

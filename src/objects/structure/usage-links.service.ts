@@ -9,7 +9,7 @@ import type { AddUseDto, ChangeUseDto } from '../dto/usage-link-request.dto.js';
 import { iterationLabel, lockForChange, mayRead } from '../versioned/object-access.js';
 import { describeUse } from '../versioned/object-answers.js';
 import type { ObjectChangeTx } from '../versioned/object-change.repository.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import type { ObjectRecord } from '../versioned/object-records.repository.js';
 import { ObjectsRepository } from '../versioned/objects.repository.js';
 import type { LinkRecord, LinkValues } from './usage-links.repository.js';

@@ -5,7 +5,7 @@ import { formatOid } from '../../catalog/oid.js';
 import type { MemberRole } from '../../generated/prisma/client.js';
 import { clip } from '../../common/clip.js';
 import type { ObjectChangeTx } from './object-change.repository.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import type { ObjectRecord } from './object-records.repository.js';
 
 /**

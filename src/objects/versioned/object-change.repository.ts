@@ -10,7 +10,7 @@ import {
 import type { NumbersService } from '../../numbers/numbers.service.js';
 import { boundLockWaits } from '../../prisma/object-locks.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import {
   findByRef,
   findInMaster,

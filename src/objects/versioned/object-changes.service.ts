@@ -38,7 +38,7 @@ import type { ObjectRecord } from './object-records.repository.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from '../dto/catalog-object.dto.js';
 import { generatedNumber } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
-import { parseVersionedRef, type ObjectRef } from '../object-ref.js';
+import { parseVersionedRef, type ObjectRef } from '../../catalog/object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { PlainObjectsService } from '../plain/plain-objects.service.js';
 

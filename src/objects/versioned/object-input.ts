@@ -2,8 +2,8 @@ import { BadRequestException } from '@nestjs/common';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { PropertyType } from '../../catalog/catalog-model.js';
 import { OidClass } from '../../catalog/oid.js';
-import { jsonProperties, typedValue } from '../../import/dataset-catalog.js';
-import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
+import { jsonProperties, typedValue } from '../../catalog/property-values.js';
+import { CAD_SUBTYPES } from '../../catalog/standard-classes.js';
 import { checkAttributes, type AttributeChange } from '../../numbers/cad-params.js';
 import { clip } from '../../common/clip.js';
 
