@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CadModule } from './cad/cad.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
 import type { AppConfig } from './config/app-config.js';
@@ -28,6 +29,7 @@ export class AppModule {
         ReportsModule,
         FilesModule,
         NumbersModule,
+        CadModule,
         ObjectsModule,
         QueryModule,
         AdminModule,

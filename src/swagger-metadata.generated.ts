@@ -5,9 +5,9 @@ export async function swaggerMetadata() {
     './admin/dto/users.dto.js': await import('./admin/dto/users.dto.js'),
     './admin/dto/workspaces.dto.js': await import('./admin/dto/workspaces.dto.js'),
     './audit/dto/audit.dto.js': await import('./audit/dto/audit.dto.js'),
+    './cad/dto/cad.dto.js': await import('./cad/dto/cad.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
-    './numbers/dto/cad.dto.js': await import('./numbers/dto/cad.dto.js'),
     './numbers/dto/numbers-response.dto.js': await import('./numbers/dto/numbers-response.dto.js'),
     './objects/dto/catalog-object.dto.js': await import('./objects/dto/catalog-object.dto.js'),
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
@@ -59,28 +59,6 @@ export async function swaggerMetadata() {
             UpdateContainerDto: {
               name: { required: false, type: () => String },
               description: { required: false, type: () => String, nullable: true },
-            },
-          },
-        ],
-        [
-          import('./common/paging.dto.js'),
-          {
-            PageDto: {
-              count: { required: true, type: () => Number, description: 'rows on this page' },
-              total: { required: true, type: () => Number, description: 'rows on all pages' },
-              page: { required: true, type: () => Number },
-              limit: { required: true, type: () => Number },
-            },
-            PageQueryDto: {
-              page: {
-                required: true,
-                type: () => Number,
-                description: 'page number, from 1',
-                default: 1,
-                minimum: 1,
-                maximum: 1000000,
-              },
-              limit: { required: true, type: () => Number, minimum: 1 },
             },
           },
         ],
@@ -319,6 +297,130 @@ export async function swaggerMetadata() {
           },
         ],
         [
+          import('./cad/dto/cad.dto.js'),
+          {
+            CadAttributesDto: {
+              oid: { required: true, type: () => String, description: 'the iteration the attributes belong to' },
+              number: { required: true, type: () => String },
+              subtype: { required: true, type: () => String, nullable: true },
+              version: { required: true, type: () => String, description: 'version.iteration' },
+              attributes: { required: true, type: 'object', additionalProperties: true },
+              links: {
+                required: false,
+                type: () => [t['./cad/dto/cad.dto.js'].CadLinkDto],
+                description: 'with links=yes: the links of the used relation',
+              },
+              truncated: {
+                required: false,
+                type: () => Boolean,
+                description: 'with links=yes: true when more than 10000 links exist and only those are listed',
+              },
+            },
+            CadLinkDto: {
+              id: { required: true, type: () => Number, description: 'link id, stable for the current iteration only' },
+              member: {
+                required: true,
+                type: () => t['./cad/dto/cad.dto.js'].CadMemberDto,
+                description:
+                  "the member's latest iteration and number; `{ oid: null, number: null, restricted: true }` for a member in a container the caller may not read",
+              },
+              quantity: { required: true, type: () => Number },
+              unit: { required: true, type: () => String },
+              lineNumber: { required: true, type: () => Number, nullable: true },
+              referenceNumber: { required: true, type: () => String, nullable: true },
+              attributes: { required: true, type: 'object', additionalProperties: true },
+            },
+            CadLinkParamsDto: {
+              link: {
+                required: true,
+                type: () => String,
+                description:
+                  "a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the links under new ids), or the member's number when the document uses that member once",
+              },
+            },
+            CadMemberDto: {
+              oid: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: "the member's latest iteration; null when restricted",
+              },
+              number: { required: true, type: () => String, nullable: true, description: 'null when restricted' },
+              restricted: {
+                required: false,
+                type: () => Boolean,
+                description: 'the member is in a container the caller may not read: shown without its OID and number',
+              },
+            },
+            CadRefParamDto: {
+              oid_or_number: {
+                required: true,
+                type: () => String,
+                description:
+                  'OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document with that number',
+              },
+            },
+            LinkChangeBodyDto: {
+              lineNumber: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description: 'line number of the link (unique within the assembly), or null to clear it',
+                minimum: 0,
+              },
+              referenceNumber: {
+                required: false,
+                type: () => String,
+                nullable: true,
+                description: 'reference designator, or null to clear it',
+                pattern: '^[^\\p{Cc}]{1,100}$',
+              },
+              attributes: { required: false, type: 'object', additionalProperties: true },
+            },
+            MergeAttributesBodyDto: {
+              attributes: { required: true, type: 'object', additionalProperties: true },
+              iterate: {
+                required: false,
+                type: () => Boolean,
+                description: 'true: make a new iteration and change that one',
+              },
+              message: {
+                required: false,
+                type: () => String,
+                description: 'check-in comment, kept as the note of the changed iteration',
+              },
+            },
+            NumberUsedLinksDto: {
+              mode: { required: true, enum: ['missing', 'all'] },
+              start: { required: true, type: () => Number },
+              step: { required: true, type: () => Number },
+              numbered: { required: true, type: () => Number, description: 'how many links got a line number' },
+            },
+            NumberUsedQueryDto: {
+              mode: {
+                required: false,
+                description: 'missing: only links without a line number; all: renumber every link',
+                enum: ['missing', 'all'],
+              },
+              start: {
+                required: false,
+                type: () => String,
+                description: 'the first line number',
+                pattern: '^(0|[1-9][0-9]{0,8})$',
+              },
+              step: {
+                required: false,
+                type: () => String,
+                description: 'the distance between line numbers',
+                pattern: '^[1-9][0-9]{0,5}$',
+              },
+            },
+            ReadAttributesQueryDto: {
+              links: { required: false, type: () => String, description: 'yes: also the links of the used relation' },
+            },
+          },
+        ],
+        [
           import('./common/error-envelope.dto.js'),
           {
             ErrorEnvelopeDto: {
@@ -336,6 +438,28 @@ export async function swaggerMetadata() {
             ErrorProblemDto: {
               path: { required: true, type: () => String, description: 'Where (the element of a QML template)' },
               message: { required: true, type: () => String },
+            },
+          },
+        ],
+        [
+          import('./common/paging.dto.js'),
+          {
+            PageDto: {
+              count: { required: true, type: () => Number, description: 'rows on this page' },
+              total: { required: true, type: () => Number, description: 'rows on all pages' },
+              page: { required: true, type: () => Number },
+              limit: { required: true, type: () => Number },
+            },
+            PageQueryDto: {
+              page: {
+                required: true,
+                type: () => Number,
+                description: 'page number, from 1',
+                default: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
+              limit: { required: true, type: () => Number, minimum: 1 },
             },
           },
         ],
@@ -472,130 +596,6 @@ export async function swaggerMetadata() {
                 type: () => String,
                 description: 'OID of the iteration that holds the change (after iterate: the new one)',
               },
-            },
-          },
-        ],
-        [
-          import('./numbers/dto/cad.dto.js'),
-          {
-            CadAttributesDto: {
-              oid: { required: true, type: () => String, description: 'the iteration the attributes belong to' },
-              number: { required: true, type: () => String },
-              subtype: { required: true, type: () => String, nullable: true },
-              version: { required: true, type: () => String, description: 'version.iteration' },
-              attributes: { required: true, type: 'object', additionalProperties: true },
-              links: {
-                required: false,
-                type: () => [t['./numbers/dto/cad.dto.js'].CadLinkDto],
-                description: 'with links=yes: the links of the used relation',
-              },
-              truncated: {
-                required: false,
-                type: () => Boolean,
-                description: 'with links=yes: true when more than 10000 links exist and only those are listed',
-              },
-            },
-            CadLinkDto: {
-              id: { required: true, type: () => Number, description: 'link id, stable for the current iteration only' },
-              member: {
-                required: true,
-                type: () => t['./numbers/dto/cad.dto.js'].CadMemberDto,
-                description:
-                  "the member's latest iteration and number; `{ oid: null, number: null, restricted: true }` for a member in a container the caller may not read",
-              },
-              quantity: { required: true, type: () => Number },
-              unit: { required: true, type: () => String },
-              lineNumber: { required: true, type: () => Number, nullable: true },
-              referenceNumber: { required: true, type: () => String, nullable: true },
-              attributes: { required: true, type: 'object', additionalProperties: true },
-            },
-            CadLinkParamsDto: {
-              link: {
-                required: true,
-                type: () => String,
-                description:
-                  "a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the links under new ids), or the member's number when the document uses that member once",
-              },
-            },
-            CadMemberDto: {
-              oid: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description: "the member's latest iteration; null when restricted",
-              },
-              number: { required: true, type: () => String, nullable: true, description: 'null when restricted' },
-              restricted: {
-                required: false,
-                type: () => Boolean,
-                description: 'the member is in a container the caller may not read: shown without its OID and number',
-              },
-            },
-            CadRefParamDto: {
-              oid_or_number: {
-                required: true,
-                type: () => String,
-                description:
-                  'OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document with that number',
-              },
-            },
-            LinkChangeBodyDto: {
-              lineNumber: {
-                required: false,
-                type: () => Number,
-                nullable: true,
-                description: 'line number of the link (unique within the assembly), or null to clear it',
-                minimum: 0,
-              },
-              referenceNumber: {
-                required: false,
-                type: () => String,
-                nullable: true,
-                description: 'reference designator, or null to clear it',
-                pattern: '^[^\\p{Cc}]{1,100}$',
-              },
-              attributes: { required: false, type: 'object', additionalProperties: true },
-            },
-            MergeAttributesBodyDto: {
-              attributes: { required: true, type: 'object', additionalProperties: true },
-              iterate: {
-                required: false,
-                type: () => Boolean,
-                description: 'true: make a new iteration and change that one',
-              },
-              message: {
-                required: false,
-                type: () => String,
-                description: 'check-in comment, kept as the note of the changed iteration',
-              },
-            },
-            NumberUsedLinksDto: {
-              mode: { required: true, enum: ['missing', 'all'] },
-              start: { required: true, type: () => Number },
-              step: { required: true, type: () => Number },
-              numbered: { required: true, type: () => Number, description: 'how many links got a line number' },
-            },
-            NumberUsedQueryDto: {
-              mode: {
-                required: false,
-                description: 'missing: only links without a line number; all: renumber every link',
-                enum: ['missing', 'all'],
-              },
-              start: {
-                required: false,
-                type: () => String,
-                description: 'the first line number',
-                pattern: '^(0|[1-9][0-9]{0,8})$',
-              },
-              step: {
-                required: false,
-                type: () => String,
-                description: 'the distance between line numbers',
-                pattern: '^[1-9][0-9]{0,5}$',
-              },
-            },
-            ReadAttributesQueryDto: {
-              links: { required: false, type: () => String, description: 'yes: also the links of the used relation' },
             },
           },
         ],

@@ -26,8 +26,8 @@ import {
   referencesView,
   refuseLockedLinks,
   resolveReferences,
-  type PlainType,
 } from './catalog-input.js';
+import type { PlainType } from '../../catalog/object-types.js';
 import type { CatalogRowsTx, PlainRecord } from './catalog-rows.repository.js';
 import { generate } from '../versioned/generate-number.js';
 import {

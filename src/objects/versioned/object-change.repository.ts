@@ -1,6 +1,6 @@
 import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
 import { auditViaPrisma, type AuditSql } from '../../audit/audit-events.js';
-import type { AttributeValue } from '../../numbers/cad-params.js';
+import type { AttributeValue } from './attributes.js';
 import {
   RESERVATION_COLUMNS,
   reservationCtes,

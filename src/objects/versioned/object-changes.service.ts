@@ -13,7 +13,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
 import { formatOid, masterClassOf } from '../../catalog/oid.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { mergeAttributes, type AttributeValue } from '../../numbers/cad-params.js';
+import { mergeAttributes, type AttributeValue } from './attributes.js';
 import { clip } from '../../common/clip.js';
 import type { DeletedObjectDto, ObjectDto } from '../dto/object-response.dto.js';
 import {
@@ -26,7 +26,8 @@ import { transitionProblem } from '../../config/lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.repository.js';
-import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from '../plain/catalog-input.js';
+import { describeLinks, linkSides, LINKS_CHECKED, refuseLockedLinks } from '../plain/catalog-input.js';
+import { plainType } from '../../catalog/object-types.js';
 import {
   describeReferrers,
   referenceKeys,
