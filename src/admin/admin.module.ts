@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { AdminContainersRepository } from './containers.repository.js';
 import { ContainersController } from './containers.controller.js';
 import { ContainersService } from './containers.service.js';
@@ -14,6 +16,7 @@ import { WorkspacesService } from './workspaces.service.js';
 
 /** Administration over HTTP: users, containers and memberships, numbering rules, workspaces, content roles. */
 @Module({
+  imports: [AuthModule, CatalogModule],
   controllers: [UsersController, ContainersController, RulesController, WorkspacesController],
   providers: [
     AdminUsersRepository,

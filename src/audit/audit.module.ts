@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditService } from './audit.service.js';
 import { EventsController } from './events.controller.js';
@@ -9,6 +11,7 @@ import { HistoryController } from './history.controller.js';
  * recorded by each service in the transaction of its change (audit-events.ts).
  */
 @Module({
+  imports: [AuthModule, CatalogModule],
   controllers: [HistoryController, EventsController],
   providers: [AuditRepository, AuditService],
 })

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -9,7 +9,10 @@ import { FailureThrottle } from './failure-throttle.js';
 import { PermissionsService } from './permissions.service.js';
 import { UsersRepository } from './users.repository.js';
 
-@Global()
+/**
+ * Authentication and permissions: the global guard (APP_GUARD, so every route of the application
+ * is guarded wherever this module is imported from) and the services other modules inject.
+ */
 @Module({
   providers: [
     UsersRepository,

@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CatalogRepository } from './catalog.repository.js';
 import { CatalogService } from './catalog.service.js';
 
 /** The type catalog for every service: the standard files and the types users declared. */
-@Global()
 @Module({
   providers: [CatalogService, CatalogRepository],
   exports: [CatalogService],
