@@ -1,10 +1,15 @@
 /**
- * Jest runs the TypeScript sources as ES modules (NestJS 12 is ESM-only) through ts-jest, in two
- * projects: `unit` (src/**\/*.spec.ts, next to the code: no database, no build) and `database`:
- * medium specs (test/medium/*.medium-spec.ts) run services on a copy of the run's template
- * database each, end-to-end specs under test/ run the whole application against a PostgreSQL
- * database created for the run by test/global-setup.mjs (from that template) and dropped
- * afterwards. `npm test` runs both; `npm run test:unit` the first alone.
+ * Jest runs the TypeScript sources as ES modules (NestJS 12 is ESM-only) through ts-jest, in three
+ * projects, one per tier of tests:
+ * - `unit`: src/**\/*.spec.ts, next to the code, and the few test/**\/*.spec.ts of the test
+ *   tooling and build scripts: no database, no build;
+ * - `medium`: test/medium/*.medium-spec.ts, services from their real providers without HTTP, each
+ *   file on a copy of the run's template database;
+ * - `e2e`: test/**\/*.e2e-spec.ts, the whole application against the PostgreSQL database created
+ *   for the run by test/global-setup.mjs (from that template) and dropped afterwards.
+ * `medium` and `e2e` name the same global setup and teardown: Jest runs a hook once per distinct
+ * file, so a run of both makes one template and one run's database, shared by the two.
+ * `npm test` runs all three; `npm run test:unit`, `test:medium`, `test:e2e` one each.
  */
 const typescript = {
   testEnvironment: 'node',
@@ -18,18 +23,18 @@ const typescript = {
   testTimeout: 60000,
 };
 
+const database = {
+  ...typescript,
+  globalSetup: '<rootDir>/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/global-teardown.mjs',
+};
+
 /** @type {import('jest').Config} */
 export default {
   projects: [
-    { ...typescript, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
-    {
-      ...typescript,
-      displayName: 'database',
-      roots: ['<rootDir>/test'],
-      testMatch: ['**/*.medium-spec.ts', '**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/global-setup.mjs',
-      globalTeardown: '<rootDir>/test/global-teardown.mjs',
-    },
+    { ...typescript, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/test'], testMatch: ['**/*.spec.ts'] },
+    { ...database, displayName: 'medium', roots: ['<rootDir>/test/medium'], testMatch: ['**/*.medium-spec.ts'] },
+    { ...database, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'] },
   ],
   reporters: ['default', '<rootDir>/test/summary-reporter.mjs'],
   testTimeout: 60000,

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dialectCatalog } from '../src/qml/qml-catalog.js';
-import { renderQmlReference, type ReferenceExample, type ReferenceInput } from '../src/qml/qml-reference.js';
+import { dialectCatalog } from '../src/qml/reference/dialect-catalog.js';
+import { renderQmlReference, type ReferenceExample, type ReferenceInput } from '../src/qml/reference/reference.js';
 
 /**
  * Writes docs/qml-reference.md from docs/qml/reference.src.md, the examples in docs/examples

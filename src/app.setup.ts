@@ -18,7 +18,7 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   // No entity tag computed over every JSON answer (a SHA-1 of the whole body, some 50 µs for a
   // report of 500 rows): answers of POST cannot be revalidated, and reports and query pages are
   // made afresh for each request anyway. File downloads send the content's own
-  // (files/file-download.ts).
+  // (files/download/file-download.ts).
   app.set('etag', false);
   // The client address (sign-in throttling, logs) behind a load balancer: see TRUST_PROXY.
   app.set('trust proxy', config.trustProxy);

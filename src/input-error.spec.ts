@@ -1,5 +1,5 @@
-import { Base64Error } from './files/base64.js';
-import { HeaderError } from './files/http-conditions.js';
+import { Base64Error } from './files/upload/base64.js';
+import { HeaderError } from './files/download/http-conditions.js';
 import { QmlError, QmlLimitError, QmlProblems } from './qml/qml-error.js';
 import { QError } from './query/q/q-model.js';
 import { InputError, inputProblem } from './common/input-error.js';

@@ -4,16 +4,16 @@ export async function swaggerMetadata() {
     './admin/dto/containers.dto.js': await import('./admin/dto/containers.dto.js'),
     './admin/dto/users.dto.js': await import('./admin/dto/users.dto.js'),
     './admin/dto/workspaces.dto.js': await import('./admin/dto/workspaces.dto.js'),
-    './audit/dto/audit.dto.js': await import('./audit/dto/audit.dto.js'),
     './cad/dto/cad.dto.js': await import('./cad/dto/cad.dto.js'),
+    './catalog/dto/catalog.dto.js': await import('./catalog/dto/catalog.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
+    './history/dto/audit.dto.js': await import('./history/dto/audit.dto.js'),
     './numbers/dto/numbers-response.dto.js': await import('./numbers/dto/numbers-response.dto.js'),
     './objects/dto/catalog-object.dto.js': await import('./objects/dto/catalog-object.dto.js'),
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
     './objects/dto/structure-response.dto.js': await import('./objects/dto/structure-response.dto.js'),
     './query/dto/query-response.dto.js': await import('./query/dto/query-response.dto.js'),
-    './reports/dto/catalog.dto.js': await import('./reports/dto/catalog.dto.js'),
     './reports/dto/query-result.dto.js': await import('./reports/dto/query-result.dto.js'),
     './reports/dto/report-list.dto.js': await import('./reports/dto/report-list.dto.js'),
     './reports/dto/template-details.dto.js': await import('./reports/dto/template-details.dto.js'),
@@ -178,125 +178,6 @@ export async function swaggerMetadata() {
           },
         ],
         [
-          import('./audit/dto/audit.dto.js'),
-          {
-            AuditEventDto: {
-              oid: { required: true, type: () => String, description: 'the event (wt.audit.AuditRecord in QML)' },
-              at: {
-                required: true,
-                type: () => String,
-                description: 'when the change was made (its transaction began)',
-              },
-              user: {
-                required: true,
-                type: () => String,
-                description: 'who made it (the name is kept when the user is deleted)',
-              },
-              action: {
-                required: true,
-                type: () => String,
-                description: '<service>.<verb> (docs/admin.md lists them)',
-              },
-              object: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'what was changed: a business object by its master (all iterations share it), a user, a container \u2026',
-              },
-              number: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description: 'the number of the business object (the name of a user, container or template)',
-              },
-              container: { required: true, type: () => String, nullable: true, description: 'its container' },
-              detail: {
-                required: true,
-                type: 'object',
-                additionalProperties: true,
-                nullable: true,
-                description:
-                  'what changed, before and after, where small: names, states, sizes, SHA-256 digests; in a history, another object the caller may not read is `{ "restricted": true }`',
-              },
-            },
-            AuditEventListDto: {
-              items: {
-                required: true,
-                type: () => [t['./audit/dto/audit.dto.js'].AuditEventDto],
-                description: 'newest first',
-              },
-            },
-            EventsQueryDto: {
-              user: {
-                required: false,
-                type: () => String,
-                description: 'only events of this user (by name)',
-                maxLength: 64,
-              },
-              object: {
-                required: false,
-                type: () => String,
-                description:
-                  'only events of this object: an OID (an iteration or master of a business object, a user, a container, a report template, a workspace) or a number (or the name of a user, container, template): e.g. `0000000001`',
-                maxLength: 200,
-              },
-              from: {
-                required: false,
-                type: () => String,
-                description: 'only events at or after this time (ISO 8601), e.g. `2026-11-24T00:00:00Z`',
-              },
-              to: {
-                required: false,
-                type: () => String,
-                description: 'only events before this time (ISO 8601), e.g. `2026-11-25`',
-              },
-              action: {
-                required: false,
-                type: () => String,
-                description:
-                  'only this action (`files.upload`), or the actions starting with a prefix ending in `*` (`admin.*`)',
-                pattern: '^[a-z][a-z0-9_.-]{0,99}\\*?$',
-              },
-            },
-            HistoryDto: {
-              object: { required: true, type: () => t['./audit/dto/audit.dto.js'].HistoryObjectDto },
-              items: {
-                required: true,
-                type: () => [t['./audit/dto/audit.dto.js'].AuditEventDto],
-                description: 'newest first',
-              },
-            },
-            HistoryObjectDto: {
-              oid: {
-                required: true,
-                type: () => String,
-                description: 'the master (every iteration shares its history)',
-              },
-              class: { required: true, type: () => String },
-              number: { required: true, type: () => String },
-              name: { required: true, type: () => String },
-              container: { required: true, type: () => String },
-            },
-            HistoryQueryDto: {
-              type: {
-                required: false,
-                type: () => String,
-                description:
-                  'class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 \u2026: a versioned class of the catalog); needed only when several classes carry the number',
-              },
-            },
-            HistoryRefParamDto: {
-              ref: {
-                required: true,
-                type: () => String,
-                description:
-                  'OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object',
-              },
-            },
-          },
-        ],
-        [
           import('./cad/dto/cad.dto.js'),
           {
             CadAttributesDto: {
@@ -417,6 +298,106 @@ export async function swaggerMetadata() {
             },
             ReadAttributesQueryDto: {
               links: { required: false, type: () => String, description: 'yes: also the links of the used relation' },
+            },
+          },
+        ],
+        [
+          import('./catalog/dto/catalog.dto.js'),
+          {
+            CatalogAttributeDto: {
+              name: { required: true, type: () => String },
+              type: { required: true, type: () => String },
+              typeInfoColumn: {
+                required: false,
+                type: () => String,
+                description:
+                  'The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`)',
+              },
+              target: {
+                required: false,
+                type: () => String,
+                description: 'For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds',
+              },
+            },
+            CatalogClassDetailsDto: {
+              softTypeDetails: {
+                required: true,
+                type: () => [t['./catalog/dto/catalog.dto.js'].CatalogSoftTypeDto],
+                description: 'The soft types of this class and below',
+              },
+            },
+            CatalogClassDto: {
+              name: { required: true, type: () => String },
+              parent: { required: true, type: () => String, nullable: true },
+              abstract: { required: true, type: () => Boolean },
+              interface: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'An interface: implemented by classes of any storage (its `subclasses`), matching each of them',
+              },
+              interfaces: {
+                required: true,
+                type: () => [String],
+                description:
+                  "The interfaces it implements (its own and its parents'); of an interface: those it extends",
+              },
+              storage: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template',
+              },
+              master: { required: true, type: () => String, nullable: true },
+              displayName: { required: true, type: () => String },
+              about: { required: true, type: () => String },
+              oidPrefix: { required: true, type: () => String },
+              userDeclared: {
+                required: true,
+                type: () => Boolean,
+                description: 'Declared by a dataset (catalog_types)',
+              },
+              subclasses: { required: true, type: () => [String] },
+              softTypes: { required: true, type: () => [String] },
+              properties: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogPropertyDto] },
+              derived: {
+                required: true,
+                type: () => [t['./catalog/dto/catalog.dto.js'].CatalogPropertyDto],
+                description: 'Derived properties (`object propertyName`)',
+              },
+              references: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogReferenceDto] },
+              roles: {
+                required: true,
+                type: () => t['./catalog/dto/catalog.dto.js'].CatalogRolesDto,
+                nullable: true,
+                description: 'Link classes: role A and role B',
+              },
+            },
+            CatalogDto: {
+              classes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogClassDto] },
+              softTypes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogSoftTypeDto] },
+            },
+            CatalogPropertyDto: {
+              path: { required: true, type: () => String },
+              type: { required: true, type: () => String },
+              source: { required: true, type: () => String, description: 'Where the value comes from' },
+              about: { required: false, type: () => String },
+            },
+            CatalogReferenceDto: {
+              name: { required: true, type: () => String },
+              target: { required: true, type: () => String },
+              keptIn: { required: true, type: () => String, description: 'Where the target is kept' },
+            },
+            CatalogRolesDto: { a: { required: true, type: () => String }, b: { required: true, type: () => String } },
+            CatalogSoftTypeDto: {
+              name: { required: true, type: () => String },
+              parent: { required: true, type: () => String },
+              class: { required: true, type: () => String },
+              displayName: { required: true, type: () => String },
+              about: { required: true, type: () => String },
+              userDeclared: { required: true, type: () => Boolean },
+              attributes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogAttributeDto] },
             },
           },
         ],
@@ -595,6 +576,125 @@ export async function swaggerMetadata() {
                 required: true,
                 type: () => String,
                 description: 'OID of the iteration that holds the change (after iterate: the new one)',
+              },
+            },
+          },
+        ],
+        [
+          import('./history/dto/audit.dto.js'),
+          {
+            AuditEventDto: {
+              oid: { required: true, type: () => String, description: 'the event (wt.audit.AuditRecord in QML)' },
+              at: {
+                required: true,
+                type: () => String,
+                description: 'when the change was made (its transaction began)',
+              },
+              user: {
+                required: true,
+                type: () => String,
+                description: 'who made it (the name is kept when the user is deleted)',
+              },
+              action: {
+                required: true,
+                type: () => String,
+                description: '<service>.<verb> (docs/admin.md lists them)',
+              },
+              object: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'what was changed: a business object by its master (all iterations share it), a user, a container \u2026',
+              },
+              number: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'the number of the business object (the name of a user, container or template)',
+              },
+              container: { required: true, type: () => String, nullable: true, description: 'its container' },
+              detail: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+                nullable: true,
+                description:
+                  'what changed, before and after, where small: names, states, sizes, SHA-256 digests; in a history, another object the caller may not read is `{ "restricted": true }`',
+              },
+            },
+            AuditEventListDto: {
+              items: {
+                required: true,
+                type: () => [t['./history/dto/audit.dto.js'].AuditEventDto],
+                description: 'newest first',
+              },
+            },
+            EventsQueryDto: {
+              user: {
+                required: false,
+                type: () => String,
+                description: 'only events of this user (by name)',
+                maxLength: 64,
+              },
+              object: {
+                required: false,
+                type: () => String,
+                description:
+                  'only events of this object: an OID (an iteration or master of a business object, a user, a container, a report template, a workspace) or a number (or the name of a user, container, template): e.g. `0000000001`',
+                maxLength: 200,
+              },
+              from: {
+                required: false,
+                type: () => String,
+                description: 'only events at or after this time (ISO 8601), e.g. `2026-11-24T00:00:00Z`',
+              },
+              to: {
+                required: false,
+                type: () => String,
+                description: 'only events before this time (ISO 8601), e.g. `2026-11-25`',
+              },
+              action: {
+                required: false,
+                type: () => String,
+                description:
+                  'only this action (`files.upload`), or the actions starting with a prefix ending in `*` (`admin.*`)',
+                pattern: '^[a-z][a-z0-9_.-]{0,99}\\*?$',
+              },
+            },
+            HistoryDto: {
+              object: { required: true, type: () => t['./history/dto/audit.dto.js'].HistoryObjectDto },
+              items: {
+                required: true,
+                type: () => [t['./history/dto/audit.dto.js'].AuditEventDto],
+                description: 'newest first',
+              },
+            },
+            HistoryObjectDto: {
+              oid: {
+                required: true,
+                type: () => String,
+                description: 'the master (every iteration shares its history)',
+              },
+              class: { required: true, type: () => String },
+              number: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              container: { required: true, type: () => String },
+            },
+            HistoryQueryDto: {
+              type: {
+                required: false,
+                type: () => String,
+                description:
+                  'class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 \u2026: a versioned class of the catalog); needed only when several classes carry the number',
+              },
+            },
+            HistoryRefParamDto: {
+              ref: {
+                required: true,
+                type: () => String,
+                description:
+                  'OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object',
               },
             },
           },
@@ -1246,106 +1346,6 @@ export async function swaggerMetadata() {
               count: { required: true, type: () => Number, description: 'number of items in this reply' },
               items: { required: true, type: () => [t['./query/dto/query-response.dto.js'].QueryItemDto] },
               _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
-            },
-          },
-        ],
-        [
-          import('./reports/dto/catalog.dto.js'),
-          {
-            CatalogAttributeDto: {
-              name: { required: true, type: () => String },
-              type: { required: true, type: () => String },
-              typeInfoColumn: {
-                required: false,
-                type: () => String,
-                description:
-                  'The typeInfo column Windchill 10 and later keep this local attribute in (`typeInfo<Class>.ptc_str_1`)',
-              },
-              target: {
-                required: false,
-                type: () => String,
-                description: 'For an attribute in a `ptc_ref_<n>` column: the class of the objects whose id it holds',
-              },
-            },
-            CatalogClassDetailsDto: {
-              softTypeDetails: {
-                required: true,
-                type: () => [t['./reports/dto/catalog.dto.js'].CatalogSoftTypeDto],
-                description: 'The soft types of this class and below',
-              },
-            },
-            CatalogClassDto: {
-              name: { required: true, type: () => String },
-              parent: { required: true, type: () => String, nullable: true },
-              abstract: { required: true, type: () => Boolean },
-              interface: {
-                required: true,
-                type: () => Boolean,
-                description:
-                  'An interface: implemented by classes of any storage (its `subclasses`), matching each of them',
-              },
-              interfaces: {
-                required: true,
-                type: () => [String],
-                description:
-                  "The interfaces it implements (its own and its parents'); of an interface: those it extends",
-              },
-              storage: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'iteration, master, object, link, container, user, content, usageLink, holderToContent, masterIteration, template',
-              },
-              master: { required: true, type: () => String, nullable: true },
-              displayName: { required: true, type: () => String },
-              about: { required: true, type: () => String },
-              oidPrefix: { required: true, type: () => String },
-              userDeclared: {
-                required: true,
-                type: () => Boolean,
-                description: 'Declared by a dataset (catalog_types)',
-              },
-              subclasses: { required: true, type: () => [String] },
-              softTypes: { required: true, type: () => [String] },
-              properties: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogPropertyDto] },
-              derived: {
-                required: true,
-                type: () => [t['./reports/dto/catalog.dto.js'].CatalogPropertyDto],
-                description: 'Derived properties (`object propertyName`)',
-              },
-              references: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogReferenceDto] },
-              roles: {
-                required: true,
-                type: () => t['./reports/dto/catalog.dto.js'].CatalogRolesDto,
-                nullable: true,
-                description: 'Link classes: role A and role B',
-              },
-            },
-            CatalogDto: {
-              classes: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogClassDto] },
-              softTypes: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogSoftTypeDto] },
-            },
-            CatalogPropertyDto: {
-              path: { required: true, type: () => String },
-              type: { required: true, type: () => String },
-              source: { required: true, type: () => String, description: 'Where the value comes from' },
-              about: { required: false, type: () => String },
-            },
-            CatalogReferenceDto: {
-              name: { required: true, type: () => String },
-              target: { required: true, type: () => String },
-              keptIn: { required: true, type: () => String, description: 'Where the target is kept' },
-            },
-            CatalogRolesDto: { a: { required: true, type: () => String }, b: { required: true, type: () => String } },
-            CatalogSoftTypeDto: {
-              name: { required: true, type: () => String },
-              parent: { required: true, type: () => String },
-              class: { required: true, type: () => String },
-              displayName: { required: true, type: () => String },
-              about: { required: true, type: () => String },
-              userDeclared: { required: true, type: () => Boolean },
-              attributes: { required: true, type: () => [t['./reports/dto/catalog.dto.js'].CatalogAttributeDto] },
             },
           },
         ],

@@ -7,19 +7,20 @@ import { ContainersService } from './containers.service.js';
 import { AdminRulesRepository } from './rules.repository.js';
 import { RulesController } from './rules.controller.js';
 import { RulesService } from './rules.service.js';
-import { AdminUsersRepository } from './users.repository.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 import { AdminWorkspacesRepository } from './workspaces.repository.js';
 import { WorkspacesController } from './workspaces.controller.js';
 import { WorkspacesService } from './workspaces.service.js';
 
-/** Administration over HTTP: users, containers and memberships, numbering rules, workspaces, content roles. */
+/**
+ * Administration over HTTP: users, containers and memberships, numbering rules, workspaces,
+ * content roles. The users table belongs to auth (UsersRepository); the rules of changing it are here.
+ */
 @Module({
   imports: [AuthModule, CatalogModule],
   controllers: [UsersController, ContainersController, RulesController, WorkspacesController],
   providers: [
-    AdminUsersRepository,
     UsersService,
     AdminContainersRepository,
     ContainersService,

@@ -2,14 +2,13 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import type { AuthUser } from '../auth/auth-user.js';
 import { AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
+import { UsersRepository, type AdminUserRecord, type UserChange } from '../auth/users.repository.js';
 import { OidClass, formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
-import { requireAdmin } from '../auth/admin-access.js';
-import { isUniqueViolation } from '../common/database-errors.js';
+import { isUniqueViolation, requireAdmin } from '../auth/admin-access.js';
 import { userChange, userEvent, userFacts } from './admin-audit.js';
 import type { PageQueryDto } from '../common/paging.dto.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListDto } from './dto/users.dto.js';
-import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './users.repository.js';
 
 /**
  * Users: administrators list, create, change and delete them. A changed password, a disabled or
@@ -25,7 +24,7 @@ import { AdminUsersRepository, type AdminUserRecord, type UserChange } from './u
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly users: AdminUsersRepository,
+    private readonly users: UsersRepository,
     private readonly auth: AuthService,
   ) {}
 

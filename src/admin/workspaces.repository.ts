@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export interface WorkspaceRecord {

@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import pg from 'pg';
+import type pg from 'pg';
 import { PeriodicTask } from '../common/periodic-task.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-
-export const AUTH_CHANNEL = 'pdm_auth';
-/** The listening connection's application_name, to find it in pg_stat_activity. */
-export const AUTH_NOTICES_APPLICATION = 'pdm-auth-notices';
+import { AuthNoticesRepository } from './auth-notices.repository.js';
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
@@ -26,8 +23,8 @@ export interface AuthNoticeHandlers {
 }
 
 /**
- * Listens on one connection of its own (to the primary) for the notices of migration
- * 20261125300000_auth_notices: a user row changed, a sign-in failure count reached its limit.
+ * Listens on one connection of its own (to the primary, AuthNoticesRepository) for the notices of
+ * migration 20261125300000_auth_notices: a user row changed, a sign-in failure count reached its limit.
  * While it listens, AuthService trusts its cached sign-ins without a statement per request;
  * while it does not (not started, connection lost, AUTH_NOTICES=false, the embedded database,
  * which serves one connection at a time), every cached sign-in is confirmed by a statement as
@@ -46,7 +43,10 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   /** The listening connection's heartbeat, one per connection. */
   private heartbeat?: PeriodicTask;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly connections: AuthNoticesRepository,
+  ) {}
 
   /** True while notices are received: cached sign-ins may then be trusted. */
   get live(): boolean {
@@ -74,19 +74,13 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({
-      connectionString: this.config.databaseUrl,
-      connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
-      application_name: AUTH_NOTICES_APPLICATION,
-      keepAlive: true,
-    });
+    const client = this.connections.connection();
     this.client = client;
     client.on('notification', (n) => this.receive(n.payload ?? ''));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     try {
-      await client.connect();
-      await client.query(`LISTEN ${AUTH_CHANNEL}`);
+      await this.connections.listen(client);
     } catch (e) {
       this.logger.warn(`cannot listen for sign-in notices (${e instanceof Error ? e.message : String(e)})`);
       this.lost(client);
@@ -111,7 +105,7 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
       timer = setTimeout(() => reject(new Error('no answer')), HEARTBEAT_MS);
     });
     try {
-      await Promise.race([client.query('SELECT 1'), late]);
+      await Promise.race([this.connections.ping(client), late]);
     } catch {
       this.lost(client);
     } finally {

@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { Clock } from '../common/clock.js';
 import { RequestBodyReader } from '../common/request-body.reader.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuthGuard } from './auth.guard.js';
+import { AuthFailuresRepository } from './auth-failures.repository.js';
 import { AuthNotices } from './auth-notices.js';
+import { AuthNoticesRepository } from './auth-notices.repository.js';
 import { AuthService } from './auth.service.js';
 import { FailureThrottle } from './failure-throttle.js';
+import { PermissionsRepository } from './permissions.repository.js';
 import { PermissionsService } from './permissions.service.js';
 import { UsersRepository } from './users.repository.js';
 
@@ -15,10 +19,14 @@ import { UsersRepository } from './users.repository.js';
  */
 @Module({
   providers: [
+    Clock,
     UsersRepository,
+    AuthFailuresRepository,
     FailureThrottle,
+    AuthNoticesRepository,
     AuthNotices,
     AuthService,
+    PermissionsRepository,
     PermissionsService,
     {
       provide: RequestBodyReader,
@@ -27,6 +35,6 @@ import { UsersRepository } from './users.repository.js';
     },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader],
+  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository],
 })
 export class AuthModule {}

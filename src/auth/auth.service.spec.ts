@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Clock } from '../common/clock.js';
 import { loadConfig } from '../config/app-config.js';
 import type { AuthNoticeHandlers, AuthNotices } from './auth-notices.js';
 import { AuthService } from './auth.service.js';
@@ -95,6 +97,7 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
     throttle,
     config,
     notices as unknown as AuthNotices,
+    new Clock(),
   );
   return { service, users, record, notices, throttle: throttle as unknown as MemoryThrottle };
 }
@@ -158,14 +161,22 @@ describe('AuthService', () => {
   });
 
   it('re-verifies an entry in use shortly before it expires', async () => {
-    const { service, users } = await serviceWith(1000);
-    await service.authenticate(basic('erin:erin-pw'), 'a');
-    await new Promise((r) => setTimeout(r, 800));
-    await service.authenticate(basic('erin:erin-pw'), 'a'); // still cached; starts the refresh
-    await new Promise((r) => setTimeout(r, 400));
-    expect(users.lookups).toBe(2);
-    await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ id: 7 });
-    expect(users.lookups).toBe(2);
+    // The clocks are moved instead of waited for; the check's own work (scrypt) runs as usual.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const { service, users } = await serviceWith(1000);
+      await service.authenticate(basic('erin:erin-pw'), 'a');
+      jest.advanceTimersByTime(800);
+      await service.authenticate(basic('erin:erin-pw'), 'a'); // still cached; starts the refresh
+      expect(users.lookups).toBe(2);
+      // Past the first check's expiry: answered by the refresh (shared while under way), not a new lookup.
+      jest.advanceTimersByTime(400);
+      await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ id: 7 });
+      await expect(service.authenticate(basic('erin:erin-pw'), 'a')).resolves.toMatchObject({ id: 7 });
+      expect(users.lookups).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does not cache failures', async () => {
@@ -180,10 +191,13 @@ describe('AuthService', () => {
     let open!: () => void;
     users.gate = new Promise((r) => (open = r));
     // Ten different wrong guesses all start before the first check has finished.
+    let answered = 0;
     const answers = Array.from({ length: 10 }, (_, i) =>
-      settle(() => service.authenticate(basic(`erin:guess-${i}`), 'a')),
+      settle(() => service.authenticate(basic(`erin:guess-${i}`), 'a')).finally(() => answered++),
     );
-    await new Promise((r) => setTimeout(r, 20));
+    // The seven past the limit are answered while the three checks still wait at the gate.
+    for (let i = 0; i < 1000 && answered < 7; i++) await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(7);
     expect(users.lookups).toBe(3);
     open();
     const statuses = (await Promise.all(answers)).map((e) => e.status);

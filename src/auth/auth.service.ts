@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Clock } from '../common/clock.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import type { AuthUser } from './auth-user.js';
 import { parseBasicAuth, type BasicCredentials } from './basic-credentials.js';
@@ -75,8 +76,13 @@ export class AuthService {
     private readonly throttle: FailureThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly notices: AuthNotices,
+    clock: Clock,
   ) {
-    this.cache = new LRUCache({ max: CACHE_MAX, ttl: config.authCacheTtlMs || undefined });
+    this.cache = new LRUCache({
+      max: CACHE_MAX,
+      ttl: config.authCacheTtlMs || undefined,
+      perf: { now: () => clock.now().getTime() },
+    });
     notices.subscribe({
       user: (id) => this.untrustUser(id),
       throttled: (key, resetAt) => this.mark(key, resetAt),

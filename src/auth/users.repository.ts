@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
+/** A user as sign-in checks them: with the password hash. */
 export interface UserRecord {
   id: number;
   name: string;
@@ -11,7 +15,36 @@ export interface UserRecord {
   disabled: boolean;
 }
 
-const USER_COLUMNS = {
+/** A user as administration lists and changes them: never the password hash. */
+export interface AdminUserRecord {
+  id: number;
+  name: string;
+  fullName: string | null;
+  email: string | null;
+  admin: boolean;
+  disabled: boolean;
+  createdAt: Date;
+}
+
+export interface NewUser {
+  name: string;
+  passwordHash: string;
+  fullName: string | null;
+  email: string | null;
+  admin: boolean;
+  disabled: boolean;
+}
+
+export type UserChange = Partial<Omit<NewUser, 'name'>>;
+
+/** What keeps a user from being deleted: the things that name them as creator, modifier or owner. */
+export interface UserReferences {
+  iterations: number;
+  objects: number;
+  workspaces: number;
+}
+
+const CREDENTIAL_COLUMNS = {
   id: true,
   name: true,
   passwordHash: true,
@@ -21,11 +54,104 @@ const USER_COLUMNS = {
   disabled: true,
 } as const;
 
+const ADMIN_COLUMNS = {
+  id: true,
+  name: true,
+  fullName: true,
+  email: true,
+  admin: true,
+  disabled: true,
+  createdAt: true,
+} as const;
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * The users table: sign-in reads a user with their credentials; administration lists, creates,
+ * changes and deletes users (its rules are in admin/users.service.ts).
+ */
 @Injectable()
 export class UsersRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   findByName(name: string): Promise<UserRecord | null> {
-    return this.prisma.user.findUnique({ where: { name }, select: USER_COLUMNS });
+    return this.prisma.user.findUnique({ where: { name }, select: CREDENTIAL_COLUMNS });
+  }
+
+  async page(skip: number, take: number): Promise<{ total: number; rows: AdminUserRecord[] }> {
+    const [total, rows] = await this.prisma.$transaction([
+      this.prisma.user.count(),
+      this.prisma.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+    ]);
+    return { total, rows };
+  }
+
+  find(name: string): Promise<AdminUserRecord | null> {
+    return this.prisma.user.findUnique({ where: { name }, select: ADMIN_COLUMNS });
+  }
+
+  /** Creates the user and records the event `audit` makes of it, in one transaction. */
+  create(user: NewUser, audit: (created: AdminUserRecord) => AuditEvent): Promise<AdminUserRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const created = await tx.user.create({ data: user, select: ADMIN_COLUMNS });
+      await recordAudit(auditViaPrisma(tx), audit(created));
+      return created;
+    });
+  }
+
+  /**
+   * Runs `work` in one transaction with the user's row locked (null when there is no such user),
+   * so a change and the checks it depends on see one state. NO KEY UPDATE: the user's own writes
+   * meanwhile (their audit events refer to the row) are not blocked, so two administrators
+   * changing each other at once cannot deadlock on each other's row.
+   */
+  withLockedUser<T>(name: string, work: (tx: UserTx, user: AdminUserRecord | null) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ id: number }[]>`
+        SELECT id FROM users WHERE name = ${name} FOR NO KEY UPDATE`;
+      const user = locked.length
+        ? await tx.user.findUnique({ where: { id: locked[0].id }, select: ADMIN_COLUMNS })
+        : null;
+      return work(new UserTx(tx), user);
+    });
+  }
+}
+
+/** The writes of one administration transaction on users. */
+export class UserTx {
+  constructor(private readonly tx: Tx) {}
+
+  /**
+   * Enabled administrators other than `userId`, counted under a transaction-long advisory lock
+   * that every change taking an administrator away holds: two requests disabling the last two
+   * administrators at once cannot both see the other one still there.
+   */
+  async otherEnabledAdmins(userId: number): Promise<number> {
+    await this.tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('pdm.admins'))`;
+    const [row] = await this.tx.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM users WHERE admin AND NOT disabled AND id <> ${userId}`;
+    return row.n;
+  }
+
+  async references(userId: number): Promise<UserReferences> {
+    const [row] = await this.tx.$queryRaw<UserReferences[]>`
+      SELECT (SELECT count(*)::int FROM iterations WHERE created_by = ${userId} OR modified_by = ${userId}) AS iterations,
+             (SELECT count(*)::int FROM objects WHERE created_by = ${userId} OR modified_by = ${userId}) AS objects,
+             (SELECT count(*)::int FROM workspaces WHERE owner_id = ${userId}) AS workspaces`;
+    return row;
+  }
+
+  async update(userId: number, change: UserChange): Promise<AdminUserRecord> {
+    return this.tx.user.update({ where: { id: userId }, data: change, select: ADMIN_COLUMNS });
+  }
+
+  /** Records the change's audit event, in its transaction. */
+  async audit(event: AuditEvent): Promise<void> {
+    await recordAudit(auditViaPrisma(this.tx), event);
+  }
+
+  /** Deletes the user with their memberships and query sessions. */
+  async delete(userId: number): Promise<void> {
+    await this.tx.user.delete({ where: { id: userId } });
   }
 }

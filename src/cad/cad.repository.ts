@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, recordAudit, type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { latestOfBranchSql } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';

@@ -66,7 +66,7 @@ export interface ClassSpec {
   roles?: { a: string; b: string };
   /**
    * Windchill's getters that read through a reference (`productNumber` of a product instance is
-   * its part's number): a name for a property path, read as that path (qml-validate-paths.ts).
+   * its part's number): a name for a property path, read as that path (qml/validate/validate-paths.ts).
    */
   paths?: Record<string, string>;
 }

@@ -117,7 +117,7 @@ export function classView(catalog: Catalog, c: CatalogClass): ClassView {
 
 /**
  * The type of the value a named path reads (CatalogClass.paths), as the compiler resolves it
- * (qml-validate-paths.ts); `unknown` where it resolves to nothing (a catalog test keeps that out).
+ * (qml/validate/validate-paths.ts); `unknown` where it resolves to nothing (a catalog test keeps that out).
  */
 export function pathType(catalog: Catalog, c: CatalogClass, path: string, hops = 0): string {
   const own = c.properties.get(path) ?? c.derived.get(path) ?? c.declared?.properties.get(path);

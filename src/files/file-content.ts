@@ -11,8 +11,7 @@ import {
 import { Readable } from 'node:stream';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { BlobCache } from './blob-cache.js';
-import { storeOf } from './blob-records.js';
+import { BlobCache } from './cache/blob-cache.js';
 import {
   BlobIntegrityError,
   BlobMissingError,
@@ -20,14 +19,14 @@ import {
   type BlobRange,
   type BlobSource,
   type BlobStore,
-} from './blob-store.js';
-import { BlobStores } from './blob-stores.js';
-import { BlobWriter } from './blob-writer.js';
-import { DiskCache, type KeptFile } from './disk-cache.js';
-import { FilesRepository } from './files.repository.js';
-import type { StreamedBlob } from './streamed-blob.js';
-import { MEMORY_UPLOAD_MAX } from './upload-buffer.js';
-import type { StreamedContent, UploadContent } from './upload-receipt.js';
+} from './stores/blob-store.js';
+import { BlobStores } from './stores/blob-stores.js';
+import { BlobWriter } from './stores/blob-writer.js';
+import { DiskCache, type KeptFile } from './cache/disk-cache.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { StreamedBlob } from './upload/streamed-blob.js';
+import { MEMORY_UPLOAD_MAX } from './upload/upload-buffer.js';
+import type { StreamedContent, UploadContent } from './upload/upload-receipt.js';
 
 /** One upload at a time may stream into PostgreSQL per this many connections of the pool. */
 const STREAMS_PER_POOL = 4;
@@ -62,15 +61,13 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   private readonly maxSize: number;
   private readonly logger = new Logger('Files');
 
-  constructor(
-    private readonly repository: FilesRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(prisma: PrismaService, @Inject(APP_CONFIG) config: AppConfig) {
     this.cache = new BlobCache(config.filesCacheSize, config.filesCacheMaxFile);
     this.disk = new DiskCache(config.filesDiskCacheDir, config.filesDiskCacheSize, (m) => this.logger.warn(m));
-    this.stores = new BlobStores(repository.blobPool, config);
+    // On the pg pool under Prisma: see postgres-blob-store.ts.
+    this.stores = new BlobStores(prisma.pgPool, config);
     this.copyChunks = !config.embeddedDatabase;
-    this.writer = new BlobWriter(repository.blobPool, this.stores, this.copyChunks);
+    this.writer = new BlobWriter(this.stores, this.copyChunks);
     this.maxStreams = Math.floor(config.dbPoolMax / STREAMS_PER_POOL);
     this.maxSize = config.filesMaxSize;
   }
@@ -162,7 +159,7 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   private async storeFor(blob: BlobRef): Promise<BlobStore> {
-    const name = await storeOf(this.repository.blobPool, blob.sha256);
+    const name = await this.stores.blobs.storeOf(blob.sha256);
     if (!name) throw new Error(`blob ${blob.sha256} is not recorded in content_blobs`);
     return this.stores.get(name);
   }

@@ -29,7 +29,7 @@ import {
   WriteFileQueryDto,
 } from './dto/files-request.dto.js';
 import { FileListDto, FileWriteResultDto } from './dto/files-response.dto.js';
-import { sendFile } from './file-download.js';
+import { sendFile } from './download/file-download.js';
 import { checkedFileName, mergeWriteOptions, parseHolderRef } from './files.params.js';
 import { FilesService, type FileChangeResult, type FileTarget, type UploadContent } from './files.service.js';
 import { changeConditions, digestHeaders, parseUploadBody, uploadKind } from './files.request.js';

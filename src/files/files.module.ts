@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { IterationsModule } from '../objects/versioned/iterations.module.js';
-import { BlobSweeper } from './blob-sweeper.js';
+import { BlobSweeper } from './stores/blob-sweeper.js';
 import { FileContent } from './file-content.js';
 import { FilesController } from './files.controller.js';
 import { FilesRepository } from './files.repository.js';

@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { auditViaPrisma, recordAudit, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
-import { latestOfBranchText } from '../objects/versioned/iterations.repository.js';
+import { auditViaPrisma, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
+import { inPgTransaction } from '../prisma/pg-transaction.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
-import { withClient } from './copy-reader.js';
-import { listItemsOnReplica } from './replica-listing.js';
+import {
+  findHolder,
+  holderForUserQuery,
+  holderLookup,
+  type ChangeSql,
+  type HolderRow,
+} from './file-holders.repository.js';
 
 /** An iteration that holds files, with what addressing and permissions need of its master. */
 export interface HolderRecord {
@@ -65,103 +71,27 @@ export interface HolderForUser extends HolderLookup {
   memberRole: MemberRole | null;
 }
 
-interface HolderRow {
-  iteration_id: number;
-  master_id: number;
-  cls: string;
-  number: string;
-  version: string;
-  iteration: number;
-  latest: boolean;
-  container_id: number;
-  container_name: string;
-  stamp: string;
-  item_id: number | null;
-  item_role: string | null;
-  item_mime_type: string | null;
-  item_size: bigint | null;
-  item_sha256: string | null;
-}
-
-const HOLDER_COLUMNS = `i.id AS iteration_id, m.id AS master_id, m.class AS cls, m.number, i.version, i.iteration, i.latest,
-           m.container_id, c.name AS container_name, i.xmin::text AS stamp,
-           ci.id AS item_id, ci.role AS item_role, ci.mime_type AS item_mime_type, ci.size AS item_size,
-           ci.sha256 AS item_sha256`;
-const HOLDER_JOINS = `FROM iterations i
-    JOIN masters m ON m.id = i.master_id
-    JOIN containers c ON c.id = m.container_id`;
-
 /**
- * The holder, its master and container, and optionally one of its files, in one statement:
- * downloads run this on every request, and Prisma's nested selects would take three.
+ * A listing on the replica: the iteration's items there, provided the replica's row of the
+ * iteration carries the stamp the primary showed ($2). No row: the replica does not show that
+ * version (it lags, or a change came after the look-up); one row without an item: no files.
  */
-async function findHolder(sql: ChangeSql, key: HolderKey, fileName: string | null): Promise<HolderLookup | null> {
-  const where =
-    key.kind === 'iteration'
-      ? 'i.id = $2::int4'
-      : key.kind === 'branch'
-        ? `i.id = ${latestOfBranchText('$2::int4')}`
-        : key.kind === 'number'
-          ? 'm.class = $2 AND m.number = $3 AND i.latest'
-          : 'm.id = $2::int4 AND i.latest';
-  const rows = await sql<HolderRow>(
-    `SELECT ${HOLDER_COLUMNS}
-    ${HOLDER_JOINS}
-    LEFT JOIN content_items ci ON ci.iteration_id = i.id AND ci.file_name = $1::text
-    WHERE ${where}`,
-    key.kind === 'number' ? [fileName, key.cls, key.number] : [fileName, key.id],
-  );
-  return rows[0] ? holderLookup(rows[0], fileName) : null;
-}
+const LIST_ON_REPLICA = {
+  name: 'files-list-replica',
+  text: `SELECT ci.id, ci.role, ci.file_name, ci.mime_type, ci.size::text AS size, ci.sha256
+    FROM iterations i
+    LEFT JOIN content_items ci ON ci.iteration_id = i.id AND ($3::text IS NULL OR ci.role = $3::text)
+    WHERE i.id = $1::int4 AND i.xmin::text = $2::text
+    ORDER BY ci.role, ci.file_name`,
+};
 
-/**
- * The statements of findHolderFor, one per kind of key ($1, $2: the key, $3 the file name, $4 the
- * caller), prepared once per connection: every read of the file service starts with one.
- */
-const HOLDER_FOR_USER = {
-  iteration: 'i.id = $1 AND $2::text IS NULL',
-  branch: `i.id = ${latestOfBranchText('$1::int')} AND $2::text IS NULL`,
-  number: 'm.class = $1 AND m.number = $2 AND i.latest',
-  master: 'm.id = $1::int AND $2::text IS NULL AND i.latest',
-} as const;
-
-function holderForUserQuery(kind: HolderKey['kind']): { name: string; text: string } {
-  return {
-    name: `files-holder-${kind}`,
-    text: `SELECT ${HOLDER_COLUMNS}, mb.role AS member_role
-    ${HOLDER_JOINS}
-    LEFT JOIN content_items ci ON ci.iteration_id = i.id AND ci.file_name = $3
-    LEFT JOIN memberships mb ON mb.container_id = m.container_id AND mb.user_id = $4
-    WHERE ${HOLDER_FOR_USER[kind]}`,
-  };
-}
-
-function holderLookup(row: HolderRow, fileName: string | null): HolderLookup {
-  return {
-    holder: {
-      iterationId: row.iteration_id,
-      masterId: row.master_id,
-      cls: row.cls,
-      number: row.number,
-      version: row.version,
-      iteration: row.iteration,
-      latest: row.latest,
-      containerId: row.container_id,
-      containerName: row.container_name,
-      stamp: row.stamp,
-    },
-    item:
-      row.item_id === null
-        ? null
-        : {
-            id: row.item_id,
-            role: row.item_role!,
-            fileName: fileName!,
-            mimeType: row.item_mime_type!,
-            size: Number(row.item_size),
-            sha256: row.item_sha256!,
-          },
-  };
+interface ReplicaItemRow {
+  id: number | null;
+  role: string;
+  file_name: string;
+  mime_type: string;
+  size: string;
+  sha256: string;
 }
 
 const ITEM_SELECT = {
@@ -174,9 +104,6 @@ const ITEM_SELECT = {
 } satisfies Prisma.ContentItemSelect;
 
 type Db = Prisma.TransactionClient;
-
-/** Runs one statement of a file change (parameters $1, $2, …) and returns its rows. */
-type ChangeSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
 
 /**
  * The statements of file changes on the pg pool are prepared once per connection (named by
@@ -213,11 +140,6 @@ export class FilesRepository {
     private readonly iterations: IterationsService,
   ) {}
 
-  /** The pool the blob store streams bytes through (see blob-store.ts). */
-  get blobPool(): pg.Pool {
-    return this.prisma.pgPool;
-  }
-
   findHolder(key: HolderKey, fileName: string | null = null): Promise<HolderLookup | null> {
     return findHolder(viaPg(this.prisma.pgPool), key, fileName);
   }
@@ -250,7 +172,7 @@ export class FilesRepository {
    */
   listItems(holder: Pick<HolderRecord, 'iterationId' | 'stamp'>, role: string | null): Promise<ContentItemRecord[]> {
     return this.replica.read(
-      (pool) => listItemsOnReplica(pool, holder, role),
+      (pool) => this.listItemsOnReplica(pool, holder, role),
       () => this.listItemsOnPrimary(holder.iterationId, role),
     );
   }
@@ -262,6 +184,31 @@ export class FilesRepository {
       orderBy: [{ role: 'asc' }, { fileName: 'asc' }],
     });
     return rows.map((row) => ({ ...row, size: Number(row.size) }));
+  }
+
+  /**
+   * The files of an iteration (of one role, or all) read on the replica, ordered by role and name;
+   * undefined when the replica does not show the iteration with the stamp the primary returned.
+   */
+  private async listItemsOnReplica(
+    pool: pg.Pool,
+    holder: Pick<HolderRecord, 'iterationId' | 'stamp'>,
+    role: string | null,
+  ): Promise<ContentItemRecord[] | undefined> {
+    const { rows } = await pool.query<ReplicaItemRow>({
+      ...LIST_ON_REPLICA,
+      values: [holder.iterationId, holder.stamp, role],
+    });
+    if (rows.length === 0) return undefined;
+    if (rows[0].id === null) return [];
+    return rows.map((r) => ({
+      id: r.id!,
+      role: r.role,
+      fileName: r.file_name,
+      mimeType: r.mime_type,
+      size: Number(r.size),
+      sha256: r.sha256,
+    }));
   }
 
   /**
@@ -286,17 +233,9 @@ export class FilesRepository {
       );
     }
     return this.locks.inTurn(masterId, () =>
-      withClient(this.prisma.pgPool, async (client) => {
-        await client.query('BEGIN');
-        try {
-          const sql = viaPg(client);
-          const result = await work(new FileChangeTx(sql, sql, null, lockTimeoutMs, this.iterations));
-          await client.query('COMMIT');
-          return result;
-        } catch (e) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw e;
-        }
+      inPgTransaction(this.prisma.pgPool, (client) => {
+        const sql = viaPg(client);
+        return work(new FileChangeTx(sql, sql, null, lockTimeoutMs, this.iterations));
       }),
     );
   }

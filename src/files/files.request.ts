@@ -4,7 +4,7 @@ import { validateSync } from 'class-validator';
 import type { Request } from 'express';
 import { UploadFileBodyDto } from './dto/files-request.dto.js';
 import type { ChangeConditions } from './files.service.js';
-import { parseDigestHeaders, parseEntityTags, type ExpectedDigests } from './http-conditions.js';
+import { parseDigestHeaders, parseEntityTags, type ExpectedDigests } from './download/http-conditions.js';
 
 /**
  * Reading the parts of a write request that are not route or URL parameters: which body form

@@ -17,8 +17,8 @@ import { RequestBodyReader } from '../common/request-body.reader.js';
 import { formatOid, OidClass } from '../catalog/oid.js';
 import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { BlobRange } from './blob-store.js';
-import type { KeptFile } from './disk-cache.js';
+import type { BlobRange } from './stores/blob-store.js';
+import type { KeptFile } from './cache/disk-cache.js';
 import { FileContent, unavailableAs503, unreadableAs502 } from './file-content.js';
 import type { FileListDto } from './dto/files-response.dto.js';
 import { fileChangeEvent } from './file-audit.js';
@@ -32,11 +32,11 @@ import {
   type HolderLookup,
   type HolderRecord,
 } from './files.repository.js';
-import { matchesStrong, matchesWeak, type EntityTags, type ExpectedDigests } from './http-conditions.js';
-import { largestJsonUpload } from './upload-limits.js';
-import { receiveUpload, type UploadContent } from './upload-receipt.js';
+import { matchesStrong, matchesWeak, type EntityTags, type ExpectedDigests } from './download/http-conditions.js';
+import { largestJsonUpload } from './upload/upload-limits.js';
+import { receiveUpload, type UploadContent } from './upload/upload-receipt.js';
 
-export type { UploadContent } from './upload-receipt.js';
+export type { UploadContent } from './upload/upload-receipt.js';
 
 /** If-Match / If-None-Match of a change request. */
 export interface ChangeConditions {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BlobStoresConfig } from '../files/blob-stores.js';
+import type { BlobStoresConfig } from '../files/stores/blob-stores.js';
 import { createPrismaClient } from '../prisma/client.js';
 import { projectRoot } from '../prisma/migrate.js';
 import { seedDemoEvents } from './demo-events.js';

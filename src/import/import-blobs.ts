@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { sha256Hex } from '../files/blob-store.js';
-import { BlobStores, type BlobStoresConfig } from '../files/blob-stores.js';
-import { BlobWriter } from '../files/blob-writer.js';
+import { sha256Hex } from '../files/stores/blob-store.js';
+import { BlobStores, type BlobStoresConfig } from '../files/stores/blob-stores.js';
+import { BlobWriter } from '../files/stores/blob-writer.js';
 import { guardPool } from '../prisma/pg-connection-loss.js';
 import type { ImportBlobs } from './importer.js';
 
@@ -29,7 +29,7 @@ export class StoreImportBlobs implements ImportBlobs {
     private readonly stores: BlobStores,
   ) {
     // Only ever external stores here (the postgres store's bytes go in the import's transaction): no COPY.
-    this.writer = new BlobWriter(pool, stores, false);
+    this.writer = new BlobWriter(stores, false);
   }
 
   /**

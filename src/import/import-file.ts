@@ -5,7 +5,7 @@ import { standardCatalog } from '../catalog/catalog-load.js';
 import { userCatalogFile } from '../catalog/catalog.service.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Lifecycle } from '../config/lifecycle.js';
-import type { BlobStoresConfig } from '../files/blob-stores.js';
+import type { BlobStoresConfig } from '../files/stores/blob-stores.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { StoreImportBlobs } from './import-blobs.js';
 import { importDataset, type ImportProgress, type ImportSummary } from './importer.js';

@@ -1,5 +1,5 @@
 import type { Prisma } from '../generated/prisma/client.js';
-import { putBlob } from '../files/postgres-blob-store.js';
+import { putBlob } from '../files/stores/blob-chunks.repository.js';
 
 /** What an import is asked to do and what it reports: see importDataset (importer.ts). */
 

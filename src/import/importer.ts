@@ -1,6 +1,7 @@
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import { small } from '../audit/audit-detail.js';
-import { auditViaPrisma, recordAuditAs } from '../audit/audit-events.js';
+import { auditViaPrisma } from '../audit/audit-events.js';
+import { recordAuditAs } from '../audit/audit.repository.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { masterClassOf } from '../catalog/standard-classes.js';
 import { DEFAULT_OBJECTS_MAX_LINKS } from '../config/app-config.js';

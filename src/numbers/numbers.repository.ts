@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPg, recordAudits, type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPg, type AuditEvent } from '../audit/audit-events.js';
+import { recordAudits } from '../audit/audit.repository.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { inPgTransaction } from '../prisma/pg-transaction.js';
 import { PrismaService } from '../prisma/prisma.service.js';

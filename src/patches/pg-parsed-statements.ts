@@ -5,7 +5,7 @@
  * pg records, per connection, the named statements it has prepared there (name → SQL text); pg
  * skips preparing a named query whose name it finds there.
  *
- * Why: src/reports/prepared-statements.ts deallocates a connection's least recently used
+ * Why: PreparedStatements (src/reports/reports.repository.ts) deallocates a connection's least recently used
  * statements itself (`DEALLOCATE`), which pg has no call for. It asks pg whether the statement was
  * prepared at all (one whose preparation failed was never created: nothing to drop), and
  * afterwards removes it from pg's record; otherwise pg would run the name again without

@@ -17,17 +17,25 @@ import type pg from 'pg';
  * the connection is never a second one (the embedded database has a single connection), and
  * a failing inner part rolls back only itself when the caller catches its error.
  *
+ * Only statements for the pool the transaction was opened on join it: a transaction on another
+ * pool (a test's own, the reports pool) leaves the handle's statements alone.
+ *
  * Once the transaction has ended, its context routes nothing any more: work it started that
  * outlives it (a timer, a batch) runs on the pool as any other statement.
  */
 export interface Tx {
-  /** The transaction's connection, for what needs the driver itself (COPY, cursors). */
-  readonly client: pg.ClientBase;
+  /**
+   * The transaction's connection, for what needs the driver itself (COPY, cursors); the helper
+   * gives it back to its pool, never the caller.
+   */
+  readonly client: pg.PoolClient;
   /** Runs one statement (parameters $1, $2 …) in the transaction; `name` prepares it once per connection. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string): Promise<R[]>;
 }
 
 interface OpenTransaction {
+  /** The pool the transaction's connection came from: only statements for that pool join it. */
+  pool: pg.Pool;
   /** Null once the transaction has ended. */
   client: pg.PoolClient | null;
   /** Savepoints made so far, for unique names. */
@@ -36,10 +44,19 @@ interface OpenTransaction {
 
 const current = new AsyncLocalStorage<OpenTransaction>();
 
+/** The pool behind each routed pool (routeToTransaction). */
+const routedPools = new WeakMap<pg.Pool, pg.Pool>();
+
+/** The open transaction of this async context on `pool` (routed or not), if any. */
+function openOn(pool: pg.Pool): OpenTransaction | null {
+  const open = current.getStore();
+  return open?.client && open.pool === (routedPools.get(pool) ?? pool) ? open : null;
+}
+
 class OpenTx implements Tx {
   constructor(private readonly open: OpenTransaction) {}
 
-  get client(): pg.ClientBase {
+  get client(): pg.PoolClient {
     if (!this.open.client) throw new Error('the transaction has ended');
     return this.open.client;
   }
@@ -50,17 +67,18 @@ class OpenTx implements Tx {
   }
 }
 
-/** Whether the caller runs inside an open transaction. */
-export function inTransaction(): boolean {
-  return current.getStore()?.client != null;
-}
-
 /** How a transaction starts; only for an outermost one (a savepoint keeps its transaction's). */
 export interface TransactionOptions {
   /** READ ONLY: it may not write (reports). */
   readOnly?: boolean;
   /** Its statement timeout (SET LOCAL), when it differs from the pool's; 0 for none. */
   statementTimeoutMs?: number;
+  /**
+   * false: rolled back even when `work` returns, for one that only holds locks (or rows only it
+   * sees) while `work` does something outside the database; a ROLLBACK that fails then discards
+   * the connection but does not fail the call. Default true.
+   */
+  commit?: boolean;
 }
 
 /**
@@ -72,15 +90,15 @@ export async function runTransaction<T>(
   work: (tx: Tx) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
-  const outer = current.getStore();
-  if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)));
+  const outer = openOn(pool);
+  if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)), options.commit !== false);
   const begin = beginStatement(options);
   const client = await pool.connect();
   const ignore = () => undefined;
   // An error the server sends while the connection is checked out reaches the caller through
   // the failing statement instead of crashing the process as an unhandled 'error' event.
   client.on('error', ignore);
-  const open: OpenTransaction = { client, savepoints: 0 };
+  const open: OpenTransaction = { pool: routedPools.get(pool) ?? pool, client, savepoints: 0 };
   let broken: Error | undefined;
   try {
     await client.query(begin);
@@ -88,7 +106,13 @@ export async function runTransaction<T>(
     // awaited (its promise is lazy), and must start in the transaction too.
     const result = await current.run(open, async () => await work(new OpenTx(open)));
     open.client = null;
-    await client.query('COMMIT');
+    if (options.commit !== false) await client.query('COMMIT');
+    else {
+      // A connection lost by now has rolled back as well: the connection goes, the result stands.
+      await client.query('ROLLBACK').catch((e: unknown) => {
+        broken = e instanceof Error ? e : new Error(String(e));
+      });
+    }
     return result;
   } catch (e) {
     open.client = null;
@@ -115,13 +139,18 @@ function beginStatement({ readOnly, statementTimeoutMs }: TransactionOptions): s
   return begin;
 }
 
-async function inSavepoint<T>(open: OpenTransaction, client: pg.ClientBase, work: () => Promise<T>): Promise<T> {
+async function inSavepoint<T>(
+  open: OpenTransaction,
+  client: pg.ClientBase,
+  work: () => Promise<T>,
+  commit: boolean,
+): Promise<T> {
   open.savepoints += 1;
   const name = `nested_${open.savepoints}`;
   await client.query(`SAVEPOINT ${name}`);
   try {
     const result = await work();
-    await client.query(`RELEASE SAVEPOINT ${name}`);
+    await client.query(commit ? `RELEASE SAVEPOINT ${name}` : `ROLLBACK TO SAVEPOINT ${name}`);
     return result;
   } catch (e) {
     await client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
@@ -136,17 +165,17 @@ async function inSavepoint<T>(open: OpenTransaction, client: pg.ClientBase, work
  * the pool itself. Prisma's pg adapter uses exactly these two methods of the pool it is given.
  */
 export function routeToTransaction(pool: pg.Pool): pg.Pool {
-  return new Proxy(pool, {
+  const routed = new Proxy(pool, {
     get(target, prop) {
       if (prop === 'query') {
         return (...args: unknown[]) => {
-          const on = current.getStore()?.client ?? target;
+          const on = openOn(target)?.client ?? target;
           return Reflect.apply(on.query, on, args) as unknown;
         };
       }
       if (prop === 'connect') {
         return (...args: unknown[]) => {
-          const open = current.getStore();
+          const open = openOn(target);
           if (open?.client) return Promise.resolve(savepointClient(open, open.client));
           return Reflect.apply(target.connect, target, args) as unknown;
         };
@@ -154,6 +183,8 @@ export function routeToTransaction(pool: pg.Pool): pg.Pool {
       return forward(target, prop);
     },
   });
+  routedPools.set(routed, pool);
+  return routed;
 }
 
 /** The open transaction's connection, as a client of its own whose transaction is a savepoint. */

@@ -1,21 +1,21 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { QmlTemplate } from './qml-ast.js';
-import { operandType } from './qml-ast.js';
-import { compileQueryLayout, isQueryLayout } from './qml-layout-new.js';
+import type { QmlTemplate } from './validate/ast.js';
+import { operandType } from './validate/ast.js';
+import { compileQueryLayout, isQueryLayout } from './layouts/query/query-layout.js';
 import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
-import { parseQml } from './qml-parse.js';
-import type { PlanRequest } from './qml-plan.js';
+import { parseQml } from './parse/parse.js';
+import type { PlanRequest } from './plan/plan.js';
 import { planAndRender, type CompiledQuery, type ResultColumn } from './qml-query.js';
-import { RequestReader } from './qml-request.js';
+import { RequestReader } from './plan/request.js';
 import { javaTypeName } from './qml-types.js';
-import { validateQml } from './qml-validate.js';
+import { validateQml } from './validate/validate.js';
 
 export { QmlError, QmlLimitError, QmlProblems, type QmlLimitName, type QmlProblem } from './qml-error.js';
 export { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
-export type { QmlTemplate } from './qml-ast.js';
-export type { ReportAttribute } from './qml-layout-new-types.js';
-export type { PlanRequest } from './qml-plan.js';
-export type { ReadableScope } from './qml-plan.js';
+export type { QmlTemplate } from './validate/ast.js';
+export type { ReportAttribute } from './layouts/query/query-layout-types.js';
+export type { PlanRequest } from './plan/plan.js';
+export type { ReadableScope } from './plan/plan.js';
 export type { ValueType } from './qml-types.js';
 export type { CompiledQuery, ResultColumn } from './qml-query.js';
 export { QueryCache } from './qml-query-cache.js';
@@ -50,7 +50,7 @@ export function templateLayout(template: QmlTemplate): 'statement' | 'query' {
  * Plan and render one execution of a compiled template (limits: those of the execution).
  * QueryCache (qml-query-cache.ts) gives the same result, keeping the SQL per template and
  * parameter shape: keyed by the answers to the questions planning asked of the request
- * (qml-request.ts: is a parameter set, how many parts has an in-list, has a like pattern a
+ * (plan/request.ts: is a parameter set, how many parts has an in-list, has a like pattern a
  * literal prefix, does a value convert, is the caller an administrator …), the request's values
  * bound again on each hit.
  */

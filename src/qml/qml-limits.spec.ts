@@ -1,5 +1,5 @@
 import { buildQuery, compileTemplate, QmlLimitError, type QmlLimitName } from './qml-compiler.js';
-import { req } from './qml-layout-new.fixtures.js';
+import { req } from './layouts/query/query-layout.fixtures.js';
 
 const COL = '<column alias="D" heading="N">number</column>';
 const doc = (select: string, from: string, where = '') =>

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { attr, doc, input, NAME, NUMBER, ref, std } from './qml-layout-new.fixtures.js';
+import { attr, doc, input, NAME, NUMBER, ref, std } from './layouts/query/query-layout.fixtures.js';
 
 /**
  * Templates for the tests of QueryCache: the examples, the demo reports, query-layout fixtures

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { buildQuery, compileTemplate, QmlError, QueryCache, type QmlTemplate } from './qml-compiler.js';
-import type { PlanRequest } from './qml-plan.js';
+import type { PlanRequest } from './plan/plan.js';
 import { CACHE_TEMPLATES, CACHE_VALUES } from './qml-query-cache.fixtures.js';
 
 /** What an execution gives: the query, or the error it fails with. */

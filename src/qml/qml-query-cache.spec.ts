@@ -1,5 +1,5 @@
 import { buildQuery, compileTemplate, QmlError, QueryCache } from './qml-compiler.js';
-import type { PlanRequest } from './qml-plan.js';
+import type { PlanRequest } from './plan/plan.js';
 import { SHAPES_PER_TEMPLATE } from './qml-query-cache.js';
 
 const TEMPLATE = `<qml><parameter name="n"/><parameter name="ids"><parameterDefault>1,2</parameterDefault></parameter>

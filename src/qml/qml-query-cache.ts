@@ -1,9 +1,9 @@
 import { Sql } from '../catalog/sql.js';
-import type { QmlTemplate } from './qml-ast.js';
+import type { QmlTemplate } from './validate/ast.js';
 import { DEFAULT_LIMITS, type QmlLimits } from './qml-limits.js';
-import type { PlanRequest } from './qml-plan-types.js';
+import type { PlanRequest } from './plan/plan-types.js';
 import { planAndRender, type CompiledQuery, type ResultColumn } from './qml-query.js';
-import { Rebind, RequestReader, type Derived, type Question } from './qml-request.js';
+import { Rebind, RequestReader, type Derived, type Question } from './plan/request.js';
 
 /** Shapes kept per template at most (the least recently used go first). */
 export const SHAPES_PER_TEMPLATE = 16;
@@ -22,7 +22,7 @@ interface Entry {
 
 /**
  * The rendered SQL of compiled templates per parameter shape: buildQuery's result without
- * planning and rendering again. An execution is planned once recording (qml-request.ts): the
+ * planning and rendering again. An execution is planned once recording (plan/request.ts): the
  * questions it asked of the request and their answers are the entry's key, and every value of
  * the request in the SQL keeps the function that computes it. A request giving the same answers
  * (asked in order, so each question meets the request it was written for) gets the entry's

@@ -1,11 +1,11 @@
 import type { Sql } from '../catalog/sql.js';
-import type { QmlTemplate } from './qml-ast.js';
+import type { QmlTemplate } from './validate/ast.js';
 import { QmlLimitError } from './qml-error.js';
-import { bindReportAttributes } from './qml-layout-new-bind.js';
+import { bindReportAttributes } from './layouts/query/query-layout-bind.js';
 import { PG_MAX_BOUND_VALUES, type QmlLimits } from './qml-limits.js';
-import { planWith } from './qml-plan.js';
-import type { Derived, RequestReader } from './qml-request.js';
-import { genericPlanFits, renderSql } from './qml-sql.js';
+import { planWith } from './plan/plan.js';
+import type { Derived, RequestReader } from './plan/request.js';
+import { genericPlanFits, renderSql } from './sql/sql.js';
 import { javaTypeName, type ValueType } from './qml-types.js';
 
 /** A result column: its heading, its value type and the type name shown to callers. */

@@ -1,5 +1,6 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { Sql as CompiledSql } from '../catalog/sql.js';
+import { Clock } from '../common/clock.js';
 import { isLockTimeout } from '../common/database-errors.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { Turns } from '../common/turns.js';
@@ -112,8 +113,9 @@ async function lockOpens(tx: Prisma.TransactionClient, userId: number, timeoutMs
     SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)`;
 }
 
-function idle(ttlMs: number): Sql {
-  return sql`now() - ${ttlMs}::bigint * interval '1 millisecond'`;
+/** The time before which a session last used is idle longer than `ttlMs`. */
+function idle(now: Sql, ttlMs: number): Sql {
+  return sql`${now} - ${ttlMs}::bigint * interval '1 millisecond'`;
 }
 
 function permitted(readable: number[] | null): Sql {
@@ -173,6 +175,7 @@ export class QueryRepository {
     private readonly prisma: PrismaService,
     private readonly replica: ReadReplica,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clock: Clock,
   ) {
     this.opens = new Turns(config.dbLockTimeoutMs, openBusy);
   }
@@ -196,13 +199,14 @@ export class QueryRepository {
   private snapshotInTurn(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
     return this.prisma.$transaction(
       async (tx) => {
+        const now = this.clock.nowSql();
         await lockOpens(tx, req.userId, this.opens.timeoutMs);
         // Sorting a million matches in memory instead of on disk halves the sort; this
         // transaction only.
         await tx.$executeRaw`SELECT set_config('work_mem', ${SNAPSHOT_WORK_MEM}, true)`;
         const [{ open }] = await tx.$queryRaw<{ open: number }[]>`
           SELECT count(*)::integer AS open FROM query_sessions
-          WHERE user_id = ${req.userId} AND closed_at IS NULL AND last_used_at >= ${idle(req.ttlMs)}`;
+          WHERE user_id = ${req.userId} AND closed_at IS NULL AND last_used_at >= ${idle(now, req.ttlMs)}`;
         if (open >= req.maxOpen) {
           // At the cap only a reply that needs no session can be given: find that out from at
           // most one more row than the page holds, not from a snapshot of every match.
@@ -214,8 +218,8 @@ export class QueryRepository {
           req.keep(n, open);
         }
         const [{ id }] = await tx.$queryRaw<{ id: bigint }[]>`
-          INSERT INTO query_sessions (user_id, query, total)
-          VALUES (${req.userId}, ${JSON.stringify(req.query)}::jsonb, 0) RETURNING id`;
+          INSERT INTO query_sessions (user_id, query, total, last_used_at)
+          VALUES (${req.userId}, ${JSON.stringify(req.query)}::jsonb, 0, ${now}) RETURNING id`;
         const [{ total }] = await tx.$queryRaw<{ total: number }[]>`
           WITH chunks AS (
             INSERT INTO query_session_chunks (session_id, chunk, ids)
@@ -258,9 +262,10 @@ export class QueryRepository {
     ttlMs: number,
   ): Promise<{ total: number; query: unknown; items: ItemRow[] } | null> {
     if (!this.replica.usable) return this.touchAndReadOnPrimary(sessionId, userId, range, readable, ttlMs);
+    const now = this.clock.nowSql();
     const touched = await this.prisma.$queryRaw<{ total: number; query: unknown }[]>`
-      UPDATE query_sessions SET last_used_at = now()
-      WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(ttlMs)}
+      UPDATE query_sessions SET last_used_at = ${now}
+      WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(now, ttlMs)}
       RETURNING total, query`;
     if (touched.length === 0) return null;
     const page = pageSql(sessionId, range, readable);
@@ -287,10 +292,11 @@ export class QueryRepository {
     readable: number[] | null,
     ttlMs: number,
   ): Promise<{ total: number; query: unknown; items: ItemRow[] } | null> {
+    const now = this.clock.nowSql();
     const rows = await this.prisma.$queryRaw<(ItemRow & { sessionTotal: number; sessionQuery: unknown })[]>`
       WITH s AS (
-        UPDATE query_sessions SET last_used_at = now()
-        WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(ttlMs)}
+        UPDATE query_sessions SET last_used_at = ${now}
+        WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(now, ttlMs)}
         RETURNING total, query
       )
       SELECT s.total AS "sessionTotal", s.query AS "sessionQuery", p.*
@@ -313,39 +319,41 @@ export class QueryRepository {
     ttlMs: number,
     close: boolean,
   ): Promise<SessionLookup> {
+    const now = this.clock.nowSql();
     return this.prisma.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<
         { userId: number; total: number; query: unknown; closeReason: string | null; expired: boolean }[]
       >`
         SELECT user_id AS "userId", total, query, close_reason AS "closeReason",
-               (closed_at IS NULL AND last_used_at < ${idle(ttlMs)}) AS expired
+               (closed_at IS NULL AND last_used_at < ${idle(now, ttlMs)}) AS expired
         FROM query_sessions WHERE id = ${sessionId} FOR UPDATE`;
       const s = rows[0];
       if (!s || s.userId !== userId) return { state: 'missing' };
       if (s.closeReason === 'closed' || s.closeReason === 'expired') return { state: s.closeReason };
       if (s.expired) {
-        await endSession(tx, sessionId, 'expired');
+        await endSession(tx, sessionId, 'expired', now);
         return { state: 'expired' };
       }
       const items = range ? await tx.$queryRaw<ItemRow[]>(pageSql(sessionId, range, readable)) : [];
-      if (close) await endSession(tx, sessionId, 'closed');
-      else await tx.$executeRaw`UPDATE query_sessions SET last_used_at = now() WHERE id = ${sessionId}`;
+      if (close) await endSession(tx, sessionId, 'closed', now);
+      else await tx.$executeRaw`UPDATE query_sessions SET last_used_at = ${now} WHERE id = ${sessionId}`;
       return { state: 'open', total: s.total, query: s.query, items };
     });
   }
 
   /** Expires idle sessions (deleting their snapshots), forgets old tombstones and orphaned snapshots. */
   async sweep(ttlMs: number): Promise<number> {
+    const now = this.clock.nowSql();
     return this.prisma.$transaction(
       async (tx) => {
         const expired = await tx.$queryRaw<{ id: bigint }[]>`
-        UPDATE query_sessions SET closed_at = now(), close_reason = 'expired'
-        WHERE closed_at IS NULL AND last_used_at < ${idle(ttlMs)} RETURNING id`;
+        UPDATE query_sessions SET closed_at = ${now}, close_reason = 'expired'
+        WHERE closed_at IS NULL AND last_used_at < ${idle(now, ttlMs)} RETURNING id`;
         if (expired.length) {
           const ids = expired.map((r) => r.id.toString());
           await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ANY(${ids}::bigint[])`;
         }
-        await tx.$executeRaw`DELETE FROM query_sessions WHERE closed_at < ${idle(TOMBSTONE_RETENTION_MS)}`;
+        await tx.$executeRaw`DELETE FROM query_sessions WHERE closed_at < ${idle(now, TOMBSTONE_RETENTION_MS)}`;
         // Snapshots whose session went with its user (sessions cascade, chunks have no key to follow).
         await tx.$executeRaw`
           DELETE FROM query_session_chunks c
@@ -357,10 +365,10 @@ export class QueryRepository {
   }
 }
 
-async function endSession(tx: Prisma.TransactionClient, sessionId: bigint, reason: 'closed' | 'expired') {
+async function endSession(tx: Prisma.TransactionClient, sessionId: bigint, reason: 'closed' | 'expired', now: Sql) {
   await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ${sessionId}`;
   await tx.$executeRaw`
-    UPDATE query_sessions SET closed_at = now(), close_reason = ${reason} WHERE id = ${sessionId}`;
+    UPDATE query_sessions SET closed_at = ${now}, close_reason = ${reason} WHERE id = ${sessionId}`;
 }
 
 /**

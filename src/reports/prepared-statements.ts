@@ -18,7 +18,7 @@ import { forgetPrepared, isPrepared } from '../patches/pg-parsed-statements.js';
  * turn a LIKE pattern's literal prefix into an index range (measured on the 100 000-object
  * benchmark data: the number-wildcard report went from 3–5 ms to 25–40 ms once the generic plan
  * was chosen). Report SQL gives such a LIKE the range as conditions of its own, which a generic
- * plan uses (src/qml/qml-sql.ts likeRange), and says so; for other SQL the default is false when
+ * plan uses (src/qml/sql/sql.ts likeRange), and says so; for other SQL the default is false when
  * the text has a LIKE. The SQL text holds no values (they are all bound), so ` LIKE ` in it is
  * always the operator.
  */

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ResultColumn } from '../qml/qml-compiler.js';
 import { isNumeric } from '../qml/qml-types.js';
-import { checkWellFormed, NOT_XML_CHARS } from '../qml/qml-xml.js';
+import { checkWellFormed, NOT_XML_CHARS } from '../qml/parse/xml.js';
 
 /** A result value as it leaves the service: JSON scalars, timestamps as ISO-8601 text. */
 export type CellValue = string | number | boolean | null;

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { FailureThrottle, keys, reserveSql } from '../../src/auth/failure-throttle.js';
+import { AuthFailuresRepository, reserveSql } from '../../src/auth/auth-failures.repository.js';
+import { ADDRESS_LIMIT_FACTOR, FailureThrottle, keys } from '../../src/auth/failure-throttle.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { DatabasePools } from '../../src/prisma/database-pools.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
@@ -46,7 +47,7 @@ describe('sign-in failure counts in PostgreSQL', () => {
     pools = new DatabasePools(config);
     prisma = new PrismaService(pools);
     await prisma.onModuleInit();
-    throttle = new FailureThrottle(prisma, config);
+    throttle = new FailureThrottle(new AuthFailuresRepository(prisma), config);
     db = testPool();
   });
 
@@ -129,7 +130,7 @@ describe('sign-in failure counts in PostgreSQL', () => {
     try {
       const secondPid = (await second.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       await first.query('BEGIN');
-      const one = reserveSql('mallory', a, 3, 60_000);
+      const one = reserveSql(keys('mallory', a), { pair: 3, address: 3 * ADDRESS_LIMIT_FACTOR }, 60_000);
       expect((await first.query<{ wait: number }>(one.text, one.values)).rows[0].wait).toBe(0);
 
       const pending = second.query<{ wait: number }>(one.text, one.values);

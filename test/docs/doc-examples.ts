@@ -1,4 +1,4 @@
-import { exampleCell } from '../../src/qml/qml-reference.js';
+import { exampleCell } from '../../src/qml/reference/reference.js';
 import { jsonDifference, readShownJson, textMatches } from './doc-answers.js';
 
 /**

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { readReferenceInput } from '../../scripts/qml-reference.js';
-import { PASSWORDS } from '../../src/qml/qml-reference.js';
+import { PASSWORDS } from '../../src/qml/reference/reference.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const TIMESTAMP = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z`;

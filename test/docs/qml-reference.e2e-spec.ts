@@ -7,10 +7,10 @@ import {
   REFERENCE_FILE,
   REPORTS_FILE,
 } from '../../scripts/qml-reference.js';
-import { dialectCatalog } from '../../src/qml/qml-catalog.js';
-import { MACROS, QML_ELEMENTS } from '../../src/qml/qml-dialect.js';
-import { COMPARISON_OPERATORS, listFunctions } from '../../src/qml/qml-functions.js';
-import { unusedByExamples } from '../../src/qml/qml-reference.js';
+import { dialectCatalog } from '../../src/qml/reference/dialect-catalog.js';
+import { MACROS, QML_ELEMENTS } from '../../src/qml/layouts/statement/statement-dialect.js';
+import { COMPARISON_OPERATORS, listFunctions } from '../../src/qml/functions/functions.js';
+import { unusedByExamples } from '../../src/qml/reference/reference.js';
 
 const root = process.cwd();
 const committed = () => readFileSync(join(root, REFERENCE_FILE), 'utf8');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { migrateBlobs, MigrationBusyError } from '../../src/files/blob-migration.js';
-import { deleteOrphan } from '../../src/files/blob-records.js';
-import { ORPHAN_GRACE_MS } from '../../src/files/blob-sweeper.js';
+import { migrateBlobs, MigrationBusyError } from '../../src/files/stores/blob-migration.js';
+import { ORPHAN_GRACE_MS } from '../../src/files/stores/blob-sweeper.js';
+import { BlobsRepository } from '../../src/files/stores/blobs.repository.js';
 import { USERS } from '../helpers/test-app.js';
 import { useStoreApp } from './file-stores.js';
 import { binaryParser } from './files-fixtures.js';
@@ -40,7 +40,7 @@ describe('file stores under concurrency', () => {
     await t.db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 hours' WHERE sha256 = $1`, [hash]);
 
     let second: Promise<request.Response> | undefined;
-    const swept = await deleteOrphan(t.db, hash, 'filesystem', ORPHAN_GRACE_MS, async () => {
+    const swept = await new BlobsRepository(t.db).deleteOrphan(hash, 'filesystem', ORPHAN_GRACE_MS, async () => {
       // The sweep holds the blob's row; an upload of the same bytes starts now and must wait.
       second = upload('second.txt', bytes).then((r) => r);
       await waitUntil(async () => {
@@ -71,7 +71,7 @@ describe('file stores under concurrency', () => {
     const other = await t.db.connect();
     try {
       await other.query('SELECT pg_advisory_lock($1)', [0x70646d62]);
-      await expect(migrateBlobs(t.db, t.content.stores, { to: 'filesystem', from: 'filesystem' })).rejects.toThrow(
+      await expect(migrateBlobs(t.content.stores, { to: 'filesystem', from: 'filesystem' })).rejects.toThrow(
         MigrationBusyError,
       );
     } finally {

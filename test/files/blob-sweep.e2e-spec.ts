@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
-import { BlobSweeper } from '../../src/files/blob-sweeper.js';
+import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
 import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import request from 'supertest';
-import { INSTANCE_PREFIX, OWNER_FILE } from '../../src/files/cache-instances.js';
+import { INSTANCE_PREFIX, OWNER_FILE } from '../../src/files/cache/cache-instances.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import {

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import request from 'supertest';
-import { migrateBlobs, type MigrationOptions } from '../../src/files/blob-migration.js';
+import { migrateBlobs, type MigrationOptions } from '../../src/files/stores/blob-migration.js';
 import { FileContent } from '../../src/files/file-content.js';
 import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
@@ -14,7 +14,7 @@ import { startTestStore, type TestStore } from './file-stores.js';
 import { binaryParser, importFilesFixture, restoreBlob, scribbleBlob } from './files-fixtures.js';
 
 const run = promisify(execFile);
-const CLI = join(process.cwd(), 'dist/src/files/files-migrate.cli.js');
+const CLI = join(process.cwd(), 'dist/src/files/stores/files-migrate.cli.js');
 const PREFIX = 'FMIG';
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -76,7 +76,7 @@ describe('npm run files:migrate', () => {
         'SELECT store, count(*)::int AS n FROM content_blobs GROUP BY store ORDER BY store',
       )
     ).rows;
-  const migrate = (options: MigrationOptions) => migrateBlobs(db, content.stores, options);
+  const migrate = (options: MigrationOptions) => migrateBlobs(content.stores, options);
   async function expectDownloads(): Promise<void> {
     for (const [name, bytes] of files) {
       const res = await request(t.http)

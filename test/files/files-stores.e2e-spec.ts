@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { BlobSweeper } from '../../src/files/blob-sweeper.js';
+import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
 import { expectUnavailable } from '../helpers/expect-unavailable.js';
 import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
 import { USERS } from '../helpers/test-app.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type pg from 'pg';
 import request from 'supertest';
-import { BATCH_SELECT, SET_BATCH } from '../../src/files/copy-reader.js';
+import { BATCH_SELECT, SET_BATCH } from '../../src/files/stores/blob-chunks.repository.js';
 import { USERS } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';

@@ -3,6 +3,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import type pg from 'pg';
 import request from 'supertest';
+import { RequestBodyReader } from '../../src/common/request-body.reader.js';
 import { FileContent } from '../../src/files/file-content.js';
 import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
@@ -101,8 +102,10 @@ describe('files: the ways a raw upload is received', () => {
   it('receives a 1 MiB upload into memory: no spool file, the usual chunks', async () => {
     const bytes = randomBytes(MiB + 3);
     const c = await startUpload('small.bin', bytes.length, bytes.subarray(0, MiB / 2));
-    // Half of it is in: a spooled upload would have its file open by now.
-    await new Promise((r) => setTimeout(r, 200));
+    // The service has taken the upload's length from BODY_MEMORY_BUDGET: it is received into
+    // memory, and no spool file is opened for it.
+    const budget = t.app.get(RequestBodyReader).budget;
+    await waitUntil(() => budget.inUse === bytes.length, 'the upload holds its bytes of the memory budget');
     expect(spooled()).toEqual([]);
     await c.write(bytes.subarray(MiB / 2));
     const res = await c.response();

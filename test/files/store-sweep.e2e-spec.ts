@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
-import { claimBlob, deleteUnrecorded } from '../../src/files/blob-records.js';
-import type { BlobStore } from '../../src/files/blob-store.js';
-import { BlobSweeper } from '../../src/files/blob-sweeper.js';
-import { sweepUnrecordedBlobs, WALK_LOCK } from '../../src/files/store-walk.js';
+import type { BlobStore } from '../../src/files/stores/blob-store.js';
+import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
+import { BlobsRepository, WALK_LOCK } from '../../src/files/stores/blobs.repository.js';
+import { sweepUnrecordedBlobs } from '../../src/files/stores/store-walk.js';
 import { USERS } from '../helpers/test-app.js';
 import { ageObject, useStoreApp } from './file-stores.js';
 import { binaryParser } from './files-fixtures.js';
@@ -60,7 +60,7 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
     await ageObject(t.store, sha(used), 2 * DAY);
     // Claimed, the bytes written, no file row yet: the row sweep's to judge, an hour after the claim.
     const claimed = fresh('claimed');
-    expect((await claimBlob(t.db, sha(claimed), claimed.length, storeName)).inserted).toBe(true);
+    expect((await new BlobsRepository(t.db).claim(sha(claimed), claimed.length, storeName)).inserted).toBe(true);
     await putUnrecorded(claimed, 2 * DAY);
     // Old bytes without a row that an upload of the same bytes then claims: the upload finds
     // them whole and does not write them again, and from then on a row names them.
@@ -104,7 +104,7 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
     const bytes = fresh('raced');
     await putUnrecorded(bytes, 2 * DAY);
     let second: Promise<request.Response> | undefined;
-    const removed = await deleteUnrecorded(t.db, sha(bytes), bytes.length, storeName, async () => {
+    const removed = await new BlobsRepository(t.db).deleteUnrecorded(sha(bytes), bytes.length, storeName, async () => {
       // The walk holds the blob's key; an upload of the same bytes starts now and must wait.
       second = upload('raced.txt', bytes).then((r) => r);
       await waitUntil(async () => {
@@ -130,8 +130,10 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
   it('keeps bytes a row names, even when the row came after the walk listed them', async () => {
     const bytes = fresh('claimed under the walk');
     await putUnrecorded(bytes, 2 * DAY);
-    expect((await claimBlob(t.db, sha(bytes), bytes.length, storeName)).inserted).toBe(true);
-    const removed = await deleteUnrecorded(t.db, sha(bytes), bytes.length, storeName, () => blobs.delete(sha(bytes)));
+    expect((await new BlobsRepository(t.db).claim(sha(bytes), bytes.length, storeName)).inserted).toBe(true);
+    const removed = await new BlobsRepository(t.db).deleteUnrecorded(sha(bytes), bytes.length, storeName, () =>
+      blobs.delete(sha(bytes)),
+    );
     expect(removed).toBe(false);
     expect(await inStore(bytes)).toBe(true);
   });
@@ -142,7 +144,10 @@ describe.each(['filesystem', 's3'] as const)('the sweep walks the %s store for b
     try {
       const rate = 20;
       const started = Date.now();
-      const result = await sweepUnrecordedBlobs(t.db, lock, blobs, { graceMs: DAY, ratePerSecond: rate });
+      const result = await sweepUnrecordedBlobs(new BlobsRepository(t.db), lock, blobs, {
+        graceMs: DAY,
+        ratePerSecond: rate,
+      });
       const took = Date.now() - started;
       expect(result).toEqual({ listed: expect.any(Number) as number, removed: 0 });
       expect(result!.listed).toBeGreaterThanOrEqual(3);

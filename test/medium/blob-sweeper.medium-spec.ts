@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BlobSweeper } from '../../src/files/blob-sweeper.js';
+import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
 import { FileContent } from '../../src/files/file-content.js';
 import { FilesRepository } from '../../src/files/files.repository.js';
 import { IterationsModule } from '../../src/objects/versioned/iterations.module.js';

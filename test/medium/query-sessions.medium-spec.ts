@@ -1,5 +1,7 @@
 import { GoneException, HttpException, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../../src/auth/auth-user.js';
+import { PermissionsRepository } from '../../src/auth/permissions.repository.js';
+import { Clock } from '../../src/common/clock.js';
 import { PermissionsService } from '../../src/auth/permissions.service.js';
 import { QueryRepository } from '../../src/query/query.repository.js';
 import { QueryService } from '../../src/query/query.service.js';
@@ -11,7 +13,7 @@ const firstPage = { page: 0, start: 0, limit: 2 };
 
 describe('QueryService sessions: paging, expiry and the sweep', () => {
   const s = useServices(
-    { providers: [QueryService, QueryRepository, PermissionsService] },
+    { providers: [QueryService, QueryRepository, PermissionsService, PermissionsRepository, Clock] },
     // A long TTL: the periodic sweep (once a minute) never runs during the tests; they expire
     // sessions by moving last_used_at back.
     { QUERY_SESSION_TTL_MS: '600000', QUERY_MAX_SESSIONS_PER_USER: '2' },

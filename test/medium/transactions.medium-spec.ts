@@ -1,4 +1,5 @@
 import { PrismaService } from '../../src/prisma/prisma.service.js';
+import { runTransaction } from '../../src/prisma/transactions.js';
 import { useServices } from './medium-database.js';
 
 /**
@@ -103,6 +104,14 @@ describe('PrismaService.transaction', () => {
       'statement timeout 1.5 is not a whole number of milliseconds',
     );
     expect(await roleCount('TX_READ_ONLY')).toBe(0);
+  });
+
+  it("a transaction on another pool leaves the handle's statements in transactions of their own", async () => {
+    const [theirs, mine] = await runTransaction(s.pool, async (tx) => [
+      await txid(() => tx.query<{ t: string }>('SELECT txid_current()::text AS t')),
+      await txid(() => db.$queryRaw<{ t: string }[]>`SELECT txid_current()::text AS t`),
+    ]);
+    expect(mine).not.toBe(theirs);
   });
 
   it('statements outside a transaction run each in their own, as before', async () => {

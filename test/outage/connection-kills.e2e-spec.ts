@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { AUTH_NOTICES_APPLICATION } from '../../src/auth/auth-notices.js';
+import { AUTH_NOTICES_APPLICATION } from '../../src/auth/auth-notices.repository.js';
 import { importFilesFixture, removeFilesFixture } from '../files/files-fixtures.js';
 import { embeddedTestRun, testDatabaseUrl } from '../helpers/test-database.js';
 import { createContainer, generateUrl, type TestContainer } from '../numbers/numbers-fixtures.js';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { QueryService } from '../../src/query/query.service.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { createTestApp, USERS } from '../helpers/test-app.js';
 import { createSessionsContext, numbers, pad, type SessionsContext } from './sessions-context.js';
 
@@ -134,17 +135,19 @@ describe('query session states (interface spec 3)', () => {
 
   describe('expiry', () => {
     it('answers a session idle past QUERY_SESSION_TTL_MS 410, and the sweep deletes items', async () => {
-      const short = await createTestApp({ QUERY_SESSION_TTL_MS: '2000' });
+      // Time passes on the clock the sessions are measured against, not in waiting.
+      const clock = new FakeClock();
+      const short = await createTestApp({ QUERY_SESSION_TTL_MS: '2000' }, { clock });
       try {
         const a = await c.open({ q: c.qMain, limit: 10 }, c.ann, short);
         const b = await c.open({ q: c.qMain, limit: 10 }, c.ann, short);
         expect(a.status).toBe(200);
         // Being used keeps a session alive past the TTL counted from open.
-        await new Promise((r) => setTimeout(r, 1200));
+        clock.advance(1200);
         expect((await c.fetch(a.body.session_id, { page: 1, limit: 10 }, c.ann, short)).status).toBe(200);
-        await new Promise((r) => setTimeout(r, 1200));
+        clock.advance(1200);
         expect((await c.fetch(a.body.session_id, { page: 2, limit: 10 }, c.ann, short)).status).toBe(200);
-        await new Promise((r) => setTimeout(r, 2600));
+        clock.advance(2600);
 
         const expired = await c.fetch(a.body.session_id, {}, c.ann, short);
         expect(expired.status).toBe(410);

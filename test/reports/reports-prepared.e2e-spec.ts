@@ -1,6 +1,6 @@
 import pg from 'pg';
 import request from 'supertest';
-import { PreparedStatements } from '../../src/reports/prepared-statements.js';
+import { PreparedStatements } from '../../src/reports/reports.repository.js';
 import { USERS } from '../helpers/test-app.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 import { useTestApp } from '../helpers/use-test-app.js';

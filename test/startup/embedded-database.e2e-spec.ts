@@ -7,8 +7,7 @@ import { seedDemoData } from '../../src/import/demo-seed.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/prisma/embedded-postgres.js';
 import { applyMigrations } from '../../src/prisma/migrate.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
-import type { PreparedStatements } from '../../src/reports/prepared-statements.js';
-import { ReportsRepository } from '../../src/reports/reports.repository.js';
+import { ReportsRepository, type PreparedStatements } from '../../src/reports/reports.repository.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { cond, docQuery, LATEST, NUMBER } from '../reports/report-fixtures.js';
 

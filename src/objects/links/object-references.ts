@@ -1,6 +1,6 @@
 import { ConflictException, ForbiddenException } from '@nestjs/common';
 import { attributeChange } from '../../audit/audit-detail.js';
-import { recordAudits } from '../../audit/audit-events.js';
+import { recordAudits } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ReferenceDef } from '../../catalog/catalog-model.js';

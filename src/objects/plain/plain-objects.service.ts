@@ -6,7 +6,7 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { attributeChange } from '../../audit/audit-detail.js';
-import { recordAudit } from '../../audit/audit-events.js';
+import { recordAudit } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';

@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { recordAudit } from '../../audit/audit-events.js';
+import { recordAudit } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { masterClassOf, OidClass, parseOid } from '../../catalog/oid.js';
 import { clip } from '../../common/clip.js';
