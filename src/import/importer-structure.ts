@@ -1,5 +1,5 @@
 import type { Prisma } from '../generated/prisma/client.js';
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../catalog/oid.js';
 import { DatasetError, type DatasetObject } from './dataset.js';
 
 type Tx = Prisma.TransactionClient;

@@ -3,7 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { NumbersService } from '../../numbers/numbers.service.js';
 import { ObjectLocks } from '../../prisma/object-locks.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import { CatalogRowsTx } from '../plain/catalog-rows.repository.js';
 import { ObjectChangeTx } from './object-change.repository.js';
 import {

@@ -6,8 +6,9 @@ import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import type { AttributeValue, CadRef } from './cad-params.js';
-import { OidClass } from '../common/oid.js';
+import type { AttributeValue } from '../objects/versioned/attributes.js';
+import type { CadRef } from './cad-params.js';
+import { OidClass } from '../catalog/oid.js';
 
 /** The link class of the CAD `used` relation. */
 export const MEMBER_LINK = OidClass.memberLink;
