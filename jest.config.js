@@ -1,7 +1,8 @@
 /**
  * Jest runs the TypeScript sources as ES modules (NestJS 12 is ESM-only) through ts-jest, in three
  * projects, one per tier of tests:
- * - `unit`: src/**\/*.spec.ts, next to the code: no database, no build;
+ * - `unit`: src/**\/*.spec.ts, next to the code, and the few test/**\/*.spec.ts of the test
+ *   tooling and build scripts: no database, no build;
  * - `medium`: test/medium/*.medium-spec.ts, services from their real providers without HTTP, each
  *   file on a copy of the run's template database;
  * - `e2e`: test/**\/*.e2e-spec.ts, the whole application against the PostgreSQL database created
@@ -31,7 +32,7 @@ const database = {
 /** @type {import('jest').Config} */
 export default {
   projects: [
-    { ...typescript, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
+    { ...typescript, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/test'], testMatch: ['**/*.spec.ts'] },
     { ...database, displayName: 'medium', roots: ['<rootDir>/test/medium'], testMatch: ['**/*.medium-spec.ts'] },
     { ...database, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'] },
   ],

@@ -1,14 +1,15 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module.js';
-import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CadModule } from './cad/cad.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
+import { HistoryModule } from './history/history.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
 import { ObjectsModule } from './objects/objects.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
@@ -28,10 +29,11 @@ export class AppModule {
         ReportsModule,
         FilesModule,
         NumbersModule,
+        CadModule,
         ObjectsModule,
         QueryModule,
         AdminModule,
-        AuditModule,
+        HistoryModule,
         HealthModule,
       ],
       providers: [

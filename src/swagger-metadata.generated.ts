@@ -4,11 +4,11 @@ export async function swaggerMetadata() {
     './admin/dto/containers.dto.js': await import('./admin/dto/containers.dto.js'),
     './admin/dto/users.dto.js': await import('./admin/dto/users.dto.js'),
     './admin/dto/workspaces.dto.js': await import('./admin/dto/workspaces.dto.js'),
-    './audit/dto/audit.dto.js': await import('./audit/dto/audit.dto.js'),
+    './cad/dto/cad.dto.js': await import('./cad/dto/cad.dto.js'),
     './catalog/dto/catalog.dto.js': await import('./catalog/dto/catalog.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
-    './numbers/dto/cad.dto.js': await import('./numbers/dto/cad.dto.js'),
+    './history/dto/audit.dto.js': await import('./history/dto/audit.dto.js'),
     './numbers/dto/numbers-response.dto.js': await import('./numbers/dto/numbers-response.dto.js'),
     './objects/dto/catalog-object.dto.js': await import('./objects/dto/catalog-object.dto.js'),
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
@@ -59,28 +59,6 @@ export async function swaggerMetadata() {
             UpdateContainerDto: {
               name: { required: false, type: () => String },
               description: { required: false, type: () => String, nullable: true },
-            },
-          },
-        ],
-        [
-          import('./admin/dto/paging.dto.js'),
-          {
-            PageDto: {
-              count: { required: true, type: () => Number, description: 'rows on this page' },
-              total: { required: true, type: () => Number, description: 'rows on all pages' },
-              page: { required: true, type: () => Number },
-              limit: { required: true, type: () => Number },
-            },
-            PageQueryDto: {
-              page: {
-                required: true,
-                type: () => Number,
-                description: 'page number, from 1',
-                default: 1,
-                minimum: 1,
-                maximum: 1000000,
-              },
-              limit: { required: true, type: () => Number, minimum: 1 },
             },
           },
         ],
@@ -200,121 +178,126 @@ export async function swaggerMetadata() {
           },
         ],
         [
-          import('./audit/dto/audit.dto.js'),
+          import('./cad/dto/cad.dto.js'),
           {
-            AuditEventDto: {
-              oid: { required: true, type: () => String, description: 'the event (wt.audit.AuditRecord in QML)' },
-              at: {
-                required: true,
-                type: () => String,
-                description: 'when the change was made (its transaction began)',
+            CadAttributesDto: {
+              oid: { required: true, type: () => String, description: 'the iteration the attributes belong to' },
+              number: { required: true, type: () => String },
+              subtype: { required: true, type: () => String, nullable: true },
+              version: { required: true, type: () => String, description: 'version.iteration' },
+              attributes: { required: true, type: 'object', additionalProperties: true },
+              links: {
+                required: false,
+                type: () => [t['./cad/dto/cad.dto.js'].CadLinkDto],
+                description: 'with links=yes: the links of the used relation',
               },
-              user: {
-                required: true,
-                type: () => String,
-                description: 'who made it (the name is kept when the user is deleted)',
-              },
-              action: {
-                required: true,
-                type: () => String,
-                description: '<service>.<verb> (docs/admin.md lists them)',
-              },
-              object: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'what was changed: a business object by its master (all iterations share it), a user, a container \u2026',
-              },
-              number: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description: 'the number of the business object (the name of a user, container or template)',
-              },
-              container: { required: true, type: () => String, nullable: true, description: 'its container' },
-              detail: {
-                required: true,
-                type: 'object',
-                additionalProperties: true,
-                nullable: true,
-                description:
-                  'what changed, before and after, where small: names, states, sizes, SHA-256 digests; in a history, another object the caller may not read is `{ "restricted": true }`',
+              truncated: {
+                required: false,
+                type: () => Boolean,
+                description: 'with links=yes: true when more than 10000 links exist and only those are listed',
               },
             },
-            AuditEventListDto: {
-              items: {
+            CadLinkDto: {
+              id: { required: true, type: () => Number, description: 'link id, stable for the current iteration only' },
+              member: {
                 required: true,
-                type: () => [t['./audit/dto/audit.dto.js'].AuditEventDto],
-                description: 'newest first',
+                type: () => t['./cad/dto/cad.dto.js'].CadMemberDto,
+                description:
+                  "the member's latest iteration and number; `{ oid: null, number: null, restricted: true }` for a member in a container the caller may not read",
               },
+              quantity: { required: true, type: () => Number },
+              unit: { required: true, type: () => String },
+              lineNumber: { required: true, type: () => Number, nullable: true },
+              referenceNumber: { required: true, type: () => String, nullable: true },
+              attributes: { required: true, type: 'object', additionalProperties: true },
             },
-            EventsQueryDto: {
-              user: {
-                required: false,
-                type: () => String,
-                description: 'only events of this user (by name)',
-                maxLength: 64,
-              },
-              object: {
-                required: false,
+            CadLinkParamsDto: {
+              link: {
+                required: true,
                 type: () => String,
                 description:
-                  'only events of this object: an OID (an iteration or master of a business object, a user, a container, a report template, a workspace) or a number (or the name of a user, container, template): e.g. `0000000001`',
-                maxLength: 200,
-              },
-              from: {
-                required: false,
-                type: () => String,
-                description: 'only events at or after this time (ISO 8601), e.g. `2026-11-24T00:00:00Z`',
-              },
-              to: {
-                required: false,
-                type: () => String,
-                description: 'only events before this time (ISO 8601), e.g. `2026-11-25`',
-              },
-              action: {
-                required: false,
-                type: () => String,
-                description:
-                  'only this action (`files.upload`), or the actions starting with a prefix ending in `*` (`admin.*`)',
-                pattern: '^[a-z][a-z0-9_.-]{0,99}\\*?$',
+                  "a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the links under new ids), or the member's number when the document uses that member once",
               },
             },
-            HistoryDto: {
-              object: { required: true, type: () => t['./audit/dto/audit.dto.js'].HistoryObjectDto },
-              items: {
-                required: true,
-                type: () => [t['./audit/dto/audit.dto.js'].AuditEventDto],
-                description: 'newest first',
-              },
-            },
-            HistoryObjectDto: {
+            CadMemberDto: {
               oid: {
                 required: true,
                 type: () => String,
-                description: 'the master (every iteration shares its history)',
+                nullable: true,
+                description: "the member's latest iteration; null when restricted",
               },
-              class: { required: true, type: () => String },
-              number: { required: true, type: () => String },
-              name: { required: true, type: () => String },
-              container: { required: true, type: () => String },
-            },
-            HistoryQueryDto: {
-              type: {
+              number: { required: true, type: () => String, nullable: true, description: 'null when restricted' },
+              restricted: {
                 required: false,
-                type: () => String,
-                description:
-                  'class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 \u2026: a versioned class of the catalog); needed only when several classes carry the number',
+                type: () => Boolean,
+                description: 'the member is in a container the caller may not read: shown without its OID and number',
               },
             },
-            HistoryRefParamDto: {
-              ref: {
+            CadRefParamDto: {
+              oid_or_number: {
                 required: true,
                 type: () => String,
                 description:
-                  'OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object',
+                  'OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document with that number',
               },
+            },
+            LinkChangeBodyDto: {
+              lineNumber: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description: 'line number of the link (unique within the assembly), or null to clear it',
+                minimum: 0,
+              },
+              referenceNumber: {
+                required: false,
+                type: () => String,
+                nullable: true,
+                description: 'reference designator, or null to clear it',
+                pattern: '^[^\\p{Cc}]{1,100}$',
+              },
+              attributes: { required: false, type: 'object', additionalProperties: true },
+            },
+            MergeAttributesBodyDto: {
+              attributes: { required: true, type: 'object', additionalProperties: true },
+              iterate: {
+                required: false,
+                type: () => Boolean,
+                description: 'true: make a new iteration and change that one',
+              },
+              message: {
+                required: false,
+                type: () => String,
+                description: 'check-in comment, kept as the note of the changed iteration',
+              },
+            },
+            NumberUsedLinksDto: {
+              mode: { required: true, enum: ['missing', 'all'] },
+              start: { required: true, type: () => Number },
+              step: { required: true, type: () => Number },
+              numbered: { required: true, type: () => Number, description: 'how many links got a line number' },
+            },
+            NumberUsedQueryDto: {
+              mode: {
+                required: false,
+                description: 'missing: only links without a line number; all: renumber every link',
+                enum: ['missing', 'all'],
+              },
+              start: {
+                required: false,
+                type: () => String,
+                description: 'the first line number',
+                pattern: '^(0|[1-9][0-9]{0,8})$',
+              },
+              step: {
+                required: false,
+                type: () => String,
+                description: 'the distance between line numbers',
+                pattern: '^[1-9][0-9]{0,5}$',
+              },
+            },
+            ReadAttributesQueryDto: {
+              links: { required: false, type: () => String, description: 'yes: also the links of the used relation' },
             },
           },
         ],
@@ -436,6 +419,28 @@ export async function swaggerMetadata() {
             ErrorProblemDto: {
               path: { required: true, type: () => String, description: 'Where (the element of a QML template)' },
               message: { required: true, type: () => String },
+            },
+          },
+        ],
+        [
+          import('./common/paging.dto.js'),
+          {
+            PageDto: {
+              count: { required: true, type: () => Number, description: 'rows on this page' },
+              total: { required: true, type: () => Number, description: 'rows on all pages' },
+              page: { required: true, type: () => Number },
+              limit: { required: true, type: () => Number },
+            },
+            PageQueryDto: {
+              page: {
+                required: true,
+                type: () => Number,
+                description: 'page number, from 1',
+                default: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
+              limit: { required: true, type: () => Number, minimum: 1 },
             },
           },
         ],
@@ -576,126 +581,121 @@ export async function swaggerMetadata() {
           },
         ],
         [
-          import('./numbers/dto/cad.dto.js'),
+          import('./history/dto/audit.dto.js'),
           {
-            CadAttributesDto: {
-              oid: { required: true, type: () => String, description: 'the iteration the attributes belong to' },
-              number: { required: true, type: () => String },
-              subtype: { required: true, type: () => String, nullable: true },
-              version: { required: true, type: () => String, description: 'version.iteration' },
-              attributes: { required: true, type: 'object', additionalProperties: true },
-              links: {
-                required: false,
-                type: () => [t['./numbers/dto/cad.dto.js'].CadLinkDto],
-                description: 'with links=yes: the links of the used relation',
-              },
-              truncated: {
-                required: false,
-                type: () => Boolean,
-                description: 'with links=yes: true when more than 10000 links exist and only those are listed',
-              },
-            },
-            CadLinkDto: {
-              id: { required: true, type: () => Number, description: 'link id, stable for the current iteration only' },
-              member: {
-                required: true,
-                type: () => t['./numbers/dto/cad.dto.js'].CadMemberDto,
-                description:
-                  "the member's latest iteration and number; `{ oid: null, number: null, restricted: true }` for a member in a container the caller may not read",
-              },
-              quantity: { required: true, type: () => Number },
-              unit: { required: true, type: () => String },
-              lineNumber: { required: true, type: () => Number, nullable: true },
-              referenceNumber: { required: true, type: () => String, nullable: true },
-              attributes: { required: true, type: 'object', additionalProperties: true },
-            },
-            CadLinkParamsDto: {
-              link: {
+            AuditEventDto: {
+              oid: { required: true, type: () => String, description: 'the event (wt.audit.AuditRecord in QML)' },
+              at: {
                 required: true,
                 type: () => String,
+                description: 'when the change was made (its transaction began)',
+              },
+              user: {
+                required: true,
+                type: () => String,
+                description: 'who made it (the name is kept when the user is deleted)',
+              },
+              action: {
+                required: true,
+                type: () => String,
+                description: '<service>.<verb> (docs/admin.md lists them)',
+              },
+              object: {
+                required: true,
+                type: () => String,
+                nullable: true,
                 description:
-                  "a link of the document's used relation: its id (stable for the current iteration only: a new iteration copies the links under new ids), or the member's number when the document uses that member once",
+                  'what was changed: a business object by its master (all iterations share it), a user, a container \u2026',
+              },
+              number: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'the number of the business object (the name of a user, container or template)',
+              },
+              container: { required: true, type: () => String, nullable: true, description: 'its container' },
+              detail: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+                nullable: true,
+                description:
+                  'what changed, before and after, where small: names, states, sizes, SHA-256 digests; in a history, another object the caller may not read is `{ "restricted": true }`',
               },
             },
-            CadMemberDto: {
+            AuditEventListDto: {
+              items: {
+                required: true,
+                type: () => [t['./history/dto/audit.dto.js'].AuditEventDto],
+                description: 'newest first',
+              },
+            },
+            EventsQueryDto: {
+              user: {
+                required: false,
+                type: () => String,
+                description: 'only events of this user (by name)',
+                maxLength: 64,
+              },
+              object: {
+                required: false,
+                type: () => String,
+                description:
+                  'only events of this object: an OID (an iteration or master of a business object, a user, a container, a report template, a workspace) or a number (or the name of a user, container, template): e.g. `0000000001`',
+                maxLength: 200,
+              },
+              from: {
+                required: false,
+                type: () => String,
+                description: 'only events at or after this time (ISO 8601), e.g. `2026-11-24T00:00:00Z`',
+              },
+              to: {
+                required: false,
+                type: () => String,
+                description: 'only events before this time (ISO 8601), e.g. `2026-11-25`',
+              },
+              action: {
+                required: false,
+                type: () => String,
+                description:
+                  'only this action (`files.upload`), or the actions starting with a prefix ending in `*` (`admin.*`)',
+                pattern: '^[a-z][a-z0-9_.-]{0,99}\\*?$',
+              },
+            },
+            HistoryDto: {
+              object: { required: true, type: () => t['./history/dto/audit.dto.js'].HistoryObjectDto },
+              items: {
+                required: true,
+                type: () => [t['./history/dto/audit.dto.js'].AuditEventDto],
+                description: 'newest first',
+              },
+            },
+            HistoryObjectDto: {
               oid: {
                 required: true,
                 type: () => String,
-                nullable: true,
-                description: "the member's latest iteration; null when restricted",
+                description: 'the master (every iteration shares its history)',
               },
-              number: { required: true, type: () => String, nullable: true, description: 'null when restricted' },
-              restricted: {
+              class: { required: true, type: () => String },
+              number: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              container: { required: true, type: () => String },
+            },
+            HistoryQueryDto: {
+              type: {
                 required: false,
-                type: () => Boolean,
-                description: 'the member is in a container the caller may not read: shown without its OID and number',
+                type: () => String,
+                description:
+                  'class of the object a number names (wt.doc.WTDocument, wt.part.WTPart, wt.change2.WTChangeOrder2 \u2026: a versioned class of the catalog); needed only when several classes carry the number',
               },
             },
-            CadRefParamDto: {
-              oid_or_number: {
+            HistoryRefParamDto: {
+              ref: {
                 required: true,
                 type: () => String,
                 description:
-                  'OID of a CAD document iteration (OR:wt.epm.EPMDocument:<id>), or a number: the latest iteration of the CAD document with that number',
+                  'OID of an iteration (OR:wt.part.WTPart:<id>) or of a master (OR:wt.part.WTPartMaster:<id>), or the number of a business object',
               },
-            },
-            LinkChangeBodyDto: {
-              lineNumber: {
-                required: false,
-                type: () => Number,
-                nullable: true,
-                description: 'line number of the link (unique within the assembly), or null to clear it',
-                minimum: 0,
-              },
-              referenceNumber: {
-                required: false,
-                type: () => String,
-                nullable: true,
-                description: 'reference designator, or null to clear it',
-                pattern: '^[^\\p{Cc}]{1,100}$',
-              },
-              attributes: { required: false, type: 'object', additionalProperties: true },
-            },
-            MergeAttributesBodyDto: {
-              attributes: { required: true, type: 'object', additionalProperties: true },
-              iterate: {
-                required: false,
-                type: () => Boolean,
-                description: 'true: make a new iteration and change that one',
-              },
-              message: {
-                required: false,
-                type: () => String,
-                description: 'check-in comment, kept as the note of the changed iteration',
-              },
-            },
-            NumberUsedLinksDto: {
-              mode: { required: true, enum: ['missing', 'all'] },
-              start: { required: true, type: () => Number },
-              step: { required: true, type: () => Number },
-              numbered: { required: true, type: () => Number, description: 'how many links got a line number' },
-            },
-            NumberUsedQueryDto: {
-              mode: {
-                required: false,
-                description: 'missing: only links without a line number; all: renumber every link',
-                enum: ['missing', 'all'],
-              },
-              start: {
-                required: false,
-                type: () => String,
-                description: 'the first line number',
-                pattern: '^(0|[1-9][0-9]{0,8})$',
-              },
-              step: {
-                required: false,
-                type: () => String,
-                description: 'the distance between line numbers',
-                pattern: '^[1-9][0-9]{0,5}$',
-              },
-            },
-            ReadAttributesQueryDto: {
-              links: { required: false, type: () => String, description: 'yes: also the links of the used relation' },
             },
           },
         ],

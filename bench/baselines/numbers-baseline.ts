@@ -6,7 +6,7 @@
  * Prisma, validation or request ids. Started as its own process by the runner: PORT, HOST, DATABASE_URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatOid } from '../../src/common/oid.js';
+import { formatOid } from '../../src/catalog/oid.js';
 import { startRuntime } from '../../src/common/runtime.js';
 import { formatRange } from '../../src/numbers/number-format.js';
 import { containerSql, reservationSql } from '../../src/numbers/numbers.repository.js';

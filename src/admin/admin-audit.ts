@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../audit/audit-events.js';
 import { small } from '../audit/audit-detail.js';
 import type { AdminUserRecord, UserChange } from '../auth/users.repository.js';
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../catalog/oid.js';
 
 /**
  * The audit events of administration: `admin.<thing>.<verb>` on the user, container or

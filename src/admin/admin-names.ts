@@ -29,7 +29,3 @@ export const PASSWORD_MAX = 200;
 export const TEXT_MAX = 2000;
 export const FULL_NAME_MAX = 200;
 export const EMAIL_MAX = 254;
-
-/** Page sizes of the administration lists. */
-export const PAGE_LIMIT_DEFAULT = 50;
-export const PAGE_LIMIT_MAX = 500;

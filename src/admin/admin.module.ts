@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { AdminContainersRepository } from './containers.repository.js';
 import { ContainersController } from './containers.controller.js';
 import { ContainersService } from './containers.service.js';
@@ -16,6 +18,7 @@ import { WorkspacesService } from './workspaces.service.js';
  * content roles. The users table belongs to auth (UsersRepository); the rules of changing it are here.
  */
 @Module({
+  imports: [AuthModule, CatalogModule],
   controllers: [UsersController, ContainersController, RulesController, WorkspacesController],
   providers: [
     UsersService,

@@ -17,7 +17,7 @@ import {
   SetMemberDto,
   UpdateContainerDto,
 } from './dto/containers.dto.js';
-import { PageQueryDto } from './dto/paging.dto.js';
+import { PageQueryDto } from '../common/paging.dto.js';
 
 const BAD = 'bad parameter or body; the message names the field';
 const NOT_FOUND = 'no container of that name (or one the caller may not read)';

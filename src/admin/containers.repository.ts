@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudit } from '../audit/audit.repository.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export interface AdminContainerRecord {
@@ -28,18 +27,18 @@ export interface ContainerContents {
 
 const CONTAINER_COLUMNS = { id: true, cls: true, name: true, description: true, createdAt: true } as const;
 
-type Tx = Prisma.TransactionClient;
-
 /** Containers and their memberships, as administration reads and writes them. */
 @Injectable()
 export class AdminContainersRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async page(skip: number, take: number): Promise<{ total: number; rows: AdminContainerRecord[] }> {
-    const [total, rows] = await this.prisma.$transaction([
-      this.prisma.container.count(),
-      this.prisma.container.findMany({ select: CONTAINER_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
-    ]);
+    const [total, rows] = await this.prisma.transaction(() =>
+      Promise.all([
+        this.prisma.container.count(),
+        this.prisma.container.findMany({ select: CONTAINER_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+      ]),
+    );
     return { total, rows };
   }
 
@@ -61,7 +60,7 @@ export class AdminContainersRepository {
     data: { cls: string; name: string; description: string | null },
     audit: (created: AdminContainerRecord) => AuditEvent,
   ): Promise<AdminContainerRecord> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const created = await tx.container.create({ data, select: CONTAINER_COLUMNS });
       await recordAudit(auditViaPrisma(tx), audit(created));
       return created;
@@ -77,7 +76,7 @@ export class AdminContainersRepository {
     data: { name?: string; description?: string | null },
     audit: (before: AdminContainerRecord, after: AdminContainerRecord) => AuditEvent,
   ): Promise<AdminContainerRecord> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       // NO KEY UPDATE: writes in the container meanwhile (their audit events refer to it) go on.
       await tx.$queryRaw`SELECT id FROM containers WHERE id = ${id} FOR NO KEY UPDATE`;
       const before = await tx.container.findUnique({ where: { id }, select: CONTAINER_COLUMNS });
@@ -97,7 +96,7 @@ export class AdminContainersRepository {
     name: string,
     audit: (deleted: AdminContainerRecord) => AuditEvent,
   ): Promise<{ deleted: boolean; contents: ContainerContents } | null> {
-    return this.prisma.$transaction(async (tx: Tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM containers WHERE name = ${name} FOR UPDATE`;
       if (!locked.length) return null;
       const id = locked[0].id;
@@ -118,16 +117,18 @@ export class AdminContainersRepository {
   }
 
   async members(containerId: number, skip: number, take: number): Promise<{ total: number; rows: MemberRecord[] }> {
-    const [total, rows] = await this.prisma.$transaction([
-      this.prisma.membership.count({ where: { containerId } }),
-      this.prisma.membership.findMany({
-        where: { containerId },
-        select: { role: true, user: { select: { name: true, fullName: true } } },
-        orderBy: { user: { name: 'asc' } },
-        skip,
-        take,
-      }),
-    ]);
+    const [total, rows] = await this.prisma.transaction(() =>
+      Promise.all([
+        this.prisma.membership.count({ where: { containerId } }),
+        this.prisma.membership.findMany({
+          where: { containerId },
+          select: { role: true, user: { select: { name: true, fullName: true } } },
+          orderBy: { user: { name: 'asc' } },
+          skip,
+          take,
+        }),
+      ]),
+    );
     return { total, rows: rows.map((m) => ({ user: m.user.name, fullName: m.user.fullName, role: m.role })) };
   }
 
@@ -145,7 +146,7 @@ export class AdminContainersRepository {
     role: MemberRecord['role'],
     audit: (before: MemberRecord['role'] | null) => AuditEvent,
   ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const [old] = await tx.$queryRaw<{ role: MemberRecord['role'] }[]>`
         SELECT role::text AS role FROM memberships WHERE container_id = ${containerId} AND user_id = ${userId} FOR UPDATE`;
       const rows = await tx.$queryRaw<{ created: boolean }[]>`
@@ -166,7 +167,7 @@ export class AdminContainersRepository {
     userId: number,
     audit: (before: MemberRecord['role']) => AuditEvent,
   ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const [gone] = await tx.$queryRaw<{ role: MemberRecord['role'] }[]>`
         DELETE FROM memberships WHERE container_id = ${containerId} AND user_id = ${userId} RETURNING role::text AS role`;
       if (!gone) return false;

@@ -6,10 +6,11 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
 import { small } from '../audit/audit-detail.js';
-import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { requireAdmin } from '../auth/admin-access.js';
+import { isUniqueViolation } from '../common/database-errors.js';
 import { containerEvent } from './admin-audit.js';
 import {
   AdminContainersRepository,
@@ -25,7 +26,7 @@ import type {
   MemberListDto,
   UpdateContainerDto,
 } from './dto/containers.dto.js';
-import type { PageQueryDto } from './dto/paging.dto.js';
+import type { PageQueryDto } from '../common/paging.dto.js';
 
 /**
  * Containers (administrators) and their memberships (administrators, and the managers of the

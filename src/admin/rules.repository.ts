@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudit } from '../audit/audit.repository.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export interface AdminRuleRecord {
@@ -13,8 +12,6 @@ export interface AdminRuleRecord {
 }
 
 const RULE_COLUMNS = { cls: true, prefix: true, suffix: true, width: true, next: true } as const;
-
-type Tx = Prisma.TransactionClient;
 
 /** Numbering rules, as administration reads and writes them. */
 @Injectable()
@@ -35,7 +32,7 @@ export class AdminRulesRepository {
 
   /** Creates the rule and records `audit`, in one transaction. */
   create(containerId: number, rule: AdminRuleRecord, audit: AuditEvent): Promise<AdminRuleRecord> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const created = await tx.numberingRule.create({ data: { containerId, ...rule }, select: RULE_COLUMNS });
       await recordAudit(auditViaPrisma(tx), audit);
       return created;
@@ -59,7 +56,7 @@ export class AdminRulesRepository {
       ) => Promise<AdminRuleRecord>,
     ) => Promise<T>,
   ): Promise<T> {
-    return this.prisma.$transaction(async (tx: Tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const [rule] = await tx.$queryRaw<(AdminRuleRecord & { id: number })[]>`
         SELECT id, class AS cls, prefix, suffix, width, next FROM numbering_rules
         WHERE container_id = ${containerId} AND class = ${cls} FOR UPDATE`;
@@ -80,7 +77,7 @@ export class AdminRulesRepository {
    * False (and no event) when there was no such rule.
    */
   delete(containerId: number, cls: string, audit: (deleted: AdminRuleRecord) => AuditEvent): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const [gone] = await tx.$queryRaw<AdminRuleRecord[]>`
         DELETE FROM numbering_rules WHERE container_id = ${containerId} AND class = ${cls}
         RETURNING class AS cls, prefix, suffix, width, next`;

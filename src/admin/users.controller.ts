@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
-import { PageQueryDto } from './dto/paging.dto.js';
+import { PageQueryDto } from '../common/paging.dto.js';
 import { CreateUserDto, UpdateUserDto, UserDto, UserListDto, UserNameParamDto } from './dto/users.dto.js';
 import { UsersService } from './users.service.js';
 

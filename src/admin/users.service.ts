@@ -3,11 +3,11 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
 import { UsersRepository, type AdminUserRecord, type UserChange } from '../auth/users.repository.js';
-import { OidClass, formatOid } from '../common/oid.js';
+import { OidClass, formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
-import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { isUniqueViolation, requireAdmin } from '../auth/admin-access.js';
 import { userChange, userEvent, userFacts } from './admin-audit.js';
-import type { PageQueryDto } from './dto/paging.dto.js';
+import type { PageQueryDto } from '../common/paging.dto.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListDto } from './dto/users.dto.js';
 
 /**

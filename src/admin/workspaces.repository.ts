@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 export interface WorkspaceRecord {
@@ -43,10 +43,12 @@ export class AdminWorkspacesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async page(skip: number, take: number): Promise<{ total: number; rows: WorkspaceRecord[] }> {
-    const [total, rows] = await this.prisma.$transaction([
-      this.prisma.workspace.count(),
-      this.prisma.workspace.findMany({ select: WORKSPACE_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
-    ]);
+    const [total, rows] = await this.prisma.transaction(() =>
+      Promise.all([
+        this.prisma.workspace.count(),
+        this.prisma.workspace.findMany({ select: WORKSPACE_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+      ]),
+    );
     return { total, rows: rows.map(record) };
   }
 
@@ -65,7 +67,7 @@ export class AdminWorkspacesRepository {
     ownerId: number,
     audit: (created: WorkspaceRecord) => AuditEvent,
   ): Promise<WorkspaceRecord> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const created = record(
         await tx.workspace.create({ data: { name, containerId, ownerId }, select: WORKSPACE_COLUMNS }),
       );
@@ -79,7 +81,7 @@ export class AdminWorkspacesRepository {
    * transaction. False (and no event) when there was no such workspace.
    */
   delete(name: string, audit: (deleted: WorkspaceRecord) => AuditEvent): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const found = await tx.workspace.findUnique({ where: { name }, select: WORKSPACE_COLUMNS });
       if (!found) return false;
       const { count } = await tx.workspace.deleteMany({ where: { id: found.id } });
@@ -100,7 +102,7 @@ export class AdminWorkspacesRepository {
    * nothing) when the limit is reached.
    */
   createRole(name: string, audit: AuditEvent): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('pdm.content_roles'))`;
       if ((await tx.contentRole.count()) >= CONTENT_ROLES_MAX) return false;
       await tx.contentRole.create({ data: { name } });

@@ -1,10 +1,11 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
-import { OidClass, formatOid } from '../common/oid.js';
+import { OidClass, formatOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
-import { isUniqueViolation, requireAdmin } from './admin-access.js';
+import { requireAdmin } from '../auth/admin-access.js';
+import { isUniqueViolation } from '../common/database-errors.js';
 import { contentRoleEvent, workspaceEvent } from './admin-audit.js';
-import type { PageQueryDto } from './dto/paging.dto.js';
+import type { PageQueryDto } from '../common/paging.dto.js';
 import type {
   ContentRoleDto,
   ContentRoleListDto,

@@ -1,6 +1,3 @@
-import type pg from 'pg';
-import type { Prisma } from '../generated/prisma/client.js';
-
 /**
  * What one write changed, recorded in the transaction of the change: a change and its event are
  * stored together or not at all. `action` is `<service>.<verb>` (`files.upload`,
@@ -24,15 +21,3 @@ export interface AuditEvent {
  * (recordAudit and the others in audit.repository.ts) take it, so an event is stored with its change.
  */
 export type AuditSql = (text: string, values: unknown[]) => Promise<unknown>;
-
-/** Inside a Prisma interactive transaction. */
-export const auditViaPrisma =
-  (tx: Prisma.TransactionClient): AuditSql =>
-  (text, values) =>
-    tx.$executeRawUnsafe(text, ...values);
-
-/** On a pg client that has begun the transaction. */
-export const auditViaPg =
-  (client: pg.ClientBase): AuditSql =>
-  (text, values) =>
-    client.query(text, values);

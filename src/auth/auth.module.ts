@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Clock } from '../common/clock.js';
 import { RequestBodyReader } from '../common/request-body.reader.js';
@@ -13,7 +13,10 @@ import { PermissionsRepository } from './permissions.repository.js';
 import { PermissionsService } from './permissions.service.js';
 import { UsersRepository } from './users.repository.js';
 
-@Global()
+/**
+ * Authentication and permissions: the global guard (APP_GUARD, so every route of the application
+ * is guarded wherever this module is imported from) and the services other modules inject.
+ */
 @Module({
   providers: [
     Clock,

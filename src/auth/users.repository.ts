@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
@@ -79,10 +79,12 @@ export class UsersRepository {
   }
 
   async page(skip: number, take: number): Promise<{ total: number; rows: AdminUserRecord[] }> {
-    const [total, rows] = await this.prisma.$transaction([
-      this.prisma.user.count(),
-      this.prisma.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
-    ]);
+    const [total, rows] = await this.prisma.transaction(() =>
+      Promise.all([
+        this.prisma.user.count(),
+        this.prisma.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+      ]),
+    );
     return { total, rows };
   }
 
@@ -96,7 +98,7 @@ export class UsersRepository {
 
   /** Creates the user and records the event `audit` makes of it, in one transaction. */
   create(user: NewUser, audit: (created: AdminUserRecord) => AuditEvent): Promise<AdminUserRecord> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const created = await tx.user.create({ data: user, select: ADMIN_COLUMNS });
       await recordAudit(auditViaPrisma(tx), audit(created));
       return created;
@@ -110,7 +112,7 @@ export class UsersRepository {
    * changing each other at once cannot deadlock on each other's row.
    */
   withLockedUser<T>(name: string, work: (tx: UserTx, user: AdminUserRecord | null) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const locked = await tx.$queryRaw<{ id: number }[]>`
         SELECT id FROM users WHERE name = ${name} FOR NO KEY UPDATE`;
       const user = locked.length

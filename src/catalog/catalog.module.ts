@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CatalogController } from './catalog.controller.js';
 import { CatalogRepository } from './catalog.repository.js';
 import { CatalogService } from './catalog.service.js';
@@ -7,7 +7,6 @@ import { CatalogService } from './catalog.service.js';
  * The type catalog for every service: the standard files and the types users declared, and the
  * endpoint report writers read it from (under /reports/api/1.0/catalog, beside the reports).
  */
-@Global()
 @Module({
   controllers: [CatalogController],
   providers: [CatalogService, CatalogRepository],

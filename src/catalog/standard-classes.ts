@@ -21,6 +21,9 @@ export const OidClass = {
   auditRecord: 'wt.audit.AuditRecord',
 } as const;
 
+/** The subtypes a CAD document (OidClass.cadDocument) is one of. */
+export const CAD_SUBTYPES = ['CADASSEMBLY', 'CADCOMPONENT', 'CADDRAWING'] as const;
+
 /** Abstract classes of the standard catalog whose subclasses the code lists. */
 export const RootClass = {
   /** Business objects holding files and numbered by rules: documents, CAD documents, parts. */

@@ -1,7 +1,6 @@
 import { BadRequestException, PayloadTooLargeException, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { AppConfig } from '../config/app-config.js';
 import { BodyMemoryBudget } from './body-memory-budget.js';
 import { HttpErrorWithHeaders } from './http-errors.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
@@ -16,6 +15,13 @@ const STREAMED_BODY = 'pdm:streamedBody';
 
 /** Marks a route that reads its request body itself, as a stream: it is not parsed for it. */
 export const StreamedBody = () => SetMetadata(STREAMED_BODY, true);
+
+/** The limits of AppConfig the reader applies (common/ depends on no other module). */
+export interface BodyLimits {
+  jsonBodyLimit: number;
+  xmlBodyLimit: number;
+  bodyMemoryBudget: number;
+}
 
 interface BodyParser {
   types: string[];
@@ -39,7 +45,7 @@ export class RequestBodyReader {
   private readonly streamed = new WeakMap<object, boolean>();
 
   constructor(
-    config: AppConfig,
+    config: BodyLimits,
     readonly budget = new BodyMemoryBudget(config.bodyMemoryBudget),
     private readonly reflector = new Reflector(),
   ) {

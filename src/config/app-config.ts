@@ -1,9 +1,4 @@
-import {
-  DEFAULT_LIFECYCLE_JSON,
-  parseLifecycle,
-  parseStateList,
-  type Lifecycle,
-} from '../objects/versioned/lifecycle.js';
+import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, parseStateList, type Lifecycle } from './lifecycle.js';
 import type { LogLevel } from '../common/logger.js';
 import {
   basePath,

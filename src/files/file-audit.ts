@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../audit/audit-events.js';
-import { masterClassOf } from '../common/oid.js';
+import { masterClassOf } from '../catalog/oid.js';
 import type { ContentItemRecord, HolderRecord } from './files.repository.js';
 
 /** A file as an audit event describes it: never its bytes. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
 import { IterationsModule } from '../objects/versioned/iterations.module.js';
 import { BlobSweeper } from './stores/blob-sweeper.js';
 import { FileContent } from './file-content.js';
@@ -7,7 +8,7 @@ import { FilesRepository } from './files.repository.js';
 import { FilesService } from './files.service.js';
 
 @Module({
-  imports: [IterationsModule],
+  imports: [AuthModule, IterationsModule],
   controllers: [FilesController],
   providers: [FilesService, FilesRepository, FileContent, BlobSweeper],
 })

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { BUSINESS_CLASSES, isBusinessClass, OidClass } from '../common/oid.js';
-import { parseObjectReference } from '../common/version-ref.js';
+import { BUSINESS_CLASSES, isBusinessClass, OidClass } from '../catalog/oid.js';
+import { parseObjectReference } from '../catalog/version-ref.js';
 import type { UploadFileBodyDto, WriteFileQueryDto } from './dto/files-request.dto.js';
 import { fileNameProblem, isMediaType } from './file-name.js';
 

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
-import { auditViaPrisma, type AuditEvent, type AuditSql } from '../audit/audit-events.js';
+import type { AuditEvent, AuditSql } from '../audit/audit-events.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
-import { inPgTransaction } from '../prisma/pg-transaction.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 import {
@@ -125,11 +124,6 @@ const viaPg =
   async <R>(text: string, values: unknown[]) =>
     (await db.query({ name: statementName(text), text, values })).rows as R[];
 
-const viaPrisma =
-  (tx: Db): ChangeSql =>
-  <R>(text: string, values: unknown[]) =>
-    tx.$queryRawUnsafe<R[]>(text, ...values);
-
 /** The content items, iterations and roles the file service reads and writes. */
 @Injectable()
 export class FilesRepository {
@@ -212,30 +206,18 @@ export class FilesRepository {
   }
 
   /**
-   * Runs a file change in one transaction; the callback gets the operations it may use. A
-   * change that may make a new iteration (`iterate`) runs in a Prisma transaction, which making
-   * an iteration needs (newIteration); every other one on a connection of the pg pool under
-   * Prisma, with the same statements: through Prisma, each of them cost a millisecond of CPU,
-   * more than half the time of a small upload. The change of master `masterId` waits for those
-   * before it on this instance first (ObjectLocks: waiting holds no connection).
+   * Runs a file change in one transaction; the callback gets the operations it may use. Its
+   * statements run on the transaction's connection as prepared statements (through Prisma, each
+   * of them cost a millisecond of CPU, more than half the time of a small upload); a new
+   * iteration is made through the objects' service in the same transaction. The change of master
+   * `masterId` waits for those before it on this instance first (ObjectLocks: waiting holds no
+   * connection).
    */
-  async change<T>(masterId: number, iterate: boolean, work: (tx: FileChangeTx) => Promise<T>): Promise<T> {
-    const lockTimeoutMs = this.locks.timeoutMs;
-    if (iterate) {
-      return this.locks.inTurn(masterId, () =>
-        this.prisma.$transaction(
-          (tx) => work(new FileChangeTx(viaPrisma(tx), auditViaPrisma(tx), tx, lockTimeoutMs, this.iterations)),
-          {
-            maxWait: 10_000,
-            timeout: 60_000,
-          },
-        ),
-      );
-    }
+  async change<T>(masterId: number, work: (tx: FileChangeTx) => Promise<T>): Promise<T> {
     return this.locks.inTurn(masterId, () =>
-      inPgTransaction(this.prisma.pgPool, (client) => {
-        const sql = viaPg(client);
-        return work(new FileChangeTx(sql, sql, null, lockTimeoutMs, this.iterations));
+      this.prisma.transaction((tx) => {
+        const sql = viaPg(tx.client);
+        return work(new FileChangeTx(sql, sql, this.prisma, this.locks.timeoutMs, this.iterations));
       }),
     );
   }
@@ -246,8 +228,8 @@ export class FileChangeTx {
   constructor(
     private readonly sql: ChangeSql,
     private readonly auditSql: AuditSql,
-    /** Only in a change that may make an iteration. */
-    private readonly prismaTx: Db | null,
+    /** The database handle, in the change's transaction. */
+    private readonly db: Db,
     /** DB_LOCK_TIMEOUT_MS: the longest the change waits for a lock. */
     private readonly lockTimeoutMs: number,
     private readonly iterations: IterationsService,
@@ -280,8 +262,7 @@ export class FileChangeTx {
     userId: number,
     released: ReadonlySet<string>,
   ): Promise<{ id: number; iteration: number }> {
-    if (!this.prismaTx) throw new Error('a file change that makes an iteration must be run with iterate');
-    const created = await this.iterations.newIteration(this.prismaTx, from.iterationId, { userId, released });
+    const created = await this.iterations.newIteration(this.db, from.iterationId, { userId, released });
     return { id: created.id, iteration: created.iteration };
   }
 

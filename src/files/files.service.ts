@@ -14,7 +14,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole } from '../auth/permissions.service.js';
 import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import { RequestBodyReader } from '../common/request-body.reader.js';
-import { formatOid, OidClass } from '../common/oid.js';
+import { formatOid, OidClass } from '../catalog/oid.js';
 import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { BlobRange } from './stores/blob-store.js';
@@ -204,7 +204,7 @@ export class FilesService implements OnModuleInit {
     conditions: ChangeConditions,
   ): Promise<FileChangeResult> {
     const iterate = op.kind === 'save' ? op.options.iterate : op.iterate;
-    const outcome = await this.repository.change(resolved.masterId, iterate, async (tx) => {
+    const outcome = await this.repository.change(resolved.masterId, async (tx) => {
       await tx.lockMaster(resolved.masterId);
       // Re-read under the lock: another change may have committed since the checks above.
       const key = ref.kind === 'oid' ? iterationKey(resolved) : masterKey(resolved);

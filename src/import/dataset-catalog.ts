@@ -7,10 +7,18 @@
 import { Catalog } from '../catalog/catalog.js';
 import { checkUserTypes } from '../catalog/catalog-load.js';
 import { CatalogError, type CatalogClass, type CatalogFile, type PropertyType } from '../catalog/catalog-model.js';
+import {
+  jsonProperties,
+  masterJsonProperties,
+  typedValue,
+  type Fail,
+  type JsonProperty,
+  type JsonScalar,
+} from '../catalog/property-values.js';
 import { DatasetError } from './dataset-schema.js';
 import { ATTRIBUTE_VALUE, idRef, type DatasetMasterValues, type IdRef } from './dataset-values.js';
 
-export type JsonScalar = string | number | boolean | null;
+export type { JsonScalar } from '../catalog/property-values.js';
 
 /** Another record: its number (or name: users, containers, objects without number), optionally of a subclass. */
 export interface DatasetRef {
@@ -49,7 +57,6 @@ export interface DatasetLink {
 }
 
 type Json = Record<string, unknown>;
-type Fail = (path: string, message: string) => never;
 
 /** The dataset's types checked against the catalog they extend; the catalog with them. */
 export function datasetTypes(types: unknown, base: Catalog): { file: CatalogFile | null; catalog: Catalog } {
@@ -90,51 +97,6 @@ function withoutRedeclared(base: Catalog, types: unknown): Catalog {
       : src,
   );
   return new Catalog(sources, base.version);
-}
-
-export interface JsonProperty {
-  key: string;
-  type: PropertyType;
-}
-
-/** The properties a class keeps in its own JSON column (or its master's), by property path: their JSON key and type. */
-export function jsonProperties(cls: CatalogClass, aux: 'self' | 'master' = 'self'): Map<string, JsonProperty> {
-  const out = new Map<string, JsonProperty>();
-  for (const [path, p] of [...cls.properties, ...cls.derived]) {
-    if ('json' in p && p.json.at.aux === aux && !out.has(path))
-      out.set(path, { key: p.json.key, type: p.type as PropertyType });
-  }
-  return out;
-}
-
-/** The properties a versioned class keeps in its master's JSON (`via: master`): `defaultUnit` of parts. */
-export function masterJsonProperties(cls: CatalogClass): Map<string, JsonProperty> {
-  return jsonProperties(cls, 'master');
-}
-
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-
-/** A value of a declared type, as JSON. */
-export function typedValue(v: unknown, type: PropertyType, path: string, fail: Fail): JsonScalar {
-  if (v === null) return null;
-  switch (type) {
-    case 'string':
-      if (typeof v !== 'string') fail(path, 'must be a string');
-      return v as string;
-    case 'long':
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) fail(path, 'must be an integer');
-      return v as number;
-    case 'double':
-      if (typeof v !== 'number' || !Number.isFinite(v)) fail(path, 'must be a number');
-      return v as number;
-    case 'boolean':
-      if (typeof v !== 'boolean') fail(path, 'must be true or false');
-      return v as boolean;
-    case 'timestamp':
-      if (typeof v !== 'string' || !ISO.test(v) || Number.isNaN(Date.parse(v)))
-        fail(path, 'must be an ISO-8601 date or timestamp');
-      return v as string;
-  }
 }
 
 /**

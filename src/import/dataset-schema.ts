@@ -1,10 +1,10 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { fill, MESSAGE, pathText, schemaAjv, schemaProblem } from '../common/schema-problem.js';
-import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass } from '../common/oid.js';
+import { BUSINESS_CLASSES, CONTAINER_CLASSES, OidClass } from '../catalog/oid.js';
+import { CAD_SUBTYPES } from '../catalog/standard-classes.js';
 import { ATTRIBUTE_VALUE } from './dataset-values.js';
 
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;
-export const CAD_SUBTYPES = ['CADASSEMBLY', 'CADCOMPONENT', 'CADDRAWING'] as const;
 
 /** A value of this dataset did not pass; the message names the record, e.g. `objects[3].name: …`. */
 export class DatasetError extends Error {}

@@ -7,8 +7,8 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import type { CatalogFile } from '../catalog/catalog-model.js';
-import { BUSINESS_CLASSES, isBusinessClass, OidClass } from '../common/oid.js';
-import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../objects/versioned/lifecycle.js';
+import { BUSINESS_CLASSES, isBusinessClass, OidClass } from '../catalog/oid.js';
+import { DEFAULT_LIFECYCLE_JSON, parseLifecycle, type Lifecycle } from '../config/lifecycle.js';
 import { Base64Error, decodeBase64Strict } from '../files/upload/base64.js';
 import { fileNameProblem, guessMimeType } from '../files/file-name.js';
 import { compileTemplate } from '../qml/qml-compiler.js';

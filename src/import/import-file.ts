@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { standardCatalog } from '../catalog/catalog-load.js';
 import { userCatalogFile } from '../catalog/catalog.service.js';
 import type { PrismaService } from '../prisma/prisma.service.js';
-import type { Lifecycle } from '../objects/versioned/lifecycle.js';
+import type { Lifecycle } from '../config/lifecycle.js';
 import type { BlobStoresConfig } from '../files/stores/blob-stores.js';
 import { DatasetError, validateDataset } from './dataset.js';
 import { StoreImportBlobs } from './import-blobs.js';

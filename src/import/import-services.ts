@@ -3,7 +3,6 @@ import { AdminContainersRepository } from '../admin/containers.repository.js';
 import { AdminRulesRepository } from '../admin/rules.repository.js';
 import { AdminWorkspacesRepository } from '../admin/workspaces.repository.js';
 import { AuditImportService } from '../audit/audit-import.service.js';
-import { AuditRepository } from '../audit/audit.repository.js';
 import { UsersRepository } from '../auth/users.repository.js';
 import { CatalogTypesService } from '../catalog/catalog-types.service.js';
 import { CatalogRepository } from '../catalog/catalog.repository.js';
@@ -51,6 +50,6 @@ export function importServices(prisma: PrismaService): ImportServices {
     ),
     content: new ContentImportService(prisma, new ImportedContentRepository(prisma)),
     reports: new ReportTemplatesService(new ReportTemplatesRepository(prisma)),
-    audit: new AuditImportService(new AuditRepository(prisma)),
+    audit: new AuditImportService(prisma),
   };
 }

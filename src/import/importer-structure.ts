@@ -1,4 +1,4 @@
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../catalog/oid.js';
 import type { ObjectsImportService } from '../objects/objects-import.service.js';
 import { DatasetError, type DatasetObject } from './dataset.js';
 

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { Catalog } from '../catalog/catalog.js';
-import { notNumberedReason, numberedClass } from '../objects/versioned/numbered-type.js';
+import { notNumberedReason, numberedClass } from './numbered-type.js';
 import type { NumberedClass } from './numbers.repository.js';
 import { clip } from '../common/clip.js';
 

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { CONTAINER_CLASSES, isContainerClass, OidClass, parseOid } from '../common/oid.js';
+import { CONTAINER_CLASSES, isContainerClass, OidClass, parseOid } from '../catalog/oid.js';
 import { clip } from '../common/clip.js';
 
 /**

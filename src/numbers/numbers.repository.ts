@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPg, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudits } from '../audit/audit.repository.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPg, recordAudits } from '../audit/audit.repository.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { inPgTransaction } from '../prisma/pg-transaction.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { formatNumber, type NumberFormat } from './number-format.js';
 import type { ContainerSource } from './numbers.params.js';
@@ -81,11 +80,11 @@ export class NumbersRepository {
   ): Promise<Reservation | null> {
     const total = requests.reduce((sum, r) => sum + r.count, 0);
     const q = reservationSql(container.id, rule, total);
-    return inPgTransaction(this.prisma.pgPool, async (client) => {
-      const { rows } = await client.query<ReservationRow>(q.text, q.values);
-      if (!rows[0]) return null;
-      const r: Reservation = { ...rows[0], start: BigInt(rows[0].start), bound: BigInt(rows[0].bound) };
-      if (r.reserved) await recordAudits(auditViaPg(client), generatedEvents(container, r, requests));
+    return this.prisma.transaction(async (tx) => {
+      const [row] = await tx.query<ReservationRow>(q.text, q.values);
+      if (!row) return null;
+      const r: Reservation = { ...row, start: BigInt(row.start), bound: BigInt(row.bound) };
+      if (r.reserved) await recordAudits(auditViaPg(tx.client), generatedEvents(container, r, requests));
       return r;
     });
   }

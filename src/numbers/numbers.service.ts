@@ -2,7 +2,7 @@ import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundExce
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole, type Access } from '../auth/permissions.service.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid } from '../catalog/oid.js';
 import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Prisma } from '../generated/prisma/client.js';

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { NumbersModule } from '../numbers/numbers.module.js';
 import { CatalogLinksService } from './links/catalog-links.service.js';
 import { CatalogObjectsController } from './plain/catalog-objects.controller.js';
@@ -13,7 +15,7 @@ import { UsageLinksController } from './structure/usage-links.controller.js';
 import { UsageLinksService } from './structure/usage-links.service.js';
 
 @Module({
-  imports: [NumbersModule],
+  imports: [AuthModule, CatalogModule, NumbersModule],
   controllers: [ObjectsController, ObjectChangesController, UsageLinksController, CatalogObjectsController],
   providers: [
     ObjectsService,

@@ -2,7 +2,7 @@ import { BadRequestException, Inject, Injectable, NotFoundException } from '@nes
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid } from '../catalog/oid.js';
 import type { PlainObjectDto } from './dto/catalog-object.dto.js';
 import { PlainObjectsService } from './plain/plain-objects.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -13,7 +13,7 @@ import type { StructureQueryDto } from './dto/structure-query.dto.js';
 import { pickReadable } from './versioned/object-access.js';
 import { describeObject } from './versioned/object-answers.js';
 import { parseVersionParam } from './versioned/object-input.js';
-import { parseLevels, parseObjectRef, parseVersionedRef } from './object-ref.js';
+import { parseLevels, parseObjectRef, parseVersionedRef } from '../catalog/object-ref.js';
 import { ObjectsRepository } from './versioned/objects.repository.js';
 import { StructureRepository, type Direction, type ObjectRow, type WalkRow } from './structure/structure.repository.js';
 

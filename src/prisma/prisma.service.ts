@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { DatabasePools } from './database-pools.js';
 import { createPgAdapter } from './pg-adapter.js';
 import { routeToTransaction, runTransaction, type TransactionOptions, type Tx } from './transactions.js';
@@ -10,6 +10,12 @@ import { routeToTransaction, runTransaction, type TransactionOptions, type Tx } 
  * (DatabasePools.primary), and the one transaction helper, `transaction()` (see
  * transactions.ts: statements made through this handle inside it run in the transaction).
  */
+/** A transaction of the handle: its connection (Tx) and the handle itself, for Prisma calls in it. */
+export interface DbTx extends Tx {
+  /** The database handle; inside the transaction its statements run in it. */
+  readonly db: Prisma.TransactionClient;
+}
+
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   /**
@@ -29,10 +35,11 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   /**
    * Runs `work` in one transaction: COMMIT when it returns, ROLLBACK when it throws; inside
    * another transaction, a savepoint of it. Every statement of `work` made through this handle
-   * (Prisma calls, `$queryRaw`, `pgPool`, `tx.query`) runs in it.
+   * (Prisma calls, `$queryRaw`, `pgPool`, `tx.query`) runs in it; `tx.db` is this handle, for
+   * code that takes the transaction's handle as a parameter.
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    return runTransaction(this.pgPool, work, options);
+  transaction<T>(work: (tx: DbTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return runTransaction(this.pgPool, (tx) => work(Object.assign(tx, { db: this })), options);
   }
 
   async onModuleInit(): Promise<void> {

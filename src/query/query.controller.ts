@@ -14,7 +14,7 @@ import { mergeOpenParams } from './query-params.js';
 import { queryApiDocument } from './query-api.document.js';
 import { OPEN_BUSY } from './query.repository.js';
 import { QueryService, type Paging } from './query.service.js';
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../catalog/oid.js';
 
 function paging(p: PagingParamsDto): Paging {
   return { page: p.page ?? 0, start: p.start ?? 0, limit: p.limit ?? 25 };

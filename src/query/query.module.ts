@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { CatalogModule } from '../catalog/catalog.module.js';
 import { Clock } from '../common/clock.js';
 import { QueryController } from './query.controller.js';
 import { QueryRepository } from './query.repository.js';
 import { QueryService } from './query.service.js';
 
 @Module({
+  imports: [AuthModule, CatalogModule],
   controllers: [QueryController],
   providers: [Clock, QueryService, QueryRepository],
 })

@@ -74,8 +74,6 @@ export type SessionLookup =
   | { state: 'missing' }
   | { state: 'closed' | 'expired' };
 
-/** Long enough for a snapshot of millions of rows; Prisma's default is 5 s. */
-const SNAPSHOT_TIMEOUT_MS = 300_000;
 /** Tombstones of closed or expired sessions are kept this long, then an id is just unknown. */
 const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SNAPSHOT_WORK_MEM = '128MB';
@@ -197,30 +195,29 @@ export class QueryRepository {
   }
 
   private snapshotInTurn(req: SnapshotRequest): Promise<{ id: bigint; total: number; items: ItemRow[] }> {
-    return this.prisma.$transaction(
-      async (tx) => {
-        const now = this.clock.nowSql();
-        await lockOpens(tx, req.userId, this.opens.timeoutMs);
-        // Sorting a million matches in memory instead of on disk halves the sort; this
-        // transaction only.
-        await tx.$executeRaw`SELECT set_config('work_mem', ${SNAPSHOT_WORK_MEM}, true)`;
-        const [{ open }] = await tx.$queryRaw<{ open: number }[]>`
+    return this.prisma.transaction(async ({ db: tx }) => {
+      const now = this.clock.nowSql();
+      await lockOpens(tx, req.userId, this.opens.timeoutMs);
+      // Sorting a million matches in memory instead of on disk halves the sort; this
+      // transaction only.
+      await tx.$executeRaw`SELECT set_config('work_mem', ${SNAPSHOT_WORK_MEM}, true)`;
+      const [{ open }] = await tx.$queryRaw<{ open: number }[]>`
           SELECT count(*)::integer AS open FROM query_sessions
           WHERE user_id = ${req.userId} AND closed_at IS NULL AND last_used_at >= ${idle(now, req.ttlMs)}`;
-        if (open >= req.maxOpen) {
-          // At the cap only a reply that needs no session can be given: find that out from at
-          // most one more row than the page holds, not from a snapshot of every match.
-          const probe = req.range.from === 1 ? req.range.to + 1 : 1;
-          const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+      if (open >= req.maxOpen) {
+        // At the cap only a reply that needs no session can be given: find that out from at
+        // most one more row than the page holds, not from a snapshot of every match.
+        const probe = req.range.from === 1 ? req.range.to + 1 : 1;
+        const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
             SELECT count(*)::integer AS n FROM (
               SELECT 1 FROM iterations i JOIN masters m ON m.id = i.master_id
               WHERE ${permitted(req.readable)} AND ${req.where} LIMIT ${probe}) x`;
-          req.keep(n, open);
-        }
-        const [{ id }] = await tx.$queryRaw<{ id: bigint }[]>`
+        req.keep(n, open);
+      }
+      const [{ id }] = await tx.$queryRaw<{ id: bigint }[]>`
           INSERT INTO query_sessions (user_id, query, total, last_used_at)
           VALUES (${req.userId}, ${JSON.stringify(req.query)}::jsonb, 0, ${now}) RETURNING id`;
-        const [{ total }] = await tx.$queryRaw<{ total: number }[]>`
+      const [{ total }] = await tx.$queryRaw<{ total: number }[]>`
           WITH chunks AS (
             INSERT INTO query_session_chunks (session_id, chunk, ids)
             SELECT ${id}::bigint, k, matches.ids[k * ${SNAPSHOT_CHUNK}::integer + 1 : (k + 1) * ${SNAPSHOT_CHUNK}::integer]
@@ -230,18 +227,16 @@ export class QueryRepository {
             RETURNING cardinality(ids) AS n
           )
           SELECT coalesce(sum(n), 0)::integer AS total FROM chunks`;
-        const kept = req.keep(total, open);
-        const items = await tx.$queryRaw<ItemRow[]>(pageSql(id, req.range, req.readable));
-        if (kept) {
-          await tx.$executeRaw`UPDATE query_sessions SET total = ${total} WHERE id = ${id}`;
-        } else {
-          await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ${id}`;
-          await tx.$executeRaw`DELETE FROM query_sessions WHERE id = ${id}`;
-        }
-        return { id: kept ? id : 0n, total, items };
-      },
-      { timeout: SNAPSHOT_TIMEOUT_MS, maxWait: SNAPSHOT_TIMEOUT_MS },
-    );
+      const kept = req.keep(total, open);
+      const items = await tx.$queryRaw<ItemRow[]>(pageSql(id, req.range, req.readable));
+      if (kept) {
+        await tx.$executeRaw`UPDATE query_sessions SET total = ${total} WHERE id = ${id}`;
+      } else {
+        await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ${id}`;
+        await tx.$executeRaw`DELETE FROM query_sessions WHERE id = ${id}`;
+      }
+      return { id: kept ? id : 0n, total, items };
+    });
   }
 
   /**
@@ -320,7 +315,7 @@ export class QueryRepository {
     close: boolean,
   ): Promise<SessionLookup> {
     const now = this.clock.nowSql();
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       const rows = await tx.$queryRaw<
         { userId: number; total: number; query: unknown; closeReason: string | null; expired: boolean }[]
       >`
@@ -344,24 +339,21 @@ export class QueryRepository {
   /** Expires idle sessions (deleting their snapshots), forgets old tombstones and orphaned snapshots. */
   async sweep(ttlMs: number): Promise<number> {
     const now = this.clock.nowSql();
-    return this.prisma.$transaction(
-      async (tx) => {
-        const expired = await tx.$queryRaw<{ id: bigint }[]>`
+    return this.prisma.transaction(async ({ db: tx }) => {
+      const expired = await tx.$queryRaw<{ id: bigint }[]>`
         UPDATE query_sessions SET closed_at = ${now}, close_reason = 'expired'
         WHERE closed_at IS NULL AND last_used_at < ${idle(now, ttlMs)} RETURNING id`;
-        if (expired.length) {
-          const ids = expired.map((r) => r.id.toString());
-          await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ANY(${ids}::bigint[])`;
-        }
-        await tx.$executeRaw`DELETE FROM query_sessions WHERE closed_at < ${idle(now, TOMBSTONE_RETENTION_MS)}`;
-        // Snapshots whose session went with its user (sessions cascade, chunks have no key to follow).
-        await tx.$executeRaw`
+      if (expired.length) {
+        const ids = expired.map((r) => r.id.toString());
+        await tx.$executeRaw`DELETE FROM query_session_chunks WHERE session_id = ANY(${ids}::bigint[])`;
+      }
+      await tx.$executeRaw`DELETE FROM query_sessions WHERE closed_at < ${idle(now, TOMBSTONE_RETENTION_MS)}`;
+      // Snapshots whose session went with its user (sessions cascade, chunks have no key to follow).
+      await tx.$executeRaw`
           DELETE FROM query_session_chunks c
           WHERE NOT EXISTS (SELECT 1 FROM query_sessions s WHERE s.id = c.session_id)`;
-        return expired.length;
-      },
-      { timeout: SNAPSHOT_TIMEOUT_MS },
-    );
+      return expired.length;
+    });
   }
 }
 

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
-import { formatOid } from '../common/oid.js';
+import { formatOid } from '../catalog/oid.js';
 import { PeriodicTask } from '../common/periodic-task.js';
 import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../audit/audit-events.js';
 import { small } from '../audit/audit-detail.js';
-import { OidClass } from '../common/oid.js';
+import { OidClass } from '../catalog/oid.js';
 import type { TemplateRow } from './reports.repository.js';
 
 /** A template as an event describes it: its container, description, and the size and digest of its QML. */

@@ -2,7 +2,7 @@ import { BadRequestException, NotAcceptableException, StreamableFile } from '@ne
 import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
-import { formatOid, OidClass } from '../common/oid.js';
+import { formatOid, OidClass } from '../catalog/oid.js';
 import type { NamedReportResultDto, QueryResultDto } from './dto/query-result.dto.js';
 import type { ReportListDto } from './dto/report-list.dto.js';
 import type { NamedReportQueryDto } from './dto/reports-query.dto.js';

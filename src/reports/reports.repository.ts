@@ -4,11 +4,11 @@ import { LRUCache } from 'lru-cache';
 import { isUniqueViolation, sqlState } from '../common/database-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import pg from 'pg';
-import { auditViaPrisma } from '../audit/audit-events.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { DatabasePools } from '../prisma/database-pools.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { runTransaction } from '../prisma/transactions.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 import { forgetPrepared, isPrepared } from '../patches/pg-parsed-statements.js';
 import { templateEvent } from './report-audit.js';
@@ -167,7 +167,7 @@ export class ReportsRepository {
     userId: number,
   ): Promise<TemplateRow> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await this.prisma.transaction(async ({ db: tx }) => {
         const row = toRow(await tx.reportTemplate.create({ data, select: TEMPLATE_SELECT }));
         await recordAudit(auditViaPrisma(tx), templateEvent(userId, 'reports.put', row, null));
         return row;
@@ -187,7 +187,7 @@ export class ReportsRepository {
     data: { containerId: number; description: string | null; qml: string },
     userId: number,
   ): Promise<TemplateRow> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async ({ db: tx }) => {
       await tx.$queryRaw`SELECT id FROM report_templates WHERE id = ${id} FOR UPDATE`;
       const before = await tx.reportTemplate.findUnique({ where: { id }, select: TEMPLATE_SELECT });
       const row = toRow(
@@ -204,7 +204,7 @@ export class ReportsRepository {
 
   /** Deletes a template and records `reports.delete` with what it was, in one transaction. */
   async delete(id: number, userId: number): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+    await this.prisma.transaction(async ({ db: tx }) => {
       const row = toRow(await tx.reportTemplate.delete({ where: { id }, select: TEMPLATE_SELECT }));
       await recordAudit(auditViaPrisma(tx), templateEvent(userId, 'reports.delete', row, null));
     });
@@ -281,32 +281,21 @@ export class ReportsRepository {
     return rows;
   }
 
-  private async inTransaction(
+  /** A read-only transaction on the primary, with the reports' statement timeout. */
+  private inTransaction(
     query: pg.QueryConfig & { rowMode: 'array' },
     genericPlan: boolean | undefined,
     slot: ReportSlot | null,
   ): Promise<unknown[][]> {
-    const client = await this.pools.primary.connect();
-    let rows: unknown[][];
-    try {
-      await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${this.config.reportTimeoutMs}`);
-      // A transaction-level slot: the end of the transaction gives it back.
-      await takeSlot(client, slot, 'pg_try_advisory_xact_lock');
-      rows = (await client.query<unknown[]>(await this.statements.name(client, query, genericPlan))).rows;
-    } catch (e) {
-      await client.query('ROLLBACK').then(
-        () => client.release(),
-        (rollback: Error) => client.release(rollback),
-      );
-      throw e;
-    }
-    // The rows are complete: the answer need not wait for the end of a read-only transaction.
-    // The connection goes back to the pool once it has ended (or is dropped if that fails).
-    void client.query('COMMIT').then(
-      () => client.release(),
-      (e: Error) => client.release(e),
+    return runTransaction(
+      this.pools.primary,
+      async ({ client }) => {
+        // A transaction-level slot: the end of the transaction gives it back.
+        await takeSlot(client, slot, 'pg_try_advisory_xact_lock');
+        return (await client.query<unknown[]>(await this.statements.name(client, query, genericPlan))).rows;
+      },
+      { readOnly: true, statementTimeoutMs: this.config.reportTimeoutMs },
     );
-    return rows;
   }
 }
 

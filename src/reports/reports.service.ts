@@ -12,7 +12,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { PermissionsService } from '../auth/permissions.service.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { formatOid, OidClass, parseOid } from '../common/oid.js';
+import { formatOid, OidClass, parseOid } from '../catalog/oid.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {
   compileTemplate,

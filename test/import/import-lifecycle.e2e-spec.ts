@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { importFile } from '../../src/import/import-file.js';
-import { parseLifecycle } from '../../src/objects/versioned/lifecycle.js';
+import { parseLifecycle } from '../../src/config/lifecycle.js';
 import { testDatabaseUrl, testPool } from '../helpers/test-database.js';
 
 function writeDataset(data: unknown): string {

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { CONTAINER_CLASSES } from '../../common/oid.js';
+import { CONTAINER_CLASSES } from '../../catalog/oid.js';
 import { DISPLAY_NAME, DISPLAY_NAME_RULE, TEXT_MAX } from '../admin-names.js';
-import { PageDto } from './paging.dto.js';
+import { PageDto } from '../../common/paging.dto.js';
 
 const given = (_: object, v: unknown) => v !== undefined;
 export const MEMBER_ROLES = ['reader', 'author', 'manager'] as const;

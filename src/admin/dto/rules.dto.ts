@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { NUMBERED_CLASSES, OidClass } from '../../common/oid.js';
+import { NUMBERED_CLASSES, OidClass } from '../../catalog/oid.js';
 import { NumberingRuleDto } from '../../numbers/dto/numbers-response.dto.js';
 import { AFFIX, AFFIX_RULE, MAX_WIDTH } from '../admin-names.js';
 

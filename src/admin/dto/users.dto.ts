@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { EMAIL_MAX, FULL_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, USER_NAME, USER_NAME_RULE } from '../admin-names.js';
-import { PageDto } from './paging.dto.js';
+import { PageDto } from '../../common/paging.dto.js';
 
 // null is a value to refuse for these fields: only a missing field is left alone.
 const given = (_: object, v: unknown) => v !== undefined;

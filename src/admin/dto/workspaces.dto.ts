@@ -8,7 +8,7 @@ import {
   USER_NAME,
   USER_NAME_RULE,
 } from '../admin-names.js';
-import { PageDto } from './paging.dto.js';
+import { PageDto } from '../../common/paging.dto.js';
 
 export class WorkspaceNameParamDto {
   /** workspace name (URL-encoded) */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OidClass } from '../../common/oid.js';
+import { OidClass } from '../oid.js';
 import { RootClass } from '../standard-classes.js';
 
 export class CatalogPropertyDto {

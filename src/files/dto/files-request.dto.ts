@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { BUSINESS_CLASSES, OidClass } from '../../common/oid.js';
+import { BUSINESS_CLASSES, OidClass } from '../../catalog/oid.js';
 
 // A repeated URL parameter arrives as an array: that is the only way IsString fails on the query.
 const ONCE = { message: '$property must be given at most once' };

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { OidClass } from '../../common/oid.js';
+import { OidClass } from '../../catalog/oid.js';
 
 // A repeated URL parameter arrives as an array: that is the only way these checks fail.
 const ONCE = { message: '$property must be given at most once' };

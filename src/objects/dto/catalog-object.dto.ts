@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { PageDto, PageQueryDto } from '../../admin/dto/paging.dto.js';
-import { STATE_NAME } from '../versioned/lifecycle.js';
+import { PageDto, PageQueryDto } from '../../common/paging.dto.js';
+import { STATE_NAME } from '../../config/lifecycle.js';
 import { given, NAME, NAME_RULE, notNull, ONCE, PROPS, REFERENCES } from './object-request.dto.js';
 
 export class ContainerOrNoneDto {

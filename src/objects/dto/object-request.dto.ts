@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { BUSINESS_CLASSES, OidClass } from '../../common/oid.js';
-import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
-import { STATE_NAME } from '../versioned/lifecycle.js';
+import { BUSINESS_CLASSES, OidClass } from '../../catalog/oid.js';
+import { CAD_SUBTYPES } from '../../catalog/standard-classes.js';
+import { STATE_NAME } from '../../config/lifecycle.js';
 
 /** A query parameter given twice arrives as an array: refused with this message. */
 export const ONCE = { message: '$property must be given at most once' };

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ContainerRefDto } from '../../numbers/dto/numbers-response.dto.js';
-import { OidClass } from '../../common/oid.js';
+import { OidClass } from '../../catalog/oid.js';
 
 /** One iteration of a versioned object: a document, part, CAD document, change object … */
 export class ObjectDto {

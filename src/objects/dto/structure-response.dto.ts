@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OidClass } from '../../common/oid.js';
+import { OidClass } from '../../catalog/oid.js';
 
 export class UsageLinkDto {
   @ApiProperty({ example: 'OR:wt.part.WTPartUsageLink:12' })

@@ -11,7 +11,7 @@ import { PermissionsService } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogClass } from '../../catalog/catalog-model.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
-import { formatOid, parseOid } from '../../common/oid.js';
+import { formatOid, parseOid } from '../../catalog/oid.js';
 import { clip } from '../../common/clip.js';
 import type {
   CatalogLinkDto,
@@ -23,7 +23,7 @@ import type {
 import { checkProps, findEnd, linkEndStorages, linkSides, mayReadIn, mayWriteIn } from '../plain/catalog-input.js';
 import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from '../plain/catalog-rows.repository.js';
 import { pickReadable } from '../versioned/object-access.js';
-import { parseVersionedRef } from '../object-ref.js';
+import { parseVersionedRef } from '../../catalog/object-ref.js';
 import { ObjectsRepository } from '../versioned/objects.repository.js';
 import { PlainObjectsService } from '../plain/plain-objects.service.js';
 

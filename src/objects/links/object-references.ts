@@ -4,7 +4,7 @@ import { recordAudits } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ReferenceDef } from '../../catalog/catalog-model.js';
-import { formatOid, masterClassOf } from '../../common/oid.js';
+import { formatOid, masterClassOf } from '../../catalog/oid.js';
 import { jsonKey, jsonReferences, mayReadIn, mayWriteIn, NAMED_MAX } from '../plain/catalog-input.js';
 import type { ObjectChangeTx } from '../versioned/object-change.repository.js';
 import type { ReferenceKey, ReferrerRecord } from './object-references.repository.js';

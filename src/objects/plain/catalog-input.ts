@@ -4,10 +4,11 @@ import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogClass, PropertyType, ReferenceDef } from '../../catalog/catalog-model.js';
 import type { StorageKind } from '../../catalog/storage.js';
-import { formatOid, parseOid } from '../../common/oid.js';
+import { formatOid, parseOid } from '../../catalog/oid.js';
 import type { MemberRole } from '../../generated/prisma/client.js';
-import { jsonProperties, typedValue } from '../../import/dataset-catalog.js';
+import { jsonProperties, typedValue } from '../../catalog/property-values.js';
 import { clip } from '../../common/clip.js';
+import type { PlainType } from '../../catalog/object-types.js';
 import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.repository.js';
 
 /**
@@ -18,26 +19,6 @@ import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from
 
 /** Longest text value of a property. */
 const TEXT_MAX = 4000;
-
-export interface PlainType {
-  cls: CatalogClass;
-  softType: string | null;
-}
-
-/** `type` of a plain object: a concrete class of storage `object`, or a soft type of one. */
-export function plainType(catalog: Catalog, text: string): PlainType | null {
-  const parts = text.replace(/^WCTYPE\|/, '').split('|');
-  const last = parts[parts.length - 1];
-  const cls = catalog.findClass(last);
-  if (parts.length === 1 && cls) return cls.storage === 'object' && !cls.abstract ? { cls, softType: null } : null;
-  const st = catalog.findSoftType(last);
-  const base = st && catalog.findClass(st.cls);
-  if (!st || !base || base.storage !== 'object' || base.abstract) return null;
-  if (parts.length > 1 && !catalog.isA(st.cls, parts[0])) {
-    throw new BadRequestException(`type: soft type ${st.name} is a type of ${st.cls}, not of ${clip(parts[0])}`);
-  }
-  return { cls: base, softType: st.name };
-}
 
 /** Whether the caller reads a record kept in a container (or in none: everyone reads it). */
 export function mayReadIn(user: AuthUser, containerId: number | null, role: MemberRole | null): boolean {

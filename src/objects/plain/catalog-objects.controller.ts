@@ -3,7 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, Api
 import type { AuthUser } from '../../auth/auth-user.js';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../../common/api-docs.decorators.js';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../admin/admin-names.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../common/paging.dto.js';
 import {
   CatalogLinkDto,
   CatalogLinkListDto,

@@ -11,7 +11,7 @@ import type { AuthUser } from '../../auth/auth-user.js';
 import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
-import { formatOid, parseOid } from '../../common/oid.js';
+import { formatOid, parseOid } from '../../catalog/oid.js';
 import { clip } from '../../common/clip.js';
 import type { DeletedPlainObjectDto, PlainObjectDto, UpdatePlainObjectDto } from '../dto/catalog-object.dto.js';
 import { GENERATE, type CreateObjectDto } from '../dto/object-request.dto.js';
@@ -26,8 +26,8 @@ import {
   referencesView,
   refuseLockedLinks,
   resolveReferences,
-  type PlainType,
 } from './catalog-input.js';
+import type { PlainType } from '../../catalog/object-types.js';
 import type { CatalogRowsTx, PlainRecord } from './catalog-rows.repository.js';
 import { generate } from '../versioned/generate-number.js';
 import {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { latestOfBranchSql } from '../versioned/iterations.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 
 /** One business object's iteration, with what the structure services answer of it. */
 export interface ObjectRow {

@@ -7,7 +7,7 @@ import { ObjectTypeQueryDto, UseParamsDto } from '../dto/object-request.dto.js';
 import { ObjectUseDto } from '../dto/object-response.dto.js';
 import { AddUseDto, ChangeUseDto, RemoveUseQueryDto } from '../dto/usage-link-request.dto.js';
 import { ObjectRefParamDto } from '../dto/structure-query.dto.js';
-import { parseObjectRef } from '../object-ref.js';
+import { parseObjectRef } from '../../catalog/object-ref.js';
 import { UsageLinksService } from './usage-links.service.js';
 
 const REF = 'OID of the latest iteration, or the number of a part or CAD assembly';

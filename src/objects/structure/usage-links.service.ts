@@ -2,14 +2,14 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
-import { masterClassOf, OidClass, parseOid } from '../../common/oid.js';
+import { masterClassOf, OidClass, parseOid } from '../../catalog/oid.js';
 import { clip } from '../../common/clip.js';
 import type { ObjectUseDto } from '../dto/object-response.dto.js';
 import type { AddUseDto, ChangeUseDto } from '../dto/usage-link-request.dto.js';
 import { iterationLabel, lockForChange, mayRead } from '../versioned/object-access.js';
 import { describeUse } from '../versioned/object-answers.js';
 import type { ObjectChangeTx } from '../versioned/object-change.repository.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import type { ObjectRecord } from '../versioned/object-records.repository.js';
 import { ObjectsRepository } from '../versioned/objects.repository.js';
 import type { LinkRecord, LinkValues } from './usage-links.repository.js';

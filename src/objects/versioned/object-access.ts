@@ -1,11 +1,11 @@
 import { BadRequestException, ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { accessFromRole } from '../../auth/permissions.service.js';
-import { formatOid } from '../../common/oid.js';
+import { formatOid } from '../../catalog/oid.js';
 import type { MemberRole } from '../../generated/prisma/client.js';
 import { clip } from '../../common/clip.js';
 import type { ObjectChangeTx } from './object-change.repository.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import type { ObjectRecord } from './object-records.repository.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { AuthUser } from '../../auth/auth-user.js';
-import { formatOid, masterClassOf } from '../../common/oid.js';
-import { formatVersionRef } from '../../common/version-ref.js';
+import { formatOid, masterClassOf } from '../../catalog/oid.js';
+import { formatVersionRef } from '../../catalog/version-ref.js';
 import type { ObjectDto, ObjectUseDto } from '../dto/object-response.dto.js';
 import { mayRead } from './object-access.js';
 import type { ObjectRecord } from './object-records.repository.js';

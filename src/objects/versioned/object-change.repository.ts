@@ -1,6 +1,7 @@
 import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
-import { auditViaPrisma, type AuditSql } from '../../audit/audit-events.js';
-import type { AttributeValue } from '../../numbers/cad-params.js';
+import { auditViaPrisma } from '../../audit/audit.repository.js';
+import type { AuditSql } from '../../audit/audit-events.js';
+import type { AttributeValue } from './attributes.js';
 import {
   RESERVATION_COLUMNS,
   reservationCtes,
@@ -10,7 +11,7 @@ import {
 import type { NumbersService } from '../../numbers/numbers.service.js';
 import { boundLockWaits } from '../../prisma/object-locks.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import {
   findByRef,
   findInMaster,

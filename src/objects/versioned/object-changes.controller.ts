@@ -24,7 +24,7 @@ import { DeletedPlainObjectDto, PlainObjectDto } from '../dto/catalog-object.dto
 import { DeletedObjectDto, ObjectDto } from '../dto/object-response.dto.js';
 import { ObjectRefParamDto } from '../dto/structure-query.dto.js';
 import { ObjectChangesService } from './object-changes.service.js';
-import { OidClass } from '../../common/oid.js';
+import { OidClass } from '../../catalog/oid.js';
 
 const REF =
   'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';

@@ -11,9 +11,9 @@ import type { AuthUser } from '../../auth/auth-user.js';
 import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
-import { formatOid, masterClassOf } from '../../common/oid.js';
+import { formatOid, masterClassOf } from '../../catalog/oid.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { mergeAttributes, type AttributeValue } from '../../numbers/cad-params.js';
+import { mergeAttributes, type AttributeValue } from './attributes.js';
 import { clip } from '../../common/clip.js';
 import type { DeletedObjectDto, ObjectDto } from '../dto/object-response.dto.js';
 import {
@@ -22,11 +22,12 @@ import {
   type NewIterationDto,
   type NewRevisionDto,
 } from '../dto/object-request.dto.js';
-import { transitionProblem } from './lifecycle.js';
+import { transitionProblem } from '../../config/lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.repository.js';
-import { describeLinks, linkSides, LINKS_CHECKED, plainType, refuseLockedLinks } from '../plain/catalog-input.js';
+import { describeLinks, linkSides, LINKS_CHECKED, refuseLockedLinks } from '../plain/catalog-input.js';
+import { plainType } from '../../catalog/object-types.js';
 import {
   describeReferrers,
   referenceKeys,
@@ -38,7 +39,7 @@ import type { ObjectRecord } from './object-records.repository.js';
 import type { DeletedPlainObjectDto, PlainObjectDto } from '../dto/catalog-object.dto.js';
 import { generatedNumber } from './generate-number.js';
 import { checkObjectAttributes, checkSubtype, checkTitle, nextVersion, resolveObjectType } from './object-input.js';
-import { parseVersionedRef, type ObjectRef } from '../object-ref.js';
+import { parseVersionedRef, type ObjectRef } from '../../catalog/object-ref.js';
 import { ObjectsRepository } from './objects.repository.js';
 import { PlainObjectsService } from '../plain/plain-objects.service.js';
 

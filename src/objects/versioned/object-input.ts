@@ -1,22 +1,18 @@
 import { BadRequestException } from '@nestjs/common';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { PropertyType } from '../../catalog/catalog-model.js';
-import { OidClass } from '../../common/oid.js';
-import { jsonProperties, typedValue } from '../../import/dataset-catalog.js';
-import { CAD_SUBTYPES } from '../../import/dataset-schema.js';
-import { checkAttributes, type AttributeChange } from '../../numbers/cad-params.js';
+import { OidClass } from '../../catalog/oid.js';
+import { jsonProperties, typedValue } from '../../catalog/property-values.js';
+import { CAD_SUBTYPES } from '../../catalog/standard-classes.js';
+import { checkAttributes, type AttributeChange } from './attributes.js';
 import { clip } from '../../common/clip.js';
+import { versionedType, type ObjectType } from '../../catalog/object-types.js';
 
 /**
  * The parts of an object request checked against the type catalog but without the database:
  * the business class or soft type of a new object, its CAD subtype, its attributes (typed where
  * the catalog declares them), and the letters of versions.
  */
-
-export interface ObjectType {
-  cls: string;
-  softType: string | null;
-}
 
 /**
  * `type` of a new versioned object: a business class (wt.doc.WTDocument, wt.epm.EPMDocument,
@@ -49,17 +45,6 @@ export function resolveObjectType(catalog: Catalog, text: string): ObjectType {
       `such as ${versioned.slice(0, 4).join(', ')} …, or a plain one such as wt.workflow.engine.WfProcess; see ` +
       `GET /reports/api/1.0/catalog) nor a soft type of one (${softTypes.join(', ') || 'none declared'})`,
   );
-}
-
-/**
- * A versioned class named alone (wt.part.WTPart, wt.change2.WTChangeOrder2 …), or a soft type of
- * one named alone (com.acme.SoftwarePart); null for anything else.
- */
-export function versionedType(catalog: Catalog, name: string): ObjectType | null {
-  const versioned = catalog.concreteClasses('iteration');
-  if (versioned.includes(name)) return { cls: name, softType: null };
-  const st = catalog.findSoftType(name);
-  return st && versioned.includes(st.cls) ? { cls: st.cls, softType: st.name } : null;
 }
 
 /** `subtype`: required for CAD documents (CADASSEMBLY, CADCOMPONENT, CADDRAWING), refused for others. */

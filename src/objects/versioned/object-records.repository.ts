@@ -1,8 +1,8 @@
 import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
-import type { AttributeValue } from '../../numbers/cad-params.js';
+import type { AttributeValue } from './attributes.js';
 import { latestOfBranchSql } from './iterations.repository.js';
 import type { PrismaService } from '../../prisma/prisma.service.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 
 /**
  * Reads of business objects (an iteration with its master, container and the caller's role in

@@ -3,7 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { NumbersService } from '../../numbers/numbers.service.js';
 import { ObjectLocks } from '../../prisma/object-locks.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
-import type { ObjectRef } from '../object-ref.js';
+import type { ObjectRef } from '../../catalog/object-ref.js';
 import { CatalogRowsTx } from '../plain/catalog-rows.repository.js';
 import { ObjectChangeTx } from './object-change.repository.js';
 import {
@@ -55,9 +55,6 @@ export class ObjectsRepository {
    * for the locks of objects are bounded by DB_LOCK_TIMEOUT_MS (ObjectChangeTx.lockMaster).
    */
   change<T>(work: (tx: ObjectChangeTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(new ObjectChangeTx(tx, this.locks.timeoutMs, this.numbers)), {
-      maxWait: 10_000,
-      timeout: 60_000,
-    });
+    return this.prisma.transaction(() => work(new ObjectChangeTx(this.prisma, this.locks.timeoutMs, this.numbers)));
   }
 }

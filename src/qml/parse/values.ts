@@ -1,6 +1,6 @@
 import { QmlError } from '../qml-error.js';
 import type { ValueType } from '../qml-types.js';
-import { formatOid, OidClass } from '../../common/oid.js';
+import { formatOid, OidClass } from '../../catalog/oid.js';
 
 /** A value bound into the SQL, already of its target type. */
 export type BoundValue = string | number | boolean | Date;

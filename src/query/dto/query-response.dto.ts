@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OidClass } from '../../common/oid.js';
+import { OidClass } from '../../catalog/oid.js';
 
 export class ContainerRefDto {
   @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })

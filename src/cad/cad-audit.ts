@@ -1,7 +1,8 @@
 import type { AuditEvent } from '../audit/audit-events.js';
 import { attributeChange } from '../audit/audit-detail.js';
-import { masterClassOf } from '../common/oid.js';
-import type { AttributeChange, AttributeValue, NumberingMode } from './cad-params.js';
+import { masterClassOf } from '../catalog/oid.js';
+import type { AttributeChange, AttributeValue } from '../objects/versioned/attributes.js';
+import type { NumberingMode } from './cad-params.js';
 import type { CadIteration, CadLink } from './cad.repository.js';
 
 /** An event on the CAD document's master (every iteration shares its history). */

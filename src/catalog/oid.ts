@@ -1,9 +1,9 @@
-import type { Catalog } from '../catalog/catalog.js';
-import { standardCatalog } from '../catalog/catalog-load.js';
-import { CatalogError } from '../catalog/catalog-model.js';
-import { RootClass } from '../catalog/standard-classes.js';
+import type { Catalog } from './catalog.js';
+import { standardCatalog } from './catalog-load.js';
+import { CatalogError } from './catalog-model.js';
+import { RootClass } from './standard-classes.js';
 
-export { masterClassOf, OidClass } from '../catalog/standard-classes.js';
+export { masterClassOf, OidClass } from './standard-classes.js';
 
 /**
  * Object identifiers: `OR:<class>:<id>`, e.g. `OR:wt.doc.WTDocument:1001`.

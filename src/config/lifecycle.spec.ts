@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config/app-config.js';
+import { loadConfig } from './app-config.js';
 import { parseLifecycle, transitionProblem } from './lifecycle.js';
 
 describe('the lifecycle (OBJECTS_LIFECYCLE)', () => {

@@ -1,5 +1,5 @@
 import { ForbiddenException } from '@nestjs/common';
-import type { AuthUser } from '../auth/auth-user.js';
+import type { AuthUser } from './auth-user.js';
 
 export { isUniqueViolation } from '../common/database-errors.js';
 

@@ -1,8 +1,8 @@
-import { Base64Error } from '../files/upload/base64.js';
-import { HeaderError } from '../files/download/http-conditions.js';
-import { QmlError, QmlLimitError, QmlProblems } from '../qml/qml-error.js';
-import { QError } from '../query/q/q-model.js';
-import { InputError, inputProblem } from './input-error.js';
+import { Base64Error } from './files/upload/base64.js';
+import { HeaderError } from './files/download/http-conditions.js';
+import { QmlError, QmlLimitError, QmlProblems } from './qml/qml-error.js';
+import { QError } from './query/q/q-model.js';
+import { InputError, inputProblem } from './common/input-error.js';
 
 describe('InputError', () => {
   it('is what every module’s errors of a caller’s input extend: each answers 400 with its message', () => {

@@ -1,18 +1,18 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { requireAdmin } from '../admin/admin-access.js';
+import { requireAdmin } from '../auth/admin-access.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { PermissionsService } from '../auth/permissions.service.js';
-import { BUSINESS_CLASSES, formatOid, masterClassOf, OidClass, parseOid } from '../common/oid.js';
-import { parseObjectRef } from '../objects/object-ref.js';
+import { BUSINESS_CLASSES, formatOid, masterClassOf, OidClass, parseOid } from '../catalog/oid.js';
+import { parseObjectRef } from '../catalog/object-ref.js';
 import {
-  AuditRepository,
+  HistoryRepository,
   type EventFilter,
   type EventRow,
   type MasterKey,
   type MasterRow,
-} from './audit.repository.js';
+} from './history.repository.js';
 import { withHiddenMember } from './event-references.js';
 import type { AuditEventDto, AuditEventListDto, EventsQueryDto, HistoryDto, HistoryQueryDto } from './dto/audit.dto.js';
 
@@ -27,7 +27,7 @@ export const AUDIT_RECORD_CLASS = OidClass.auditRecord;
 @Injectable()
 export class AuditService {
   constructor(
-    private readonly repo: AuditRepository,
+    private readonly repo: HistoryRepository,
     private readonly permissions: PermissionsService,
     private readonly catalog: CatalogService,
   ) {}

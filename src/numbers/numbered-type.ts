@@ -1,7 +1,6 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import type { NumberedClass } from '../../numbers/numbers.repository.js';
-import { plainType } from '../plain/catalog-input.js';
-import { versionedType } from './object-input.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { plainType, versionedType } from '../catalog/object-types.js';
+import type { NumberedClass } from './numbers.repository.js';
 
 /**
  * Which classes numbering rules number: those POST /objects makes objects of. One resolution for

@@ -9,15 +9,9 @@ import {
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { accessFromRole, PermissionsService } from '../auth/permissions.service.js';
-import { OidClass, formatOid } from '../common/oid.js';
-import {
-  checkAttributes,
-  mergeAttributes,
-  parseCadRef,
-  planLineNumbers,
-  type CadRef,
-  type NumberingMode,
-} from './cad-params.js';
+import { OidClass, formatOid } from '../catalog/oid.js';
+import { checkAttributes, mergeAttributes } from '../objects/versioned/attributes.js';
+import { parseCadRef, planLineNumbers, type CadRef, type NumberingMode } from './cad-params.js';
 import { attributesEvent, linkEvent, usedEvent } from './cad-audit.js';
 import { CadRepository, MAX_LINKS, type CadChangeTx, type CadIteration, type CadLink } from './cad.repository.js';
 import type { CadAttributesDto, CadLinkDto, LinkChangeBodyDto, NumberUsedLinksDto } from './dto/cad.dto.js';

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
-import type { Catalog } from '../catalog/catalog.js';
-import { BUSINESS_CLASSES } from '../common/oid.js';
-import { parseObjectReference } from '../common/version-ref.js';
+import type { Catalog } from './catalog.js';
+import { BUSINESS_CLASSES } from './oid.js';
+import { parseObjectReference } from './version-ref.js';
 
 /**
  * How a request names a business object: an OID names one iteration

@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../admin-names.js';
+
+/** Page sizes of paged lists (administration, events, catalog objects). */
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 500;
 
 export class PageQueryDto {
   /** page number, from 1 */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PageDto, PageQueryDto } from '../../admin/dto/paging.dto.js';
-import { OidClass } from '../../common/oid.js';
+import { PageDto, PageQueryDto } from '../../common/paging.dto.js';
+import { OidClass } from '../../catalog/oid.js';
 
 const ONCE = { message: '$property must be given at most once' };
 

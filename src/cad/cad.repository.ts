@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { auditViaPrisma, type AuditEvent } from '../audit/audit-events.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { type AuditEvent } from '../audit/audit-events.js';
+import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import { latestOfBranchSql } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
 import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import type { AttributeValue, CadRef } from './cad-params.js';
-import { OidClass } from '../common/oid.js';
+import type { AttributeValue } from '../objects/versioned/attributes.js';
+import type { CadRef } from './cad-params.js';
+import { OidClass } from '../catalog/oid.js';
 
 /** The link class of the CAD `used` relation. */
 export const MEMBER_LINK = OidClass.memberLink;
@@ -105,10 +106,7 @@ export class CadRepository {
    */
   change<T>(masterId: number, work: (tx: CadChangeTx) => Promise<T>): Promise<T> {
     return this.locks.inTurn(masterId, () =>
-      this.prisma.$transaction((tx) => work(new CadChangeTx(tx, this.locks.timeoutMs, this.iterations)), {
-        maxWait: 10_000,
-        timeout: 60_000,
-      }),
+      this.prisma.transaction(({ db }) => work(new CadChangeTx(db, this.locks.timeoutMs, this.iterations))),
     );
   }
 }
