@@ -7,7 +7,9 @@
 //    and its migrations (src/prisma/), library patches (src/patches/) and the two compilers
 //    whose output is SQL (src/qml/sql/, src/query/q/). Anywhere else a string that starts a
 //    statement, or a raw-query call, is a violation.
-// 3. Only configuration and the database are global Nest modules.
+// 3. One transaction helper: BEGIN / COMMIT / ROLLBACK and Prisma's $transaction only in
+//    src/prisma/ (PrismaService.transaction), nowhere else.
+// 4. Only configuration and the database are global Nest modules.
 //
 // `node scripts/check-architecture.mjs --report` prints the measures without failing.
 import { readFileSync } from 'node:fs';
@@ -30,6 +32,9 @@ const SQL_ALLOWED = [
 /** A literal that begins a statement: an upper-case keyword, then a space or the end of the line. */
 const STATEMENT =
   /^\s*(SELECT|WITH|INSERT INTO|UPDATE|DELETE FROM|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|LISTEN|UNLISTEN|NOTIFY|COPY|LOCK TABLE|SET (LOCAL |SESSION )?[a-z_]+|CREATE|DROP|ALTER|TRUNCATE|VACUUM|ANALYZE)(\s|$)/;
+/** A literal that ends or begins a transaction, or a call of Prisma's own transactions. */
+const TRANSACTION = /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|END)\b/;
+const TRANSACTION_ALLOWED = [/^src\/prisma\//, /^src\/patches\//, /\.spec\.ts$/, /^src\/generated\//];
 const RAW_CALLS = new Set(['$queryRaw', '$executeRaw', '$queryRawUnsafe', '$executeRawUnsafe', '$queryRawTyped']);
 
 const result = await cruise(['src'], {
@@ -84,7 +89,19 @@ for (const m of modules) {
   problems.push(`SQL outside a repository in ${m.source}:\n${found.map((f) => `    line ${f}`).join('\n')}`);
 }
 
-// 3. Global modules.
+// 3. Transactions.
+let transactionFiles = 0;
+for (const m of modules) {
+  if (TRANSACTION_ALLOWED.some((re) => re.test(m.source))) continue;
+  const found = transactionsIn(m.source);
+  if (found.length === 0) continue;
+  transactionFiles += 1;
+  problems.push(
+    `a transaction outside PrismaService.transaction in ${m.source}:\n${found.map((f) => `    line ${f}`).join('\n')}`,
+  );
+}
+
+// 4. Global modules.
 const globals = modules
   .filter((m) => m.source.endsWith('.module.ts') && /@Global\(\)/.test(readFileSync(m.source, 'utf8')))
   .map((m) => m.source);
@@ -92,7 +109,9 @@ for (const g of globals.filter((g) => !GLOBAL_MODULES.includes(g))) {
   problems.push(`${g} is @Global(): only ${GLOBAL_MODULES.join(' and ')} are; import the module where it is used`);
 }
 
-const summary = `module cycles ${cycles.length}, files with SQL outside repositories ${sqlFiles}, @Global modules ${globals.length}`;
+const summary =
+  `module cycles ${cycles.length}, files with SQL outside repositories ${sqlFiles}, ` +
+  `files with transactions of their own ${transactionFiles}, @Global modules ${globals.length}`;
 if (report) {
   for (const p of problems) console.log(p);
   console.log(summary);
@@ -115,6 +134,24 @@ function sqlIn(path) {
       if (STATEMENT.test(node.text)) at(node, node.text.trim().split('\n')[0].slice(0, 60));
     } else if (ts.isPropertyAccessExpression(node) && RAW_CALLS.has(node.name.text)) {
       at(node, node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return hits;
+}
+
+/** BEGIN/COMMIT/ROLLBACK literals and Prisma `$transaction` calls in a source file, as "line: text". */
+function transactionsIn(path) {
+  const text = readFileSync(path, 'utf8');
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const hits = [];
+  const at = (node, what) => hits.push(`${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${what}`);
+  const visit = (node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
+      if (TRANSACTION.test(node.text)) at(node, node.text.trim().split('\n')[0].slice(0, 60));
+    } else if (ts.isPropertyAccessExpression(node) && node.name.text === '$transaction') {
+      at(node, '$transaction');
     }
     ts.forEachChild(node, visit);
   };
