@@ -125,33 +125,25 @@ if (report) {
 
 /** The statements and raw-query calls in a source file, as "line: text". */
 function sqlIn(path) {
-  const text = readFileSync(path, 'utf8');
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-  const hits = [];
-  const at = (node, what) => hits.push(`${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${what}`);
-  const visit = (node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
-      if (STATEMENT.test(node.text)) at(node, node.text.trim().split('\n')[0].slice(0, 60));
-    } else if (ts.isPropertyAccessExpression(node) && RAW_CALLS.has(node.name.text)) {
-      at(node, node.name.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return hits;
+  return literalsAndCalls(path, STATEMENT, RAW_CALLS);
 }
 
 /** BEGIN/COMMIT/ROLLBACK literals and Prisma `$transaction` calls in a source file, as "line: text". */
 function transactionsIn(path) {
+  return literalsAndCalls(path, TRANSACTION, new Set(['$transaction']));
+}
+
+/** The string literals of a source file that match `pattern` and the calls of `methods`, as "line: text". */
+function literalsAndCalls(path, pattern, methods) {
   const text = readFileSync(path, 'utf8');
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const hits = [];
   const at = (node, what) => hits.push(`${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${what}`);
   const visit = (node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
-      if (TRANSACTION.test(node.text)) at(node, node.text.trim().split('\n')[0].slice(0, 60));
-    } else if (ts.isPropertyAccessExpression(node) && node.name.text === '$transaction') {
-      at(node, '$transaction');
+      if (pattern.test(node.text)) at(node, node.text.trim().split('\n')[0].slice(0, 60));
+    } else if (ts.isPropertyAccessExpression(node) && methods.has(node.name.text)) {
+      at(node, node.name.text);
     }
     ts.forEachChild(node, visit);
   };
