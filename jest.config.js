@@ -11,6 +11,11 @@
  * file, so a run of both makes one template and one run's database, shared by the two.
  * `npm test` runs all three; `npm run test:unit`, `test:medium`, `test:e2e` one each.
  */
+// Every test runs the transaction check (src/prisma/transactions.ts): a statement made through
+// the service's database handle inside one of its transactions fails the request that made it.
+// Set before any test, global setup or server the tests start reads it (they inherit it).
+process.env.DB_CHECK_TRANSACTIONS ??= '1';
+
 const typescript = {
   testEnvironment: 'node',
   rootDir: '.',

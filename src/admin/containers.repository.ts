@@ -33,10 +33,10 @@ export class AdminContainersRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async page(skip: number, take: number): Promise<{ total: number; rows: AdminContainerRecord[] }> {
-    const [total, rows] = await this.prisma.transaction(() =>
+    const [total, rows] = await this.prisma.transaction(({ db }) =>
       Promise.all([
-        this.prisma.container.count(),
-        this.prisma.container.findMany({ select: CONTAINER_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+        db.container.count(),
+        db.container.findMany({ select: CONTAINER_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
       ]),
     );
     return { total, rows };
@@ -117,10 +117,10 @@ export class AdminContainersRepository {
   }
 
   async members(containerId: number, skip: number, take: number): Promise<{ total: number; rows: MemberRecord[] }> {
-    const [total, rows] = await this.prisma.transaction(() =>
+    const [total, rows] = await this.prisma.transaction(({ db }) =>
       Promise.all([
-        this.prisma.membership.count({ where: { containerId } }),
-        this.prisma.membership.findMany({
+        db.membership.count({ where: { containerId } }),
+        db.membership.findMany({
           where: { containerId },
           select: { role: true, user: { select: { name: true, fullName: true } } },
           orderBy: { user: { name: 'asc' } },

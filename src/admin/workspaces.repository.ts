@@ -43,10 +43,10 @@ export class AdminWorkspacesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async page(skip: number, take: number): Promise<{ total: number; rows: WorkspaceRecord[] }> {
-    const [total, rows] = await this.prisma.transaction(() =>
+    const [total, rows] = await this.prisma.transaction(({ db }) =>
       Promise.all([
-        this.prisma.workspace.count(),
-        this.prisma.workspace.findMany({ select: WORKSPACE_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
+        db.workspace.count(),
+        db.workspace.findMany({ select: WORKSPACE_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
       ]),
     );
     return { total, rows: rows.map(record) };

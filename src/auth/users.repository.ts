@@ -79,11 +79,8 @@ export class UsersRepository {
   }
 
   async page(skip: number, take: number): Promise<{ total: number; rows: AdminUserRecord[] }> {
-    const [total, rows] = await this.prisma.transaction(() =>
-      Promise.all([
-        this.prisma.user.count(),
-        this.prisma.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take }),
-      ]),
+    const [total, rows] = await this.prisma.transaction(({ db }) =>
+      Promise.all([db.user.count(), db.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take })]),
     );
     return { total, rows };
   }

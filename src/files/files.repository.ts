@@ -217,7 +217,7 @@ export class FilesRepository {
     return this.locks.inTurn(masterId, () =>
       this.prisma.transaction((tx) => {
         const sql = viaPg(tx.client);
-        return work(new FileChangeTx(sql, sql, this.prisma, this.locks.timeoutMs, this.iterations));
+        return work(new FileChangeTx(sql, sql, tx.db, this.locks.timeoutMs, this.iterations));
       }),
     );
   }

@@ -98,10 +98,10 @@ export class HistoryRepository {
           WHERE mm.class = ${reader.cls} AND mm.number = e.detail->>'member'
             AND mm.container_id = ANY(${reader.readable}::int4[])))`
       : Prisma.sql`false`;
-    const [[{ total }], rows] = await this.prisma.transaction(() =>
+    const [[{ total }], rows] = await this.prisma.transaction(({ db }) =>
       Promise.all([
-        this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events e WHERE ${where}`,
-        this.prisma.$queryRaw<EventRow[]>`
+        db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events e WHERE ${where}`,
+        db.$queryRaw<EventRow[]>`
         SELECT e.id, e.at, e.user_name, e.action, e.object_class, e.object_id, e.object_number,
                c.name AS container, e.detail, ${hidden} AS member_hidden
         FROM audit_events e LEFT JOIN containers c ON c.id = e.container_id

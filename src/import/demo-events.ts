@@ -17,7 +17,7 @@ export async function seedDemoEvents(databaseUrl: string): Promise<void> {
   const { events } = JSON.parse(await readFile(DEMO_EVENTS, 'utf8')) as { events: NamedEvent[] };
   const { prisma, close } = createPrismaService(databaseUrl, 1);
   try {
-    await prisma.transaction(() => importServices(prisma).audit.recordNamed(events));
+    await prisma.transaction(({ db }) => importServices(db).audit.recordNamed(events));
   } finally {
     await close();
   }

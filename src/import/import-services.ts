@@ -31,7 +31,7 @@ export interface ImportServices {
  * The import's services on the handle `prisma`, made here rather than by a Nest application
  * context: the import is a script with a database URL, and these services need nothing but the
  * handle, whereas the modules that offer them start the catalog, the stores, the batcher and
- * the rest of the service. Their statements run in `prisma.transaction()` when made inside it.
+ * the rest of the service. Made on a transaction's handle (`tx.db`), they run in that transaction.
  */
 export function importServices(prisma: PrismaService): ImportServices {
   return {

@@ -36,12 +36,12 @@ export async function importDataset(
 ): Promise<ImportSummary> {
   const { source = 'dataset', maxLinks = DEFAULT_OBJECTS_MAX_LINKS } = options;
   const importingUser = { name: options.importingUser ?? DEFAULT_IMPORTING_USER, given: !!options.importingUser };
-  const services = importServices(prisma);
-  // File bytes in PostgreSQL go in the import's transaction: stored with it or not at all.
-  const blobs = options.blobs ?? { put: (bytes: Buffer) => services.content.putBlob(bytes) };
-  return prisma.transaction(() =>
-    new Importer(services, data, importingUser, source, maxLinks, blobs, options.progress).run(),
-  );
+  return prisma.transaction(({ db }) => {
+    const services = importServices(db);
+    // File bytes in PostgreSQL go in the import's transaction: stored with it or not at all.
+    const blobs = options.blobs ?? { put: (bytes: Buffer) => services.content.putBlob(bytes) };
+    return new Importer(services, data, importingUser, source, maxLinks, blobs, options.progress).run();
+  });
 }
 
 class Importer {

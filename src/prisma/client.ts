@@ -19,7 +19,7 @@ export function createPrismaService(databaseUrl: string, max = 2): StandalonePri
   return {
     prisma,
     async close() {
-      await prisma.$disconnect();
+      await prisma.onModuleDestroy();
       await primary.end();
     },
   };

@@ -1,27 +1,28 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
- * The one transaction helper of the service, and how every statement finds its transaction.
+ * The one transaction helper of the service.
  *
  * `runTransaction(pool, work)` opens a transaction on a connection of the pool (BEGIN … COMMIT,
- * ROLLBACK when `work` throws) and makes it the current transaction of `work`'s async context.
- * While it is open, every statement made through the routed pool (`routeToTransaction`), which
- * is the pool under Prisma and `PrismaService.pgPool`, runs on that connection: Prisma model
- * calls and `$queryRaw` as much as `tx.query()` and pg-level work (prepared statements, COPY,
- * cursors). Repositories therefore take the transaction either explicitly (a `Tx`) or from the
- * context, and a write that spans modules is one transaction without handing clients around.
+ * ROLLBACK when `work` throws) and hands `work` the transaction (`Tx`): its connection and a
+ * `query()` that runs on it. Code in the transaction makes its statements through what it is
+ * handed, never through the pool: PrismaService.transaction() adds `tx.db`, a database handle
+ * bound to the transaction's connection (connectionPool below), so Prisma calls, `$queryRaw`,
+ * `pgPool` and the repositories and services built on that handle all run in the transaction.
  *
- * Inside a transaction, a nested `runTransaction`, a Prisma `$transaction` (or a nested write
- * Prisma wraps in one) and a `pool.connect()` … BEGIN become a savepoint of the open transaction:
- * the connection is never a second one (the embedded database has a single connection), and
- * a failing inner part rolls back only itself when the caller catches its error.
+ * Nesting: `runTransaction` on a connection pool (the pool of a transaction's handle) is a
+ * savepoint of its transaction, and so is a Prisma `$transaction` on that handle or a
+ * `connect()` … BEGIN on its pool: never a second connection (the embedded database has one),
+ * and a failing inner part rolls back only itself when the caller catches its error.
  *
- * Only statements for the pool the transaction was opened on join it: a transaction on another
- * pool (a test's own, the reports pool) leaves the handle's statements alone.
- *
- * Once the transaction has ended, its context routes nothing any more: work it started that
- * outlives it (a timer, a batch) runs on the pool as any other statement.
+ * The transaction is found through what is passed, not through an async context: an
+ * AsyncLocalStorage makes Node run its promise hooks for every promise of the process once it
+ * has been entered (a third of the requests per second of a small write). The test suites set
+ * DB_CHECK_TRANSACTIONS=1, which keeps one for a check only (checkStatements): a statement made
+ * through the service's own pool while a transaction of that pool is open in the same async
+ * context fails, since it would run outside the transaction (and wait for a second connection
+ * on the embedded database).
  */
 export interface Tx {
   /**
@@ -34,7 +35,7 @@ export interface Tx {
 }
 
 interface OpenTransaction {
-  /** The pool the transaction's connection came from: only statements for that pool join it. */
+  /** The pool the transaction's connection came from (for the check). */
   pool: pg.Pool;
   /** Null once the transaction has ended. */
   client: pg.PoolClient | null;
@@ -42,19 +43,17 @@ interface OpenTransaction {
   savepoints: number;
 }
 
-const current = new AsyncLocalStorage<OpenTransaction>();
+/** Only in the test suites (see the top of this file). */
+const checked = process.env.DB_CHECK_TRANSACTIONS === '1' ? new AsyncLocalStorage<OpenTransaction>() : null;
 
-/** The pool behind each routed pool (routeToTransaction). */
-const routedPools = new WeakMap<pg.Pool, pg.Pool>();
+/** The transaction each connection pool (connectionPool) is bound to, null between transactions. */
+const bindings = new WeakMap<pg.Pool, { open: OpenTransaction | null }>();
 
-/** The open transaction of this async context on `pool` (routed or not), if any. */
-function openOn(pool: pg.Pool): OpenTransaction | null {
-  const open = current.getStore();
-  return open?.client && open.pool === (routedPools.get(pool) ?? pool) ? open : null;
-}
+/** The pool behind each checked pool (checkStatements). */
+const checkedPools = new WeakMap<pg.Pool, pg.Pool>();
 
 class OpenTx implements Tx {
-  constructor(private readonly open: OpenTransaction) {}
+  constructor(readonly open: OpenTransaction) {}
 
   get client(): pg.PoolClient {
     if (!this.open.client) throw new Error('the transaction has ended');
@@ -82,29 +81,33 @@ export interface TransactionOptions {
 }
 
 /**
- * Runs `work` in a transaction on a connection of `pool` (see the top of this file), or in a
- * savepoint of the transaction already open in this async context.
+ * Runs `work` in a transaction on a connection of `pool` (see the top of this file); on a
+ * connection pool, in a savepoint of its transaction.
  */
 export async function runTransaction<T>(
   pool: pg.Pool,
   work: (tx: Tx) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
-  const outer = openOn(pool);
-  if (outer?.client) return inSavepoint(outer, outer.client, () => work(new OpenTx(outer)), options.commit !== false);
+  const binding = bindings.get(pool);
+  if (binding) {
+    const open = binding.open;
+    if (!open?.client) throw new Error('the transaction has ended');
+    return inSavepoint(open, open.client, () => work(new OpenTx(open)), options.commit !== false);
+  }
+  const root = checkedPools.get(pool) ?? pool;
+  if (checked?.getStore()?.client && checked.getStore()?.pool === root) throw outsideError('a second transaction');
   const begin = beginStatement(options);
-  const client = await pool.connect();
+  const client = await root.connect();
   const ignore = () => undefined;
   // An error the server sends while the connection is checked out reaches the caller through
   // the failing statement instead of crashing the process as an unhandled 'error' event.
   client.on('error', ignore);
-  const open: OpenTransaction = { pool: routedPools.get(pool) ?? pool, client, savepoints: 0 };
+  const open: OpenTransaction = { pool: root, client, savepoints: 0 };
   let broken: Error | undefined;
   try {
     await client.query(begin);
-    // Awaited inside the context: a Prisma call returned unawaited by `work` only starts when
-    // awaited (its promise is lazy), and must start in the transaction too.
-    const result = await current.run(open, async () => await work(new OpenTx(open)));
+    const result = checked ? await checked.run(open, () => work(new OpenTx(open))) : await work(new OpenTx(open));
     open.client = null;
     if (options.commit !== false) await client.query('COMMIT');
     else {
@@ -159,32 +162,76 @@ async function inSavepoint<T>(
 }
 
 /**
- * `pool`, routed: inside an open transaction (runTransaction), `query()` runs on the
- * transaction's connection and `connect()` hands out that connection as a client whose
- * BEGIN / COMMIT / ROLLBACK are a savepoint and whose release() keeps it open. Outside, it is
- * the pool itself. Prisma's pg adapter uses exactly these two methods of the pool it is given.
+ * A pool whose one connection is the connection of the transaction it is bound to (`bind`):
+ * `query()` runs there, `connect()` hands out that connection as a client whose BEGIN / COMMIT /
+ * ROLLBACK are a savepoint and whose release() keeps it open, and runTransaction on it is a
+ * savepoint. Between transactions (`bind(null)`) every statement fails. Prisma's pg adapter uses
+ * exactly these two methods of the pool it is given (and needs a pg.Pool: this is one that
+ * never connects by itself).
  */
-export function routeToTransaction(pool: pg.Pool): pg.Pool {
-  const routed = new Proxy(pool, {
+export function connectionPool(): { pool: pg.Pool; bind(tx: Tx | null): void } {
+  const pool = new pg.Pool({ max: 1 });
+  const binding: { open: OpenTransaction | null } = { open: null };
+  const ended = () => Promise.reject(new Error('the transaction has ended'));
+  pool.query = ((...args: unknown[]) => {
+    const client = binding.open?.client;
+    if (!client) return ended();
+    return Reflect.apply(client.query, client, args) as unknown;
+  }) as pg.Pool['query'];
+  pool.connect = (() => {
+    const open = binding.open;
+    if (!open?.client) return ended();
+    return Promise.resolve(savepointClient(open, open.client));
+  }) as pg.Pool['connect'];
+  pool.end = (() => Promise.resolve()) as pg.Pool['end'];
+  bindings.set(pool, binding);
+  return {
+    pool,
+    bind(tx) {
+      binding.open = tx instanceof OpenTx ? tx.open : null;
+    },
+  };
+}
+
+/** True for a connection pool (connectionPool): a transaction on it is a savepoint. */
+export function isConnectionPool(pool: pg.Pool): boolean {
+  return bindings.has(pool);
+}
+
+/**
+ * `pool`, checked when the test suites ask (see the top of this file): a statement or a
+ * `connect()` through it while a transaction of it is open in the same async context fails,
+ * naming what to use instead. Otherwise `pool` itself.
+ */
+export function checkStatements(pool: pg.Pool): pg.Pool {
+  const store = checked;
+  if (!store) return pool;
+  const inside = (target: pg.Pool) => {
+    const open = store.getStore();
+    return !!open?.client && open.pool === target;
+  };
+  const proxy = new Proxy(pool, {
     get(target, prop) {
-      if (prop === 'query') {
+      if (prop === 'query' || prop === 'connect') {
+        const method = prop === 'query' ? target.query : target.connect;
         return (...args: unknown[]) => {
-          const on = openOn(target)?.client ?? target;
-          return Reflect.apply(on.query, on, args) as unknown;
-        };
-      }
-      if (prop === 'connect') {
-        return (...args: unknown[]) => {
-          const open = openOn(target);
-          if (open?.client) return Promise.resolve(savepointClient(open, open.client));
-          return Reflect.apply(target.connect, target, args) as unknown;
+          if (inside(target)) throw outsideError(prop === 'query' ? 'a statement' : 'a second connection');
+          return Reflect.apply(method, target, args) as unknown;
         };
       }
       return forward(target, prop);
     },
   });
-  routedPools.set(routed, pool);
-  return routed;
+  checkedPools.set(proxy, pool);
+  return proxy;
+}
+
+function outsideError(what: string): Error {
+  return new Error(
+    `${what} through the service's database handle inside one of its transactions: it would run ` +
+      `outside the transaction (and wait for a second connection on the embedded database); use ` +
+      `the transaction's handle (tx.db) or tx.query`,
+  );
 }
 
 /** The open transaction's connection, as a client of its own whose transaction is a savepoint. */

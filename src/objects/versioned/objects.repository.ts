@@ -55,6 +55,6 @@ export class ObjectsRepository {
    * for the locks of objects are bounded by DB_LOCK_TIMEOUT_MS (ObjectChangeTx.lockMaster).
    */
   change<T>(work: (tx: ObjectChangeTx) => Promise<T>): Promise<T> {
-    return this.prisma.transaction(() => work(new ObjectChangeTx(this.prisma, this.locks.timeoutMs, this.numbers)));
+    return this.prisma.transaction(({ db }) => work(new ObjectChangeTx(db, this.locks.timeoutMs, this.numbers)));
   }
 }
