@@ -8,6 +8,7 @@ import { HttpErrorFilter } from './common/http-error.filter.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { FilesModule } from './files/files.module.js';
+import { GatewayModule } from './gateway/gateway.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
@@ -35,6 +36,7 @@ export class AppModule {
         AdminModule,
         HistoryModule,
         HealthModule,
+        GatewayModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },

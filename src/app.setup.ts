@@ -6,6 +6,7 @@ import { parseUrlQuery } from './common/invalid-utf8.js';
 import { createLogger, requestContext } from './common/logger.js';
 import type { Logger } from 'pino';
 import { versionRecord } from './common/version.js';
+import { gatewayAliases } from './gateway/gateway-aliases.js';
 import { swaggerMetadata } from './swagger-metadata.generated.js';
 
 /**
@@ -26,6 +27,9 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   app.set('query parser', parseUrlQuery);
   applyHttpTimeouts(app.getHttpServer() as Server, config);
   app.use(requestContext(logger ?? createLogger(config.logLevel)));
+  // The addresses of the original gateway (GATEWAY_BASE_PATH) are rewritten to the routes they
+  // are aliases of before any route is matched; the request log shows the address as sent.
+  if (config.gatewayBasePath) app.use(gatewayAliases(config));
   // Bodies are read after authentication, by the global guard (RequestBodyReader), never by
   // Express middleware.
   if (config.basePath) app.setGlobalPrefix(config.basePath);
@@ -64,7 +68,8 @@ async function setupSwagger(app: NestExpressApplication, config: AppConfig): Pro
   SwaggerModule.setup('docs', app, document, {
     useGlobalPrefix: Boolean(config.basePath),
     jsonDocumentUrl: 'docs-json',
-    swaggerOptions: { persistAuthorization: true },
+    // Deep links (`/docs#/reports`) open a tag: the plug-in index's doc_url points there.
+    swaggerOptions: { persistAuthorization: true, deepLinking: true },
   });
 }
 

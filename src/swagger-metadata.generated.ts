@@ -8,6 +8,7 @@ export async function swaggerMetadata() {
     './catalog/dto/catalog.dto.js': await import('./catalog/dto/catalog.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
+    './gateway/dto/gateway.dto.js': await import('./gateway/dto/gateway.dto.js'),
     './history/dto/audit.dto.js': await import('./history/dto/audit.dto.js'),
     './numbers/dto/numbers-response.dto.js': await import('./numbers/dto/numbers-response.dto.js'),
     './objects/dto/catalog-object.dto.js': await import('./objects/dto/catalog-object.dto.js'),
@@ -577,6 +578,54 @@ export async function swaggerMetadata() {
                 type: () => String,
                 description: 'OID of the iteration that holds the change (after iterate: the new one)',
               },
+            },
+          },
+        ],
+        [
+          import('./gateway/dto/gateway.dto.js'),
+          {
+            GatewayVersionDto: {
+              version: {
+                required: true,
+                type: () => String,
+                description:
+                  "the level of the original gateway's interface the service offers: dotted numbers, at least two (clients of the gateway need 1.5 or later)",
+              },
+              build: { required: true, type: () => Number, description: 'build number of the service' },
+              date: { required: true, type: () => String, description: 'build date, YYYY-MM-DD' },
+            },
+            PluginDto: {
+              name: { required: true, type: () => String, description: 'name of the service' },
+              version: {
+                required: true,
+                type: () => String,
+                description: "the service's version, as its own `<service>/version` gives it",
+              },
+              build: { required: true, type: () => String, description: 'build number of the service, as a string' },
+              date: { required: true, type: () => String, description: 'build date, YYYY-MM-DD' },
+              description: { required: true, type: () => String },
+              doc_url: { required: true, type: () => String, description: "the service's part of Swagger UI" },
+              module: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'always null (the gateway named a Python module here)',
+              },
+              blueprint: {
+                required: true,
+                type: () => String,
+                description:
+                  "the service's route group: its addresses are `<base>/<blueprint>/\u2026` and `<gateway>/services/<blueprint>/\u2026`",
+              },
+            },
+            PluginIndexDto: {
+              count: { required: true, type: () => Number, description: 'number of items' },
+              items: {
+                required: true,
+                type: () => [t['./gateway/dto/gateway.dto.js'].PluginDto],
+                description: 'one per service',
+              },
+              _runtime: { required: true, type: () => Number, description: 'time the request took, in seconds' },
             },
           },
         ],

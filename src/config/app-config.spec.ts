@@ -131,6 +131,57 @@ describe('loadConfig', () => {
     expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '30000', DB_STATEMENT_TIMEOUT_MS: '0' }).dbLockTimeoutMs).toBe(30_000);
   });
 
+  it('reads GATEWAY_BASE_PATH: the gateway path by default, another path, or off', () => {
+    expect(loadConfig({}).gatewayBasePath).toBe('/Windchill/servlet/nexiles/tools');
+    expect(loadConfig({ GATEWAY_BASE_PATH: ' /nexiles/servlet/nexiles/tools ' }).gatewayBasePath).toBe(
+      '/nexiles/servlet/nexiles/tools',
+    );
+    expect(loadConfig({ GATEWAY_BASE_PATH: '' }).gatewayBasePath).toBe('');
+    expect(loadConfig({ GATEWAY_BASE_PATH: 'off' }).gatewayBasePath).toBe('');
+    expect(loadConfig({ GATEWAY_BASE_PATH: 'OFF' }).gatewayBasePath).toBe('');
+    expect(loadConfig({ GATEWAY_BASE_PATH: '/gw', BASE_PATH: '/pdm' })).toMatchObject({
+      gatewayBasePath: '/gw',
+      basePath: '/pdm',
+    });
+  });
+
+  it('refuses a GATEWAY_BASE_PATH that is not a plain absolute path', () => {
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: 'Windchill/servlet/nexiles/tools' })).toThrow(
+      'GATEWAY_BASE_PATH: "Windchill/servlet/nexiles/tools" does not start with / (e.g. /Windchill/servlet/nexiles/tools; off: none)',
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/Windchill/servlet/nexiles/tools/' })).toThrow(
+      'GATEWAY_BASE_PATH: "/Windchill/servlet/nexiles/tools/" ends with / (write it without: e.g. /Windchill/servlet/nexiles/tools)',
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/' })).toThrow('GATEWAY_BASE_PATH: "/" ends with /');
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/a//b' })).toThrow(
+      'GATEWAY_BASE_PATH: "/a//b" has the segment "": segments are letters, digits and . _ ~ - (not empty, . or ..)',
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/a/../b' })).toThrow('has the segment ".."');
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/a b' })).toThrow('has the segment "a b"');
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/a?b' })).toThrow('has the segment "a?b"');
+  });
+
+  it('refuses a GATEWAY_BASE_PATH that would take over routes under BASE_PATH', () => {
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/pdm', BASE_PATH: '/pdm' })).toThrow(
+      'GATEWAY_BASE_PATH: "/pdm" is BASE_PATH; the gateway addresses need a path of their own',
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/gw', BASE_PATH: '/gw/pdm' })).toThrow(
+      'GATEWAY_BASE_PATH: "/gw" holds BASE_PATH ("/gw/pdm"); choose a path outside it',
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/files/gw' })).toThrow(
+      'GATEWAY_BASE_PATH: "/files/gw" lies in the service\'s own routes (/files/…); choose a path outside them',
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/PDM/Version', BASE_PATH: '/pdm' })).toThrow(
+      "lies in the service's own routes (/pdm/version/…)",
+    );
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: '/docs' })).toThrow("lies in the service's own routes");
+    // Under BASE_PATH but beside its routes, or beside BASE_PATH: fine.
+    expect(loadConfig({ GATEWAY_BASE_PATH: '/pdm/servlet/nexiles/tools', BASE_PATH: '/pdm' }).gatewayBasePath).toBe(
+      '/pdm/servlet/nexiles/tools',
+    );
+    expect(loadConfig({ GATEWAY_BASE_PATH: '/files/gw', BASE_PATH: '/pdm' }).gatewayBasePath).toBe('/files/gw');
+  });
+
   it('lists every bad variable at once', () => {
     let err: unknown;
     try {

@@ -4,6 +4,8 @@ import {
   basePath,
   bool,
   databaseUrl,
+  DEFAULT_GATEWAY_BASE_PATH,
+  gatewayBasePath,
   intIn,
   logLevel,
   optionalBool,
@@ -16,6 +18,7 @@ import {
 } from './config-parsers.js';
 import { FILES_SPEC, filesStoreProblems, type FilesConfig } from './files-config.js';
 import { timeoutProblems } from './timeout-config.js';
+import { ROOT_ROUTES, SERVICE_ROUTES } from '../common/service-routes.js';
 
 export { parseSize } from './config-parsers.js';
 export { FILES_STORES, type FilesStoreName } from './files-config.js';
@@ -48,6 +51,12 @@ export interface AppConfig extends FilesConfig {
   basePath: string;
   /** Absolute base address used in links (url fields); derived from the request when empty. */
   publicUrl: string;
+  /**
+   * Where clients of the original gateway send their requests (docs/gateway.md), e.g.
+   * "/Windchill/servlet/nexiles/tools": its addresses are aliases of the routes under basePath.
+   * Empty: no such aliases.
+   */
+  gatewayBasePath: string;
   jsonBodyLimit: number;
   xmlBodyLimit: number;
   dbPoolMax: number;
@@ -144,6 +153,7 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   trustProxy: ['TRUST_PROXY', '', trustProxy],
   basePath: ['BASE_PATH', '', basePath],
   publicUrl: ['PUBLIC_URL', '', publicUrl],
+  gatewayBasePath: ['GATEWAY_BASE_PATH', DEFAULT_GATEWAY_BASE_PATH, gatewayBasePath],
   // A JSON body is held whole in memory (BODY_MEMORY_BUDGET): large files go raw, streamed.
   jsonBodyLimit: ['JSON_BODY_LIMIT', '16mb', parseSize],
   xmlBodyLimit: ['XML_BODY_LIMIT', '1mb', parseSize],
@@ -211,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (out.databaseReplicaUrl && out.databaseUrl === '') {
     problems.push('DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded database has no replica)');
   }
+  if (!problems.length) problems.push(...gatewayProblems(out as AppConfig));
   if (!problems.length) problems.push(...filesStoreProblems(out as AppConfig));
   if (!problems.length) problems.push(...timeoutProblems(out as AppConfig));
   if (!problems.length && env.OBJECTS_RELEASED_STATES === undefined) {
@@ -223,6 +234,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!problems.length) problems.push(...releasedProblems(out as AppConfig));
   if (problems.length) throw new ConfigError(problems);
   return out as AppConfig;
+}
+
+/**
+ * The gateway addresses are rewritten to the routes under BASE_PATH before those are matched: they
+ * must not take over any of them (GATEWAY_BASE_PATH at or inside BASE_PATH's own routes), nor
+ * BASE_PATH lie under the gateway path. Routes match without regard to case, so the check does.
+ */
+export function gatewayProblems(c: Pick<AppConfig, 'basePath' | 'gatewayBasePath'>): string[] {
+  const gateway = c.gatewayBasePath.toLowerCase();
+  const base = c.basePath.toLowerCase();
+  if (!gateway) return [];
+  const shown = `"${c.gatewayBasePath}"`;
+  if (gateway === base) {
+    return [`GATEWAY_BASE_PATH: ${shown} is BASE_PATH; the gateway addresses need a path of their own`];
+  }
+  if (base.startsWith(`${gateway}/`)) {
+    return [`GATEWAY_BASE_PATH: ${shown} holds BASE_PATH ("${c.basePath}"); choose a path outside it`];
+  }
+  const inside = base === '' ? gateway : gateway.startsWith(`${base}/`) ? gateway.slice(base.length) : null;
+  const first = inside?.split('/')[1];
+  const taken = [...SERVICE_ROUTES.map((s) => s.name), ...ROOT_ROUTES];
+  if (first !== undefined && taken.includes(first)) {
+    return [
+      `GATEWAY_BASE_PATH: ${shown} lies in the service's own routes (${c.basePath}/${first}/…); choose a path outside them`,
+    ];
+  }
+  return [];
 }
 
 /** Released states are states of the lifecycle. */

@@ -74,6 +74,30 @@ export function basePath(raw: string): string {
   return p;
 }
 
+/** Where clients of the original gateway find it, unless GATEWAY_BASE_PATH says otherwise. */
+export const DEFAULT_GATEWAY_BASE_PATH = '/Windchill/servlet/nexiles/tools';
+
+/**
+ * GATEWAY_BASE_PATH: a path like /Windchill/servlet/nexiles/tools (segments of letters, digits
+ * and `._~-`, none empty, `.` or `..`; no trailing slash), or empty or `off` for no gateway
+ * addresses ('').
+ */
+export function gatewayBasePath(raw: string): string {
+  const p = raw.trim();
+  if (p === '' || p.toLowerCase() === 'off') return '';
+  if (!p.startsWith('/'))
+    throw new Error(`"${raw}" does not start with / (e.g. ${DEFAULT_GATEWAY_BASE_PATH}; off: none)`);
+  if (p.endsWith('/')) throw new Error(`"${raw}" ends with / (write it without: e.g. ${DEFAULT_GATEWAY_BASE_PATH})`);
+  const bad = p
+    .slice(1)
+    .split('/')
+    .find((s) => s === '' || s === '.' || s === '..' || !/^[A-Za-z0-9._~-]+$/.test(s));
+  if (bad !== undefined) {
+    throw new Error(`"${raw}" has the segment "${bad}": segments are letters, digits and . _ ~ - (not empty, . or ..)`);
+  }
+  return p;
+}
+
 export function databaseUrl(raw: string): string {
   const v = raw.trim();
   if (v === '') return '';
