@@ -11,6 +11,7 @@ import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
+import { ObjectApiModule } from './object-api/object-api.module.js';
 import { ObjectsModule } from './objects/objects.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { QueryModule } from './query/query.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
         NumbersModule,
         CadModule,
         ObjectsModule,
+        ObjectApiModule,
         QueryModule,
         AdminModule,
         HistoryModule,
