@@ -12,6 +12,7 @@ import { GatewayModule } from './gateway/gateway.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
+import { ObjectApiModule } from './object-api/object-api.module.js';
 import { ObjectsModule } from './objects/objects.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { QueryModule } from './query/query.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         NumbersModule,
         CadModule,
         ObjectsModule,
+        ObjectApiModule,
         QueryModule,
         AdminModule,
         HistoryModule,

@@ -11,6 +11,7 @@ export async function swaggerMetadata() {
     './gateway/dto/gateway.dto.js': await import('./gateway/dto/gateway.dto.js'),
     './history/dto/audit.dto.js': await import('./history/dto/audit.dto.js'),
     './numbers/dto/numbers-response.dto.js': await import('./numbers/dto/numbers-response.dto.js'),
+    './object-api/dto/object-api-response.dto.js': await import('./object-api/dto/object-api-response.dto.js'),
     './objects/dto/catalog-object.dto.js': await import('./objects/dto/catalog-object.dto.js'),
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
     './objects/dto/structure-response.dto.js': await import('./objects/dto/structure-response.dto.js'),
@@ -830,6 +831,178 @@ export async function swaggerMetadata() {
               container: { required: true, type: () => t['./numbers/dto/numbers-response.dto.js'].ContainerRefDto },
               items: { required: true, type: () => [t['./numbers/dto/numbers-response.dto.js'].NumberingRuleDto] },
               _runtime: { required: true, type: () => Number, description: 'time the request took, in seconds' },
+            },
+          },
+        ],
+        [
+          import('./object-api/dto/object-api-query.dto.js'),
+          {
+            ApiListQueryDto: {
+              limit: { required: true, type: () => Number, minimum: 1 },
+              start: {
+                required: true,
+                type: () => Number,
+                description: 'items to skip (0: from the first); the next page starts at start + limit',
+                default: 0,
+                minimum: 0,
+              },
+              name: {
+                required: false,
+                type: () => String,
+                description: 'the name, with wildcards `*` (any characters) and `?` (one character); case-sensitive',
+                maxLength: 1000,
+              },
+            },
+            ObjectItemParamDto: {
+              oid: {
+                required: true,
+                type: () => String,
+                description:
+                  'OR:<class>:<id> of an iteration, VR:<class>:<branch id> of a version, or a number (the latest iteration)',
+              },
+            },
+            ObjectListQueryDto: {
+              number: {
+                required: false,
+                type: () => String,
+                description: 'the number, with wildcards `*` and `?`',
+                maxLength: 200,
+              },
+              state: {
+                required: false,
+                type: () => String,
+                description: 'the lifecycle state, exactly (RELEASED)',
+                maxLength: 64,
+              },
+              creator: {
+                required: false,
+                type: () => String,
+                description: "login name of the iteration's creator",
+                maxLength: 200,
+              },
+              modifier: {
+                required: false,
+                type: () => String,
+                description: "login name of the iteration's last modifier",
+                maxLength: 200,
+              },
+              latest_iteration: {
+                required: false,
+                type: () => String,
+                description: 'yes (the default): the latest iteration of each object; no: every iteration',
+              },
+              latest_released: {
+                required: false,
+                type: () => String,
+                description:
+                  'yes: per object the newest iteration in a released state (OBJECTS_RELEASED_STATES); latest_iteration is then not used',
+              },
+            },
+            UserItemParamDto: {
+              oid: { required: true, type: () => String, description: 'OR:wt.org.WTUser:<id>, or the login name' },
+            },
+          },
+        ],
+        [
+          import('./object-api/dto/object-api-response.dto.js'),
+          {
+            ObjectDetailsDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              number: { required: true, type: () => String },
+              cadname: {
+                required: false,
+                type: () => String,
+                description: 'CAD documents only: the file name (their name)',
+              },
+              doctype: {
+                required: false,
+                type: () => String,
+                nullable: true,
+                description: 'CAD documents only: CADASSEMBLY, CADCOMPONENT or CADDRAWING',
+              },
+              type: {
+                required: true,
+                type: () => String,
+                description: 'the class, or the soft type when the object has one',
+              },
+              state: { required: true, type: () => String },
+              version: { required: true, type: () => String, description: 'version.iteration' },
+              location: { required: true, type: () => String, description: 'the container, as a folder path' },
+              path: { required: true, type: () => String, description: 'location/name' },
+              created: { required: true, type: () => String, description: 'UTC, to the second, without zone' },
+              modified: { required: true, type: () => String, description: 'UTC, to the second, without zone' },
+              creator: { required: true, type: () => t['./object-api/dto/object-api-response.dto.js'].PrincipalDto },
+              modifier: { required: true, type: () => t['./object-api/dto/object-api-response.dto.js'].PrincipalDto },
+              isCheckedOut: {
+                required: true,
+                type: () => Boolean,
+                description: 'always false: objects are not checked out here',
+              },
+              isLatestIteration: { required: true, type: () => Boolean },
+            },
+            ObjectItemDto: {
+              oid: { required: true, type: () => String },
+              url: { required: true, type: () => String, description: 'this answer' },
+              details: {
+                required: true,
+                type: () => String,
+                description: 'the object in the objects service (GET /objects/<oid>)',
+              },
+              name: { required: true, type: () => String },
+              number: { required: true, type: () => String },
+              cadname: {
+                required: false,
+                type: () => String,
+                description: 'CAD documents only: the file name (their name)',
+              },
+              version: { required: true, type: () => String, description: 'version.iteration' },
+              modified: { required: true, type: () => String, description: 'UTC, to the second, without zone' },
+              path: { required: true, type: () => String, description: '/container/name' },
+              item: { required: true, type: () => t['./object-api/dto/object-api-response.dto.js'].ObjectDetailsDto },
+              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
+            },
+            ObjectListDto: {
+              count: { required: true, type: () => Number, description: 'number of items in this answer' },
+              items: {
+                required: true,
+                type: () => [t['./object-api/dto/object-api-response.dto.js'].ObjectPointerDto],
+              },
+              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
+            },
+            ObjectPointerDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              number: { required: true, type: () => String },
+              url: { required: true, type: () => String, description: "the object's item answer" },
+            },
+            PrincipalDto: {
+              oid: { required: true, type: () => String },
+              url: { required: true, type: () => String },
+              details: { required: true, type: () => String, description: 'the same as url' },
+              name: { required: true, type: () => String, description: 'login name' },
+            },
+            UserItemDto: {
+              oid: { required: true, type: () => String },
+              url: { required: true, type: () => String },
+              details: {
+                required: true,
+                type: () => String,
+                description: 'the same as url: there is no other view of a user every user may read',
+              },
+              name: { required: true, type: () => String, description: 'login name' },
+              fullName: { required: true, type: () => String, nullable: true },
+              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
+            },
+            UserListDto: {
+              count: { required: true, type: () => Number, description: 'number of items in this answer' },
+              items: { required: true, type: () => [t['./object-api/dto/object-api-response.dto.js'].UserPointerDto] },
+              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
+            },
+            UserPointerDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              url: { required: true, type: () => String },
             },
           },
         ],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type AuditEvent } from '../audit/audit-events.js';
 import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 /** A user as sign-in checks them: with the password hash. */
@@ -24,6 +24,13 @@ export interface AdminUserRecord {
   admin: boolean;
   disabled: boolean;
   createdAt: Date;
+}
+
+/** A user as every signed-in user may see them: name and full name only. */
+export interface PublicUserRecord {
+  id: number;
+  name: string;
+  fullName: string | null;
 }
 
 export interface NewUser {
@@ -83,6 +90,21 @@ export class UsersRepository {
       Promise.all([db.user.count(), db.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take })]),
     );
     return { total, rows };
+  }
+
+  /** Users whose name matches a LIKE pattern (escape `\`; null: all), by name, from `start`. */
+  listPublic(namePattern: string | null, start: number, limit: number): Promise<PublicUserRecord[]> {
+    const where = namePattern === null ? Prisma.sql`TRUE` : Prisma.sql`name LIKE ${namePattern}`;
+    return this.prisma.$queryRaw<PublicUserRecord[]>`
+      SELECT id, name, full_name AS "fullName" FROM users
+      WHERE ${where}
+      ORDER BY name
+      LIMIT ${limit} OFFSET ${start}`;
+  }
+
+  /** One user by id or name, as every signed-in user may see them. */
+  findPublic(key: { id: number } | { name: string }): Promise<PublicUserRecord | null> {
+    return this.prisma.user.findUnique({ where: key, select: { id: true, name: true, fullName: true } });
   }
 
   async any(): Promise<boolean> {

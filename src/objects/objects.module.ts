@@ -7,6 +7,8 @@ import { CatalogObjectsController } from './plain/catalog-objects.controller.js'
 import { ObjectChangesController } from './versioned/object-changes.controller.js';
 import { ObjectChangesService } from './versioned/object-changes.service.js';
 import { ObjectsController } from './objects.controller.js';
+import { ObjectListsRepository } from './versioned/object-lists.repository.js';
+import { ObjectLookupService } from './versioned/object-lookup.service.js';
 import { ObjectsRepository } from './versioned/objects.repository.js';
 import { ObjectsService } from './objects.service.js';
 import { PlainObjectsService } from './plain/plain-objects.service.js';
@@ -25,6 +27,9 @@ import { UsageLinksService } from './structure/usage-links.service.js';
     CatalogLinksService,
     ObjectsRepository,
     StructureRepository,
+    ObjectListsRepository,
+    ObjectLookupService,
   ],
+  exports: [ObjectLookupService],
 })
 export class ObjectsModule {}

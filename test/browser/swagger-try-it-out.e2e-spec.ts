@@ -108,6 +108,7 @@ const USER = ['admin', 'createdAt', 'disabled', 'email', 'fullName', 'name', 'oi
 const CONTAINER = ['class', 'createdAt', 'description', 'name', 'oid'];
 const RULE = ['class_name', 'next', 'next_number', 'prefix', 'suffix', 'width'];
 const PAGE = ['_runtime', 'count', 'items', 'limit', 'page', 'query', 'session_id', 'start', 'total'];
+const API_ITEM = ['_runtime', 'details', 'item', 'modified', 'name', 'number', 'oid', 'path', 'url', 'version'];
 
 /** The longest one operation may take before the test says the service hangs. */
 const ANSWER_MS = 30_000;
@@ -298,6 +299,14 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       QueryController_openPost: { status: 200, fields: PAGE },
       QueryController_page: { status: 200, fields: PAGE },
       QueryController_close: { status: 200, fields: ['session_id', 'success'] },
+      ObjectApiController_documents: { status: 200, fields: LIST },
+      ObjectApiController_document: { status: 200, fields: API_ITEM },
+      ObjectApiController_epmDocuments: { status: 200, fields: LIST },
+      ObjectApiController_epmDocument: { status: 200, fields: [...API_ITEM, 'cadname'].sort() },
+      ObjectApiController_parts: { status: 200, fields: LIST },
+      ObjectApiController_part: { status: 200, fields: API_ITEM },
+      UsersApiController_list: { status: 200, fields: LIST },
+      UsersApiController_read: { status: 200, fields: ['_runtime', 'details', 'fullName', 'name', 'oid', 'url'] },
       UsersController_list: { status: 200, fields: PAGED },
       UsersController_create: { status: 201, fields: USER },
       UsersController_get: { status: 200, fields: USER },

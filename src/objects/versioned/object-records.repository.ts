@@ -33,6 +33,8 @@ export interface ObjectRecord {
   attributes: Record<string, AttributeValue>;
   createdBy: string;
   modifiedBy: string;
+  createdById: number;
+  modifiedById: number;
   createdAt: Date;
   modifiedAt: Date;
   /** The caller's membership role in the container (null: not a member). */
@@ -66,7 +68,8 @@ export function recordSql(
            m.class AS cls, m.soft_type AS "softType", m.subtype,
            m.number, m.name, m.container_id AS "containerId", c.name AS "containerName",
            c.class AS "containerClass", i.version, i.iteration, i.latest, i.state, i.title, i.description, i.note,
-           i.attributes, cu.name AS "createdBy", mu.name AS "modifiedBy", i.created_at AS "createdAt",
+           i.attributes, cu.name AS "createdBy", mu.name AS "modifiedBy", i.created_by AS "createdById",
+           i.modified_by AS "modifiedById", i.created_at AS "createdAt",
            i.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
     FROM ${from.iterations} i
     JOIN ${from.masters} m ON m.id = i.master_id
