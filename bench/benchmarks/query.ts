@@ -91,11 +91,11 @@ async function measure(side: 'service' | 'baseline', ctx: BenchContext): Promise
       }
       sample[name] = median(times);
     }
+    Object.assign(sample, await measureAssociations(side, server, session));
   } finally {
     if (side === 'service' && session) await get(`${server.url}/query/1.0/query/${session}`, 'DELETE');
   }
   sample.deep_page_ratio = sample.page_last_ms / sample.page_0_ms;
-  Object.assign(sample, await measureAssociations(side, server, session));
   sample.assoc_ratio = sample.page_100_assoc_ms / sample.page_100_ms;
   return sample;
 }
