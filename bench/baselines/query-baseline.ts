@@ -89,8 +89,7 @@ async function addAssociations(
 ): Promise<void> {
   const ids = items.map((i) => Number(i.oid.split(':')[2]));
   const byId = new Map(items.map((i, k) => [ids[k], i as ReturnType<typeof item> & Record<string, unknown[]>]));
-  const url = (r: FileRow) =>
-    `${base}/files/${byId.get(r.item)!.oid}/${encodeURIComponent(r.file_name)}`;
+  const url = (r: FileRow) => `${base}/files/${byId.get(r.item)!.oid}/${encodeURIComponent(r.file_name)}`;
   const read = async (roles: readonly string[] | null) => {
     const q = filesSql(ids, readable, roles);
     return (await pool.query<FileRow>(q.text, q.values)).rows;

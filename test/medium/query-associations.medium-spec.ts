@@ -63,10 +63,10 @@ describe('QueryAssociations: the associations of a page of the query service', (
   const containerId = (name: string) => one('SELECT id FROM containers WHERE name = $1', [name]);
   const addFile = async (iterationId: number, role: string, fileName: string, mimeType: string, bytes: Buffer) => {
     const sha = createHash('sha256').update(bytes).digest('hex');
-    await s.pool.query(
-      `INSERT INTO content_blobs (sha256, size) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-      [sha, bytes.length],
-    );
+    await s.pool.query(`INSERT INTO content_blobs (sha256, size) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+      sha,
+      bytes.length,
+    ]);
     await s.pool.query(`INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`, [
       sha,
       bytes,
@@ -96,10 +96,12 @@ describe('QueryAssociations: the associations of a page of the query service', (
       [parent, child.id, quantity, line],
     );
   const addDescribe = (part: Item, doc: Item, container: number | null) =>
-    one(
-      `INSERT INTO links (class, role_a_id, role_b_id, container_id) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [DESCRIBE, part.id, doc.id, container],
-    );
+    one(`INSERT INTO links (class, role_a_id, role_b_id, container_id) VALUES ($1, $2, $3, $4) RETURNING id`, [
+      DESCRIBE,
+      part.id,
+      doc.id,
+      container,
+    ]);
 
   let spec: Item; // 0000000001, Drive Unit, with a thumbnail added
   let drawing: Item; // 0000500004, Drive Unit, a DRAWING file
@@ -146,7 +148,12 @@ describe('QueryAssociations: the associations of a page of the query service', (
     const url = (name: string) => `${BASE}/files/OR:${DOC}:${spec.id}/${name}`;
     expect(got.get(spec.id)).toEqual({
       files: [
-        expect.objectContaining({ role: 'PRIMARY', filename: 'spec.txt', mimetype: 'text/plain', url: url('spec.txt') }),
+        expect.objectContaining({
+          role: 'PRIMARY',
+          filename: 'spec.txt',
+          mimetype: 'text/plain',
+          url: url('spec.txt'),
+        }),
         expect.objectContaining({ role: 'SECONDARY', filename: 'notes.md', url: url('notes.md') }),
         {
           url: url('thumbnail.png'),
@@ -224,7 +231,10 @@ describe('QueryAssociations: the associations of a page of the query service', (
       'STD-000002',
       'SP-PART-1',
     ]);
-    expect(forAdmin[3]).toMatchObject({ oid: `OR:${PART}:${secretPart.id}`, link: `OR:wt.part.WTPartUsageLink:${links.secretUse}` });
+    expect(forAdmin[3]).toMatchObject({
+      oid: `OR:${PART}:${secretPart.id}`,
+      link: `OR:wt.part.WTPartUsageLink:${links.secretUse}`,
+    });
   });
 
   it('lists the latest iterations using an item, only those the caller may read', async () => {
@@ -308,7 +318,8 @@ describe('QueryAssociations: the associations of a page of the query service', (
       );
       const doc = await addMaster(DOC, 'AP-DOC', container);
       items = [];
-      for (let n = 1; n <= 100; n++) items.push(await addMaster(PART, `AP-${String(n).padStart(3, '0')}`, container, { n }));
+      for (let n = 1; n <= 100; n++)
+        items.push(await addMaster(PART, `AP-${String(n).padStart(3, '0')}`, container, { n }));
       for (const [k, item] of items.entries()) {
         await addFile(item.id, 'PRIMARY', 'part.txt', 'text/plain', Buffer.from(`part ${k}\n`));
         await addFile(item.id, 'THUMBNAIL', 'thumbnail.png', 'image/png', PNG);

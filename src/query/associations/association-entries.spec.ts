@@ -47,7 +47,11 @@ describe('association entries', () => {
 
   it('gives a used object without iterations no OID, and a link without line number none', () => {
     const bare = { ...row, iteration_id: null, version: null, iteration: null, state: null, latest: null };
-    expect(describeRelated({ ...bare, line_number: null })).toMatchObject({ oid: null, version: null, lineNumber: null });
+    expect(describeRelated({ ...bare, line_number: null })).toMatchObject({
+      oid: null,
+      version: null,
+      lineNumber: null,
+    });
   });
 
   it('finds the describe link classes of the standard catalog: from an iteration to a document iteration', () => {

@@ -60,9 +60,7 @@ type Readable = readonly number[] | null;
 
 /** `alias.container_id` is one the caller reads (null: every container). */
 function readableIn(alias: string, readable: Readable): Sql {
-  return readable === null
-    ? sql`TRUE`
-    : sql`${Prisma.raw(alias)}.container_id = ANY(${[...readable]}::integer[])`;
+  return readable === null ? sql`TRUE` : sql`${Prisma.raw(alias)}.container_id = ANY(${[...readable]}::integer[])`;
 }
 
 /**
