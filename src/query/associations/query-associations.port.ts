@@ -1,5 +1,10 @@
 import type { AssociationName } from './association-names.js';
 
+/**
+ * Loads the associations a query asked for (files, ibas, representations …) for the items of one
+ * reply: per item id (the iteration's id), an array per name asked. An item missing from the map,
+ * or a name missing for an item, answers an empty array.
+ */
 export interface AssociationLoader {
   load(
     names: readonly AssociationName[],
@@ -9,4 +14,5 @@ export interface AssociationLoader {
   ): Promise<Map<number, Partial<Record<AssociationName, unknown[]>>>>;
 }
 
+/** The injection token of the AssociationLoader the query service uses. */
 export const ASSOCIATION_LOADER = Symbol('ASSOCIATION_LOADER');
