@@ -7,13 +7,14 @@
  * Targets: open ≤ 1.5 s, and the last page costs at most 1.5 × page 0 (the snapshot is read by
  * position, so depth must not matter; OFFSET's cost grows with it).
  *
- * Associations: a page of 100 (page 0 of the same session) without associations and with
- * `files` and `representations`; target: with them at most 2 × without. Through the HTTP API
- * (`GET 1.0/query/<session>?page=0&limit=100&assoc=files&assoc=representations`) when the
- * service answers that form with both lists in every item; otherwise the page is fetched over
- * HTTP and the associations loaded in this process by the service's loader (QueryAssociations,
- * on a pool of its own), one after the other, and the log says so. The baseline adds the same
- * two statements through pg to its LIMIT/OFFSET page.
+ * Associations: a page of 100 (page 0 at limit 100) without associations and with `files` and
+ * `representations`; target: with them at most 2 × without. Through the HTTP API when the
+ * service takes `assoc` (associations are asked for at the open and kept with the session:
+ * `GET 1.0/query/<session>?page=0&limit=100` of a session opened with
+ * `assoc=files&assoc=representations`, both lists checked in every item); otherwise the page is
+ * fetched over HTTP and the associations loaded in this process by the service's loader
+ * (QueryAssociations, on a pool of its own), one after the other, and the log says so. The
+ * baseline adds the same two statements through pg to its LIMIT/OFFSET page.
  */
 import { CatalogRepository } from '../../src/catalog/catalog.repository.js';
 import { CatalogService } from '../../src/catalog/catalog.service.js';
@@ -100,29 +101,46 @@ async function measure(side: 'service' | 'baseline', ctx: BenchContext): Promise
   return sample;
 }
 
-/** A page of 100 without and with files and representations (page 0 of the session just opened). */
+/**
+ * A page of 100 without and with files and representations: page 0 of the session just opened,
+ * and page 0 of a session opened asking for them (the associations are kept with a session), or
+ * the page followed by the loader in this process.
+ */
 async function measureAssociations(side: 'service' | 'baseline', server: ChildServer, session: number) {
-  const page = urls(side, server).page(session, 0).replace(`limit=${LIMIT}`, `limit=${ASSOC_LIMIT}`);
-  const plain: number[] = [];
-  const withAssoc: number[] = [];
-  for (let i = 0; i < REPEAT; i++) {
-    const r = await get(page);
-    if (r.body.count !== ASSOC_LIMIT) throw new Error(`${side} page of ${ASSOC_LIMIT}: ${r.body.count} items`);
-    plain.push(r.ms);
-    withAssoc.push(await timeAssociations(side, page, server));
+  const u = urls(side, server);
+  const hundred = (url: string) => url.replace(`limit=${LIMIT}`, `limit=${ASSOC_LIMIT}`);
+  const overHttp = side === 'baseline' || assocOverHttp;
+  let assocSession = 0;
+  if (side === 'service' && assocOverHttp) assocSession = (await get(u.open + ASSOC_PARAMS)).body.session_id ?? 0;
+  try {
+    const plain: number[] = [];
+    const withAssoc: number[] = [];
+    for (let i = 0; i < REPEAT; i++) {
+      const r = await get(hundred(u.page(session, 0)));
+      if (r.body.count !== ASSOC_LIMIT) throw new Error(`${side} page of ${ASSOC_LIMIT}: ${r.body.count} items`);
+      plain.push(r.ms);
+      if (overHttp) {
+        const url = hundred(u.page(assocSession, 0)) + (side === 'baseline' ? ASSOC_PARAMS : '');
+        const a = await get(url);
+        if (a.body.count !== ASSOC_LIMIT || !withBothLists(a.body)) {
+          throw new Error(`${server.name}: a page of ${a.body.count} items, not all with files and representations`);
+        }
+        withAssoc.push(a.ms);
+      } else {
+        withAssoc.push(await pageThenLoader(hundred(u.page(session, 0)), server));
+      }
+    }
+    return { page_100_ms: median(plain), page_100_assoc_ms: median(withAssoc) };
+  } finally {
+    if (assocSession) await get(`${server.url}/query/1.0/query/${assocSession}`, 'DELETE');
   }
-  return { page_100_ms: median(plain), page_100_assoc_ms: median(withAssoc) };
 }
 
-/** One page of 100 with files and representations: over HTTP, or the page and then the loader. */
-async function timeAssociations(side: 'service' | 'baseline', page: string, server: ChildServer): Promise<number> {
-  if (side === 'baseline' || assocOverHttp) {
-    const r = await get(page + ASSOC_PARAMS);
-    if (!r.body.items.every((i) => Array.isArray(i.files) && Array.isArray(i.representations))) {
-      throw new Error(`${server.name}: items without files or representations`);
-    }
-    return r.ms;
-  }
+const withBothLists = (body: PageReply) =>
+  body.items.length > 0 && body.items.every((i) => Array.isArray(i.files) && Array.isArray(i.representations));
+
+/** The page over HTTP, then its files and representations by the service's loader in this process. */
+async function pageThenLoader(page: string, server: ChildServer): Promise<number> {
   const started = performance.now();
   const r = await get(page);
   const items = r.body.items.map((i) => ({ cls: i.oid.split(':')[1], id: Number(i.oid.split(':')[2]) }));
@@ -132,22 +150,22 @@ async function timeAssociations(side: 'service' | 'baseline', page: string, serv
 }
 
 /**
- * Whether the service gives associations over HTTP (the parameter `assoc`, both lists in every
- * item); when not, the loader in this process on a pool of its own, as admin reads (all containers).
+ * Whether the service gives associations over HTTP (a session opened with `assoc`, both lists in
+ * every item); when not, the loader in this process on a pool of its own, as admin reads (all
+ * containers).
  */
-async function chooseAssociationPath(ctx: BenchContext, session: number): Promise<void> {
-  const page = urls('service', ctx.service).page(session, 0).replace(`limit=${LIMIT}`, `limit=${ASSOC_LIMIT}`);
-  const res = await fetch(page + ASSOC_PARAMS, { headers: { authorization: ADMIN_BASIC } });
+async function chooseAssociationPath(ctx: BenchContext): Promise<void> {
+  const res = await fetch(urls('service', ctx.service).open + ASSOC_PARAMS, {
+    headers: { authorization: ADMIN_BASIC },
+  });
   const body = (await res.json()) as PageReply;
-  assocOverHttp =
-    res.status === 200 &&
-    body.items.length > 0 &&
-    body.items.every((i) => Array.isArray(i.files) && Array.isArray(i.representations));
+  if (body.session_id) await get(`${ctx.service.url}/query/1.0/query/${body.session_id}`, 'DELETE');
+  assocOverHttp = res.status === 200 && withBothLists(body);
   if (assocOverHttp) {
-    ctx.log('query: associations measured over HTTP (assoc=files&assoc=representations)');
+    ctx.log('query: associations measured over HTTP (a session opened with assoc=files&assoc=representations)');
     return;
   }
-  ctx.log(`query: the service answers associations over HTTP with ${res.status}: the loader is measured in process`);
+  ctx.log(`query: the service answers an open with assoc ${res.status}: the loader is measured in process`);
   const db = createPrismaService(ctx.databaseUrl);
   const config = loadConfig({ DATABASE_URL: ctx.databaseUrl });
   const loader = new QueryAssociations(
@@ -178,7 +196,7 @@ async function checkSameWork(ctx: BenchContext, base: ChildServer): Promise<void
       const y = stripHost((await get(b.page(0, p))).body.items);
       if (JSON.stringify(x) !== JSON.stringify(y)) throw new Error(`page ${p} differs between service and baseline`);
     }
-    await chooseAssociationPath(ctx, session);
+    await chooseAssociationPath(ctx);
     ctx.log(`query: ${total} objects, last page ${lastPage}`);
   } finally {
     if (session) await get(`${ctx.service.url}/query/1.0/query/${session}`, 'DELETE');
