@@ -1500,6 +1500,71 @@ export async function swaggerMetadata() {
           },
         ],
         [
+          import('./query/dto/association-entries.dto.js'),
+          {
+            AttributeEntryDto: {
+              name: { required: true, type: () => String },
+              value: {
+                required: true,
+                type: () => Object,
+                description: 'the stored JSON value: string, number, boolean or null',
+              },
+            },
+            FileEntryDto: {
+              url: {
+                required: true,
+                type: () => String,
+                description: "the file's bytes (HTTP Basic), in the item's iteration",
+              },
+              role: { required: true, type: () => String, description: 'content role' },
+              filename: { required: true, type: () => String },
+              mimetype: { required: true, type: () => String },
+              size: { required: true, type: () => Number, description: 'size in bytes' },
+              oid: { required: true, type: () => String, description: 'OID of the content item' },
+              sha256: { required: true, type: () => String, description: 'SHA-256 of the content, hex' },
+            },
+            RelatedEntryDto: {
+              oid: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'the related iteration: the latest one (uses, usedBy), the one the link names (describedBy); null for a used object without iterations',
+              },
+              type: { required: true, type: () => String },
+              subtype: { required: true, type: () => String, nullable: true, description: 'CAD document subtype' },
+              number: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              version: { required: true, type: () => String, nullable: true },
+              iteration: { required: true, type: () => Number, nullable: true },
+              state: { required: true, type: () => String, nullable: true },
+              latest: { required: true, type: () => Boolean, nullable: true },
+              container: { required: true, type: () => t['./query/dto/query-response.dto.js'].ContainerRefDto },
+              link: { required: true, type: () => String, description: 'OID of the usage or describe link' },
+              quantity: {
+                required: true,
+                type: () => Number,
+                nullable: true,
+                description: 'usage links: quantity (null for describe links)',
+              },
+              unit: { required: true, type: () => String, nullable: true },
+              lineNumber: { required: true, type: () => Number, nullable: true },
+              referenceNumber: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'CAD member links: reference designator',
+              },
+            },
+            RepresentationEntryDto: {
+              role: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              url: { required: true, type: () => String, description: "the image's bytes (HTTP Basic)" },
+              mimeType: { required: true, type: () => String },
+            },
+          },
+        ],
+        [
           import('./query/dto/query-params.dto.js'),
           {
             FetchPageParamsDto: {

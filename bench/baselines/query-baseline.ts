@@ -5,10 +5,14 @@
  * the same cached HTTP Basic check (baseline-auth.ts). No session, so nothing is stored:
  *   GET /query/open?limit=N         total (count(*)) and the first page, like opening a session
  *   GET /query/page?page=P&limit=N  one page at OFFSET P × N
+ *   … &assoc=files&assoc=representations  each item with its files and representations, read
+ *     as the service's loader reads them (the statements of src/query/associations, through pg)
  * Started as its own process by the runner: PORT, HOST, DATABASE_URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startRuntime } from '../../src/common/runtime.js';
+import { REPRESENTATION_ROLES } from '../../src/query/associations/association-entries.js';
+import { filesSql, type FileRow } from '../../src/query/associations/associations.repository.js';
 import { createBaselineAuth } from './baseline-auth.js';
 import { baselinePool, sendJson, serveBaseline } from './baseline-http.js';
 
@@ -67,6 +71,55 @@ function item(r: Row, base: string) {
   };
 }
 
+/** What the caller reads: null for an administrator, else the containers of their memberships. */
+async function readableOf(user: { id: number; admin: boolean }): Promise<number[] | null> {
+  if (user.admin) return null;
+  const { rows } = await pool.query<{ id: number }>('SELECT container_id AS id FROM memberships WHERE user_id = $1', [
+    user.id,
+  ]);
+  return rows.map((r) => r.id);
+}
+
+/** Adds `files` and `representations` (those asked for) to each item, one statement each. */
+async function addAssociations(
+  items: ReturnType<typeof item>[],
+  names: string[],
+  readable: number[] | null,
+  base: string,
+): Promise<void> {
+  const ids = items.map((i) => Number(i.oid.split(':')[2]));
+  const byId = new Map(items.map((i, k) => [ids[k], i as ReturnType<typeof item> & Record<string, unknown[]>]));
+  const url = (r: FileRow) => `${base}/files/${byId.get(r.item)!.oid}/${encodeURIComponent(r.file_name)}`;
+  const read = async (roles: readonly string[] | null) => {
+    const q = filesSql(ids, readable, roles);
+    return (await pool.query<FileRow>(q.text, q.values)).rows;
+  };
+  await Promise.all([
+    (async () => {
+      if (!names.includes('files')) return;
+      for (const i of byId.values()) i.files = [];
+      for (const r of await read(null)) {
+        byId.get(r.item)!.files.push({
+          url: url(r),
+          role: r.role,
+          filename: r.file_name,
+          mimetype: r.mime_type,
+          size: Number(r.size),
+          oid: `OR:wt.content.ApplicationData:${r.id}`,
+          sha256: r.sha256,
+        });
+      }
+    })(),
+    (async () => {
+      if (!names.includes('representations')) return;
+      for (const i of byId.values()) i.representations = [];
+      for (const r of await read(REPRESENTATION_ROLES)) {
+        byId.get(r.item)!.representations.push({ role: r.role, name: r.file_name, url: url(r), mimeType: r.mime_type });
+      }
+    })(),
+  ]);
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const runtime = startRuntime();
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -82,6 +135,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const total =
     url.pathname === '/query/open' ? (await pool.query<{ n: number }>(COUNT_SQL, [user.id])).rows[0].n : undefined;
   const items = rows.rows.map((r) => item(r, base));
+  const assoc = url.searchParams.getAll('assoc');
+  if (assoc.length) await addAssociations(items, assoc, await readableOf(user), base);
   sendJson(res, 200, { total, page, limit, count: items.length, items, _runtime: runtime() });
 }
 
