@@ -87,7 +87,8 @@ export class QueryAssociations implements AssociationLoader {
         if (classes.length) this.related('describedBy', await this.repo.describedBy(ids, readable, classes), add);
       },
     };
-    await Promise.all(wanted.map((name) => loaders[name]()));
+    // One after the other: a page holds one pooled connection at a time, as every other request.
+    for (const name of wanted) await loaders[name]();
     return out;
   }
 
