@@ -4,6 +4,8 @@ import { hasWildcard, likePattern, literalOf } from '../../common/wildcard.js';
 import { parseIsoTimestamp } from './q-timestamp.js';
 import { firstLoneSurrogate, loneSurrogateMessage } from '../../common/lone-surrogate.js';
 import { checkQ, show } from './q-json-schema.js';
+import { mapLegacyKeys } from './q-legacy.js';
+import { readRelaxedJson, RelaxedJsonError } from './q-relaxed-json.js';
 import {
   DEFAULT_SORT,
   FIELDS,
@@ -68,14 +70,7 @@ function sortText(keys: SortKey[]): string {
 }
 
 function parseQ(raw: unknown, path: string, types: ReadonlyMap<string, QType>): ParsedQ {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new QError(`${path}: not JSON: ${show(raw)}`);
-    }
-  }
+  const value = mapLegacyKeys(typeof raw === 'string' ? qText(raw, path) : raw, path);
   checkQ(value, path);
   const q = value as Record<string, unknown>;
   const lone = firstLoneSurrogate(q, path);
@@ -101,6 +96,23 @@ function parseQ(raw: unknown, path: string, types: ReadonlyMap<string, QType>): 
   }
   normalized.latest = latest;
   return { criteria, latest, sort, normalized };
+}
+
+/**
+ * A `q` text: JSON, or the relaxed JSON of the original gateway's clients (single-quoted keys and
+ * strings, q-relaxed-json.ts). Strict JSON is read by JSON.parse as before.
+ */
+function qText(raw: string, path: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    try {
+      return readRelaxedJson(raw);
+    } catch (e) {
+      if (!(e instanceof RelaxedJsonError)) throw e;
+      throw new QError(`${path}: not JSON: ${show(raw)}: ${e.reason} at position ${e.position}`);
+    }
+  }
 }
 
 /** Sort keys; the schema checked each, one key may still be given in both directions. */
