@@ -1567,16 +1567,58 @@ export async function swaggerMetadata() {
         [
           import('./query/dto/query-params.dto.js'),
           {
+            ExtJsParamsDto: {
+              _dc: { required: false, type: () => Object, description: "ExtJS's cache buster: ignored" },
+              sort: {
+                required: false,
+                type: () => Object,
+                description: "ExtJS's remote sort: ignored (sort inside q instead)",
+              },
+              dir: { required: false, type: () => Object, description: "ExtJS's sort direction: ignored" },
+              filter: { required: false, type: () => Object, description: "ExtJS's remote filter: ignored" },
+              group: { required: false, type: () => Object, description: "ExtJS's remote grouping: ignored" },
+            },
             FetchPageParamsDto: {
               close: { required: false, type: () => Number, description: '1 closes the session after this page' },
             },
-            OpenQueryParamsDto: { q: { required: false, type: () => Object } },
+            OpenQueryParamsDto: {
+              q: { required: false, type: () => Object },
+              qq: { required: false, type: () => Object },
+              fields: {
+                required: false,
+                type: () => [String],
+                description:
+                  'properties of each item, by catalog name (CADName, state, location \u2026, attributes.<name>); repeatable',
+              },
+              field: {
+                required: false,
+                type: () => [String],
+                description: "the original gateway's URL name of fields: repeat it for several",
+              },
+              associations: {
+                required: false,
+                type: () => [String],
+                description: 'arrays added to each item; repeatable',
+              },
+              assoc: {
+                required: false,
+                type: () => [String],
+                description: "the original gateway's URL name of associations: repeat it for several",
+              },
+              pos: {
+                required: false,
+                type: () => Number,
+                description: "sent by the original gateway's mobile client (always 0): accepted and ignored",
+                minimum: 0,
+              },
+            },
             PagingParamsDto: {
               page: { required: false, type: () => Number, description: 'zero-based page number', minimum: 0 },
               start: {
                 required: false,
                 type: () => Number,
-                description: 'start offset, added to page \u00D7 limit',
+                description:
+                  'start offset, added to page \u00D7 limit (unless it is page \u00D7 limit: then the page starts there)',
                 minimum: 0,
               },
               limit: {
@@ -1594,6 +1636,11 @@ export async function swaggerMetadata() {
             CloseResponseDto: {
               success: { required: true, type: () => Boolean },
               session_id: { required: true, type: () => Number },
+              session: {
+                required: true,
+                type: () => Number,
+                description: "the same as session_id, as the original gateway's clients read it",
+              },
             },
             ContainerRefDto: {
               oid: { required: true, type: () => String },
@@ -1616,10 +1663,20 @@ export async function swaggerMetadata() {
               url: { required: true, type: () => String, description: "the object's file list in the file service" },
             },
             QueryPageDto: {
+              success: {
+                required: true,
+                type: () => Boolean,
+                description: "always true (the original gateway's clients check it)",
+              },
               session_id: {
                 required: true,
                 type: () => Number,
                 description: 'the session; 0 when this reply holds every match and no session was kept',
+              },
+              session: {
+                required: true,
+                type: () => Number,
+                description: "the same as session_id, as the original gateway's clients read it",
               },
               query: {
                 required: true,
@@ -1627,11 +1684,16 @@ export async function swaggerMetadata() {
                 description: 'the q objects used, normalized (defaults explicit, timestamps in UTC)',
               },
               total: { required: true, type: () => Number, description: 'number of matches the caller may read' },
+              total_count: {
+                required: true,
+                type: () => Number,
+                description: "the same as total, as the original gateway's clients (ExtJS stores) read it",
+              },
               page: { required: true, type: () => Number },
               start: { required: true, type: () => Number },
               limit: { required: true, type: () => Number },
               count: { required: true, type: () => Number, description: 'number of items in this reply' },
-              items: { required: true, type: () => [t['./query/dto/query-response.dto.js'].QueryItemDto] },
+              items: { required: true, type: () => [Object] },
               _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
             },
           },

@@ -1,6 +1,7 @@
 import { qJsonSchema } from './q/q-json-schema.js';
 import { versionRecord } from '../common/version.js';
 import { OPEN_BUSY } from './query.repository.js';
+import { ASSOCIATION_NAMES } from './associations/association-names.js';
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
@@ -26,10 +27,50 @@ const intParam = (name: string, def: number, description: string, minimum = 0) =
   schema: { type: 'integer', minimum, default: def },
 });
 
+const listParam = (name: string, description: string, items: object = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  style: 'form',
+  explode: true,
+  schema: { type: 'array', items },
+});
+
+const ignoredParam = (name: string, what: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description: `${what}: accepted and ignored, so that ExtJS stores work unchanged`,
+  schema: { type: 'string' },
+});
+
 const pagingParams = [
-  intParam('page', 0, 'zero-based page number; the page starts at start + page × limit'),
+  intParam(
+    'page',
+    0,
+    'zero-based page number; the page starts at start + page × limit (at start when start is page × limit, as ExtJS sends them)',
+  ),
   intParam('start', 0, 'start offset'),
   intParam('limit', 25, 'page size (at most QUERY_MAX_LIMIT, default 1000)', 1),
+];
+
+const extJsParams = [
+  ignoredParam('_dc', "ExtJS's cache buster"),
+  ignoredParam('sort', "ExtJS's remote sort (the order is q's sort)"),
+  ignoredParam('dir', "ExtJS's sort direction"),
+  ignoredParam('filter', "ExtJS's remote filter"),
+  ignoredParam('group', "ExtJS's remote grouping"),
+];
+
+const associationNames = { type: 'string', enum: [...ASSOCIATION_NAMES] };
+
+const shapeParams = [
+  listParam('fields', 'properties of each item by catalog name (CADName, state, location …, attributes.<name>)'),
+  listParam('field', "the original gateway's name of fields"),
+  listParam('associations', 'arrays added to each item', associationNames),
+  listParam('assoc', "the original gateway's name of associations", associationNames),
+  intParam('pos', 0, "sent by the original gateway's mobile client: accepted and ignored"),
 ];
 
 const sessionParam = {
@@ -60,18 +101,30 @@ export function queryApiDocument(serverUrl: string): Record<string, unknown> {
           { type: 'array', items: { type: 'string' } },
         ],
       },
+      qq: {
+        description: "the original gateway's name of q: an array of q objects, OR-ed",
+        type: 'array',
+        items: { $ref: '#/components/schemas/q' },
+      },
       page: { type: 'integer', minimum: 0, default: 0 },
       start: { type: 'integer', minimum: 0, default: 0 },
       limit: { type: 'integer', minimum: 1, default: 25 },
+      fields: { type: 'array', items: { type: 'string' } },
+      field: { type: 'array', items: { type: 'string' } },
+      associations: { type: 'array', items: associationNames },
+      assoc: { type: 'array', items: associationNames },
+      pos: { type: 'integer', minimum: 0, description: 'accepted and ignored' },
     },
-    required: ['q'],
+    description: 'q (or qq) is required, in the body or in the URL',
     additionalProperties: false,
   };
   const qParam = {
     name: 'q',
     in: 'query',
     required: true,
-    description: 'a q object as JSON; repeat the parameter to OR several',
+    description:
+      "a q object as JSON (or with single-quoted keys and strings, and the original gateway's keys, " +
+      'as docs/query.md says); repeat the parameter to OR several',
     style: 'form',
     explode: true,
     schema: { type: 'array', items: { type: 'string', contentMediaType: 'application/json' } },
@@ -95,11 +148,15 @@ export function queryApiDocument(serverUrl: string): Record<string, unknown> {
     security: [{ basic: [] }],
     paths: {
       '/1.0/query': {
-        get: { ...open, operationId: 'openQuery', parameters: [qParam, ...pagingParams] },
+        get: {
+          ...open,
+          operationId: 'openQuery',
+          parameters: [qParam, ...pagingParams, ...shapeParams, ...extJsParams],
+        },
         post: {
           ...open,
           operationId: 'openQueryPost',
-          parameters: [{ ...qParam, required: false }, ...pagingParams],
+          parameters: [{ ...qParam, required: false }, ...pagingParams, ...shapeParams, ...extJsParams],
           requestBody: {
             required: false,
             content: {
@@ -126,6 +183,7 @@ export function queryApiDocument(serverUrl: string): Record<string, unknown> {
               description: '1 closes the session after answering',
               schema: { type: 'integer', enum: [0, 1], default: 0 },
             },
+            ...extJsParams,
           ],
           responses: { ...pageReply, ...errors(400, 401, 404, 410) },
         },
@@ -202,22 +260,53 @@ export function queryApiDocument(serverUrl: string): Record<string, unknown> {
         QueryPage: {
           type: 'object',
           properties: {
+            success: { type: 'boolean', const: true },
             session_id: { type: 'integer', description: '0: this reply holds every match, no session kept' },
+            session: { type: 'integer', description: "the same as session_id (the original gateway's name)" },
             query: { type: 'array', items: { $ref: '#/components/schemas/q' } },
             total: { type: 'integer' },
+            total_count: { type: 'integer', description: "the same as total (the original gateway's name)" },
             page: { type: 'integer' },
             start: { type: 'integer' },
             limit: { type: 'integer' },
             count: { type: 'integer' },
-            items: { type: 'array', items: { $ref: '#/components/schemas/QueryItem' } },
+            items: {
+              type: 'array',
+              description:
+                'without fields: QueryItem; with fields: oid and the fields asked for (null where the class has none); ' +
+                'each association asked for adds an array',
+              items: {
+                anyOf: [
+                  { $ref: '#/components/schemas/QueryItem' },
+                  { type: 'object', properties: { oid: { type: 'string' } }, required: ['oid'] },
+                ],
+              },
+            },
             _runtime: { type: 'number', description: 'elapsed seconds' },
           },
-          required: ['session_id', 'query', 'total', 'page', 'start', 'limit', 'count', 'items', '_runtime'],
+          required: [
+            'success',
+            'session_id',
+            'session',
+            'query',
+            'total',
+            'total_count',
+            'page',
+            'start',
+            'limit',
+            'count',
+            'items',
+            '_runtime',
+          ],
         },
         CloseResponse: {
           type: 'object',
-          properties: { success: { type: 'boolean', const: true }, session_id: { type: 'integer' } },
-          required: ['success', 'session_id'],
+          properties: {
+            success: { type: 'boolean', const: true },
+            session_id: { type: 'integer' },
+            session: { type: 'integer', description: 'the same as session_id' },
+          },
+          required: ['success', 'session_id', 'session'],
         },
         Error: {
           type: 'object',

@@ -66,7 +66,7 @@ export class QueryController {
     @Req() req: Request,
   ): Promise<WithoutRuntime<QueryPageDto>> {
     const merged = mergeOpenParams(params, undefined);
-    return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
+    return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config), merged);
   }
 
   @Post('1.0/query')
@@ -83,6 +83,17 @@ export class QueryController {
         summary: 'q in the body; the example q of the URL is OR-ed with it, paging stays in the URL',
         value: { q: { type: OidClass.part } },
       },
+      "the original gateway's mobile client": {
+        summary: 'qq, fields, associations, limit, start and pos, as the original gateway took them',
+        value: {
+          qq: [{ name: '*.prt' }],
+          fields: ['name', 'number', 'CADName', 'state', 'location', 'containerName'],
+          associations: ['representations'],
+          limit: 100,
+          start: 0,
+          pos: 0,
+        },
+      },
     },
   })
   @ApiOkResponse({ type: QueryPageDto })
@@ -95,7 +106,7 @@ export class QueryController {
     @Req() req: Request,
   ): Promise<WithoutRuntime<QueryPageDto>> {
     const merged = mergeOpenParams(params, body);
-    return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config));
+    return this.service.open(user, merged.q, paging(merged), baseUrl(req, this.config), merged);
   }
 
   @Get('1.0/query/:session_id')
@@ -118,7 +129,7 @@ export class QueryController {
   }
 
   @Delete('1.0/query/:session_id')
-  @ApiOperation({ summary: 'Close a session' })
+  @ApiOperation({ summary: 'Close a session: { success: true, session_id, session }' })
   @ApiParam({
     name: 'session_id',
     type: 'integer',

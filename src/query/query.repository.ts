@@ -44,9 +44,17 @@ export interface PosRange {
   to: number;
 }
 
+/** What a session's replies hold besides the matches, as kept with it (null: none). */
+export interface StoredShape {
+  fields: string[] | null;
+  associations: string[] | null;
+}
+
 export interface SnapshotRequest {
   userId: number;
   query: object;
+  /** Kept with the session: its page fetches answer with the same fields and associations. */
+  shape: StoredShape;
   where: Sql;
   order: Sql;
   /**
@@ -69,10 +77,14 @@ export interface SnapshotRequest {
   keep(total: number, openSessions: number): boolean;
 }
 
-export type SessionLookup =
-  | { state: 'open'; total: number; query: unknown; items: ItemRow[] }
-  | { state: 'missing' }
-  | { state: 'closed' | 'expired' };
+/** A page of a session, with what the session keeps. */
+export interface SessionPage extends StoredShape {
+  total: number;
+  query: unknown;
+  items: ItemRow[];
+}
+
+export type SessionLookup = ({ state: 'open' } & SessionPage) | { state: 'missing' } | { state: 'closed' | 'expired' };
 
 /** Tombstones of closed or expired sessions are kept this long, then an id is just unknown. */
 const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -215,8 +227,10 @@ export class QueryRepository {
         req.keep(n, open);
       }
       const [{ id }] = await tx.$queryRaw<{ id: bigint }[]>`
-          INSERT INTO query_sessions (user_id, query, total, last_used_at)
-          VALUES (${req.userId}, ${JSON.stringify(req.query)}::jsonb, 0, ${now}) RETURNING id`;
+          INSERT INTO query_sessions (user_id, query, total, last_used_at, fields, associations)
+          VALUES (${req.userId}, ${JSON.stringify(req.query)}::jsonb, 0, ${now},
+                  ${jsonOrNull(req.shape.fields)}::jsonb, ${jsonOrNull(req.shape.associations)}::jsonb)
+          RETURNING id`;
       const [{ total }] = await tx.$queryRaw<{ total: number }[]>`
           WITH chunks AS (
             INSERT INTO query_session_chunks (session_id, chunk, ids)
@@ -255,13 +269,13 @@ export class QueryRepository {
     range: PosRange,
     readable: number[] | null,
     ttlMs: number,
-  ): Promise<{ total: number; query: unknown; items: ItemRow[] } | null> {
+  ): Promise<SessionPage | null> {
     if (!this.replica.usable) return this.touchAndReadOnPrimary(sessionId, userId, range, readable, ttlMs);
     const now = this.clock.nowSql();
-    const touched = await this.prisma.$queryRaw<{ total: number; query: unknown }[]>`
+    const touched = await this.prisma.$queryRaw<({ total: number; query: unknown } & StoredShape)[]>`
       UPDATE query_sessions SET last_used_at = ${now}
       WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(now, ttlMs)}
-      RETURNING total, query`;
+      RETURNING total, query, fields, associations`;
     if (touched.length === 0) return null;
     const page = pageSql(sessionId, range, readable);
     const items = await this.replica.read(
@@ -277,7 +291,8 @@ export class QueryRepository {
       },
       () => this.prisma.$queryRaw<ItemRow[]>(page),
     );
-    return { total: touched[0].total, query: touched[0].query, items };
+    const { total, query, fields, associations } = touched[0];
+    return { total, query, fields, associations, items };
   }
 
   private async touchAndReadOnPrimary(
@@ -286,20 +301,40 @@ export class QueryRepository {
     range: PosRange,
     readable: number[] | null,
     ttlMs: number,
-  ): Promise<{ total: number; query: unknown; items: ItemRow[] } | null> {
+  ): Promise<SessionPage | null> {
     const now = this.clock.nowSql();
-    const rows = await this.prisma.$queryRaw<(ItemRow & { sessionTotal: number; sessionQuery: unknown })[]>`
+    const rows = await this.prisma.$queryRaw<
+      (ItemRow & {
+        sessionTotal: number;
+        sessionQuery: unknown;
+        sessionFields: unknown;
+        sessionAssociations: unknown;
+      })[]
+    >`
       WITH s AS (
         UPDATE query_sessions SET last_used_at = ${now}
         WHERE id = ${sessionId} AND user_id = ${userId} AND closed_at IS NULL AND last_used_at >= ${idle(now, ttlMs)}
-        RETURNING total, query
+        RETURNING total, query, fields, associations
       )
-      SELECT s.total AS "sessionTotal", s.query AS "sessionQuery", p.*
+      SELECT s.total AS "sessionTotal", s.query AS "sessionQuery", s.fields AS "sessionFields",
+             s.associations AS "sessionAssociations", p.*
       FROM s LEFT JOIN LATERAL (${pageSql(sessionId, range, readable)}) p ON TRUE
       ORDER BY p.pos`;
     if (rows.length === 0) return null;
-    const items = rows[0].pos === null ? [] : rows.map(({ sessionTotal: _t, sessionQuery: _q, ...item }) => item);
-    return { total: rows[0].sessionTotal, query: rows[0].sessionQuery, items };
+    const [first] = rows;
+    const items =
+      first.pos === null
+        ? []
+        : rows.map(
+            ({ sessionTotal: _t, sessionQuery: _q, sessionFields: _f, sessionAssociations: _a, ...item }) => item,
+          );
+    return {
+      total: first.sessionTotal,
+      query: first.sessionQuery,
+      fields: first.sessionFields as string[] | null,
+      associations: first.sessionAssociations as string[] | null,
+      items,
+    };
   }
 
   /**
@@ -317,9 +352,15 @@ export class QueryRepository {
     const now = this.clock.nowSql();
     return this.prisma.transaction(async ({ db: tx }) => {
       const rows = await tx.$queryRaw<
-        { userId: number; total: number; query: unknown; closeReason: string | null; expired: boolean }[]
+        ({
+          userId: number;
+          total: number;
+          query: unknown;
+          closeReason: string | null;
+          expired: boolean;
+        } & StoredShape)[]
       >`
-        SELECT user_id AS "userId", total, query, close_reason AS "closeReason",
+        SELECT user_id AS "userId", total, query, fields, associations, close_reason AS "closeReason",
                (closed_at IS NULL AND last_used_at < ${idle(now, ttlMs)}) AS expired
         FROM query_sessions WHERE id = ${sessionId} FOR UPDATE`;
       const s = rows[0];
@@ -332,8 +373,13 @@ export class QueryRepository {
       const items = range ? await tx.$queryRaw<ItemRow[]>(pageSql(sessionId, range, readable)) : [];
       if (close) await endSession(tx, sessionId, 'closed', now);
       else await tx.$executeRaw`UPDATE query_sessions SET last_used_at = ${now} WHERE id = ${sessionId}`;
-      return { state: 'open', total: s.total, query: s.query, items };
+      return { state: 'open', total: s.total, query: s.query, fields: s.fields, associations: s.associations, items };
     });
+  }
+
+  /** Runs a statement reading fields of some objects (query-fields.ts); rows keyed c1 (the id), c2 … */
+  readFields(statement: CompiledSql): Promise<Record<string, unknown>[]> {
+    return this.prisma.$queryRaw<Record<string, unknown>[]>(toPrismaSql(statement));
   }
 
   /** Expires idle sessions (deleting their snapshots), forgets old tombstones and orphaned snapshots. */
@@ -355,6 +401,10 @@ export class QueryRepository {
       return expired.length;
     });
   }
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
 }
 
 async function endSession(tx: Prisma.TransactionClient, sessionId: bigint, reason: 'closed' | 'expired', now: Sql) {

@@ -107,7 +107,20 @@ const PAGED = ['count', 'items', 'limit', 'page', 'total'];
 const USER = ['admin', 'createdAt', 'disabled', 'email', 'fullName', 'name', 'oid'];
 const CONTAINER = ['class', 'createdAt', 'description', 'name', 'oid'];
 const RULE = ['class_name', 'next', 'next_number', 'prefix', 'suffix', 'width'];
-const PAGE = ['_runtime', 'count', 'items', 'limit', 'page', 'query', 'session_id', 'start', 'total'];
+const PAGE = [
+  '_runtime',
+  'count',
+  'items',
+  'limit',
+  'page',
+  'query',
+  'session',
+  'session_id',
+  'start',
+  'success',
+  'total',
+  'total_count',
+];
 const API_ITEM = ['_runtime', 'details', 'item', 'modified', 'name', 'number', 'oid', 'path', 'url', 'version'];
 
 /** The longest one operation may take before the test says the service hangs. */
@@ -298,7 +311,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       QueryController_open: { status: 200, fields: PAGE },
       QueryController_openPost: { status: 200, fields: PAGE },
       QueryController_page: { status: 200, fields: PAGE },
-      QueryController_close: { status: 200, fields: ['session_id', 'success'] },
+      QueryController_close: { status: 200, fields: ['session', 'session_id', 'success'] },
       ObjectApiController_documents: { status: 200, fields: LIST },
       ObjectApiController_document: { status: 200, fields: API_ITEM },
       ObjectApiController_epmDocuments: { status: 200, fields: LIST },

@@ -23,9 +23,21 @@ describe('GET /query/1.0/api.json', () => {
     expect(Object.keys(doc.paths['/1.0/query']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/1.0/query/{session_id}']).sort()).toEqual(['delete', 'get']);
     const params = doc.paths['/1.0/query'].get.parameters.map((p: { name: string }) => p.name);
-    expect(params).toEqual(['q', 'page', 'start', 'limit']);
+    const extJs = ['_dc', 'sort', 'dir', 'filter', 'group'];
+    expect(params).toEqual([
+      'q',
+      'page',
+      'start',
+      'limit',
+      'fields',
+      'field',
+      'associations',
+      'assoc',
+      'pos',
+      ...extJs,
+    ]);
     const fetchParams = doc.paths['/1.0/query/{session_id}'].get.parameters.map((p: { name: string }) => p.name);
-    expect(fetchParams).toEqual(['session_id', 'page', 'start', 'limit', 'close']);
+    expect(fetchParams).toEqual(['session_id', 'page', 'start', 'limit', 'close', ...extJs]);
     expect(doc.paths['/1.0/query'].get.parameters[3].schema).toEqual({ type: 'integer', minimum: 1, default: 25 });
     expect(Object.keys(doc.paths['/1.0/query/{session_id}'].get.responses).sort()).toEqual([
       '200',
@@ -66,9 +78,12 @@ describe('GET /query/1.0/api.json', () => {
     // The catalog in force is checked when a query is parsed: the schema gives the standard classes as examples.
     expect(q.properties.type.anyOf[0].examples).toContain('wt.enterprise.RevisionControlled');
     expect(doc.components.schemas.QueryPage.required).toEqual([
+      'success',
       'session_id',
+      'session',
       'query',
       'total',
+      'total_count',
       'page',
       'start',
       'limit',
@@ -107,16 +122,15 @@ describe('GET /query/1.0/api.json', () => {
     expect(res.status).toBe(200);
     const open = res.body.paths['/pdm/query/1.0/query'];
     expect(Object.keys(open).sort()).toEqual(['get', 'post']);
-    expect(open.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'page', 'q', 'start']);
+    const extJs = ['_dc', 'dir', 'filter', 'group', 'sort'];
+    expect(open.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
+      [...extJs, 'assoc', 'associations', 'field', 'fields', 'limit', 'page', 'pos', 'q', 'qq', 'start'].sort(),
+    );
     const page = res.body.paths['/pdm/query/1.0/query/{session_id}'];
     expect(Object.keys(page).sort()).toEqual(['delete', 'get']);
-    expect(page.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
-      'close',
-      'limit',
-      'page',
-      'session_id',
-      'start',
-    ]);
+    expect(page.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
+      [...extJs, 'close', 'limit', 'page', 'session_id', 'start'].sort(),
+    );
     expect(res.body.paths['/pdm/query/1.0/api.json'].get).toBeDefined();
   });
 });

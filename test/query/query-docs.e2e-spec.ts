@@ -42,8 +42,10 @@ describe('docs/query.md', () => {
       .auth(...USERS.alice);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(Object.keys(doc).sort());
-    const { session_id: _s, total: _t, _runtime: _r, items, ...rest } = doc;
+    const { session_id: _s, session: _s2, total: _t, total_count: _t2, _runtime: _r, items, ...rest } = doc;
     expect(res.body).toMatchObject(rest);
+    expect(res.body.session).toBe(res.body.session_id);
+    expect(res.body.total_count).toBe(res.body.total);
     expect(res.body.total).toBeGreaterThan(res.body.count);
     // modified moves when other tests write files of the demo objects.
     expect(res.body.items[0]).toEqual({ ...items[0], modified: expect.any(String) });

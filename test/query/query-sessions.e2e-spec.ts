@@ -68,7 +68,7 @@ describe('query session states (interface spec 3)', () => {
       const id = first.body.session_id as number;
       const del = await c.del(id, c.ann);
       expect(del.status).toBe(200);
-      expect(del.body).toEqual({ success: true, session_id: id });
+      expect(del.body).toEqual({ success: true, session_id: id, session: id });
       expect((await c.stored(id)).items).toBe(0);
       const gone = await c.fetch(id);
       expect(gone.status).toBe(410);

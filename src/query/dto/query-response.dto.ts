@@ -56,11 +56,32 @@ export class QueryItemDto {
   url!: string;
 }
 
+/**
+ * An item of a query that asked for fields: its OID and each field (null where its class has no
+ * such property), in the order asked; associations add an array each.
+ */
+export type QueryPickedItem = { oid: string } & Record<string, unknown>;
+
+/** An item of a reply: the default item, or the fields asked for; with an array per association asked for. */
+export type QueryItem = QueryItemDto | QueryPickedItem;
+
+const ITEMS_ABOUT =
+  'the matches of this page. Without fields: the object as shown. With fields: oid and the fields asked for ' +
+  '(null where the class has no such property). Each association asked for adds an array (files, ibas, …).';
+
 /** The reply of open and of every page fetch. */
 export class QueryPageDto {
+  /** always true (the original gateway's clients check it) */
+  @ApiProperty({ example: true })
+  success!: true;
+
   /** the session; 0 when this reply holds every match and no session was kept */
   @ApiProperty({ example: 17 })
   session_id!: number;
+
+  /** the same as session_id, as the original gateway's clients read it */
+  @ApiProperty({ example: 17 })
+  session!: number;
 
   /** the q objects used, normalized (defaults explicit, timestamps in UTC) */
   @ApiProperty({
@@ -73,6 +94,10 @@ export class QueryPageDto {
   /** number of matches the caller may read */
   @ApiProperty({ example: 5 })
   total!: number;
+
+  /** the same as total, as the original gateway's clients (ExtJS stores) read it */
+  @ApiProperty({ example: 5 })
+  total_count!: number;
 
   @ApiProperty({ example: 0 })
   page!: number;
@@ -87,7 +112,8 @@ export class QueryPageDto {
   @ApiProperty({ example: 2 })
   count!: number;
 
-  items!: QueryItemDto[];
+  @ApiProperty({ type: [QueryItemDto], description: ITEMS_ABOUT })
+  items!: QueryItem[];
 
   /** elapsed seconds */
   @ApiProperty({ example: 0.004 })
@@ -100,4 +126,8 @@ export class CloseResponseDto {
 
   @ApiProperty({ example: 17 })
   session_id!: number;
+
+  /** the same as session_id, as the original gateway's clients read it */
+  @ApiProperty({ example: 17 })
+  session!: number;
 }
