@@ -286,7 +286,8 @@ describe("clients of the original gateway's query service", () => {
           CADName: null,
           'attributes.material': 'S235',
           files: [],
-          ibas: [],
+          // The latest iteration's custom attributes.
+          ibas: [{ name: 'material', value: 'S235' }],
         },
       ]);
     });
