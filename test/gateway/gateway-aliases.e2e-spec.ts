@@ -149,6 +149,20 @@ describe('the addresses of the original gateway (GATEWAY_BASE_PATH, default)', (
     }
   });
 
+  it('answer the object API under <gateway>/api/1.0 as under /api/1.0, list and item', async () => {
+    const native = await get('/api/1.0/epmdocuments?name=*.asm');
+    const alias = await get(`${GW}/api/1.0/epmdocuments?name=*.asm`);
+    expect([native.status, alias.status]).toEqual([200, 200]);
+    expect(withoutRuntime(alias.body)).toEqual(withoutRuntime(native.body));
+    expect(alias.body.count).toBeGreaterThan(0);
+    const oid = (alias.body.items as { oid: string }[])[0].oid;
+    const item = await get(`${GW}/api/1.0/epmdocuments/${oid}`);
+    const nativeItem = await get(`/api/1.0/epmdocuments/${oid}`);
+    expect([item.status, nativeItem.status]).toEqual([200, 200]);
+    expect(withoutRuntime(item.body)).toEqual(withoutRuntime(nativeItem.body));
+    expect(item.body).toMatchObject({ oid, item: { oid, isCheckedOut: false } });
+  });
+
   it('need credentials, as the routes do', async () => {
     for (const [path, gatewayPath] of [
       ['/files/version', '/services/files/version'],
