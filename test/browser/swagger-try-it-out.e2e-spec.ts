@@ -342,6 +342,9 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       WorkspacesController_roles: { status: 200, fields: ['count', 'items'] },
       WorkspacesController_createRole: { status: 201, fields: ['name'] },
       EventsController_list: { status: 200, fields: PAGED },
+      GatewayController_version: { status: 200, fields: ['build', 'date', 'version'] },
+      GatewayController_index: { status: 200, fields: ['_runtime', 'count', 'items'] },
+      GatewayController_indexHtml: { status: 200, body: 'text' },
       HealthController_live: { status: 200, fields: ['status'] },
       HealthController_ready: { status: 200, fields: ['database', 'migrations', 'status'] },
     });
