@@ -1,6 +1,7 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module.js';
+import { GroupsModule } from './groups/groups.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CadModule } from './cad/cad.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
@@ -36,6 +37,7 @@ export class AppModule {
         ObjectApiModule,
         QueryModule,
         AdminModule,
+        GroupsModule,
         HistoryModule,
         HealthModule,
         GatewayModule,

@@ -46,10 +46,10 @@ export class AdminContainersRepository {
     return this.prisma.container.findUnique({ where: { name }, select: CONTAINER_COLUMNS });
   }
 
-  /** The caller's role in the container, null when not a member. */
+  /** The caller's role in the container, their own or a group's; null when they have none. */
   async roleOf(containerId: number, userId: number): Promise<MemberRecord['role'] | null> {
-    const m = await this.prisma.membership.findUnique({
-      where: { containerId_userId: { containerId, userId } },
+    const m = await this.prisma.accessRole.findUnique({
+      where: { userId_containerId: { userId, containerId } },
       select: { role: true },
     });
     return m?.role ?? null;

@@ -75,7 +75,7 @@ async function listLinks(db: Db, iterationId: number, reader: LinkReader, limit 
            cm.number AS "memberNumber", ul.quantity, ul.unit, ul.line_number AS "lineNumber",
            ul.reference_number AS "referenceNumber", ul.attributes, mb.role::text AS "memberRole"
     FROM usage_links ul JOIN masters cm ON cm.id = ul.child_id
-    LEFT JOIN memberships mb ON mb.container_id = cm.container_id AND mb.user_id = ${reader.id}
+    LEFT JOIN access_roles mb ON mb.container_id = cm.container_id AND mb.user_id = ${reader.id}
     WHERE ul.parent_id = ${iterationId} AND ul.class = ${MEMBER_LINK}
     ORDER BY ul.line_number NULLS LAST,
              CASE WHEN ${reader.admin}::boolean OR mb.role IS NOT NULL THEN cm.number END NULLS FIRST, ul.id

@@ -79,7 +79,7 @@ export function holderForUserQuery(kind: HolderKey['kind']): { name: string; tex
     text: `SELECT ${HOLDER_COLUMNS}, mb.role AS member_role
     ${HOLDER_JOINS}
     LEFT JOIN content_items ci ON ci.iteration_id = i.id AND ci.file_name = $3
-    LEFT JOIN memberships mb ON mb.container_id = m.container_id AND mb.user_id = $4
+    LEFT JOIN access_roles mb ON mb.container_id = m.container_id AND mb.user_id = $4
     WHERE ${HOLDER_FOR_USER[kind]}`,
   };
 }

@@ -146,7 +146,7 @@ export function containerSql(source: ContainerSource, userId: number): Prisma.Sq
   return Prisma.sql`
     SELECT c.id, c.class AS cls, c.name, m.role::text AS role
     FROM containers c
-    LEFT JOIN memberships m ON m.container_id = c.id AND m.user_id = ${userId}
+    LEFT JOIN access_roles m ON m.container_id = c.id AND m.user_id = ${userId}
     WHERE ${sourceCondition(source)}`;
 }
 

@@ -230,7 +230,7 @@ export class ReportsRepository {
    *
    * With a replica, reports run there when `onReplica` is set (slots are then taken on the
    * replica) and see the data as far as it has replayed; on the primary while the replica cannot
-   * answer. `onReplica` false (the default): on the primary (the query reads the caller's memberships, which
+   * answer. `onReplica` false (the default): on the primary (the query reads the caller's access roles, which
    * only the primary has up to date; see replicaUsable).
    */
   async execute(

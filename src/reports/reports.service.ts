@@ -345,9 +345,9 @@ export class ReportsService {
 
   /**
    * The containers a report shows the caller, as the compiler takes them. On the primary, the
-   * caller's memberships are read inside the report query itself (half the cost of a small
-   * report, against a query of its own before it). On a replica they may lag behind the
-   * primary, where memberships are granted and revoked: the ids are then read on the primary
+   * caller's access roles (own memberships and groups' roles, access_roles) are read inside the
+   * report query itself (half the cost of a small report, against a query of its own before
+   * it). On a replica they may lag behind the primary, where roles are granted and revoked: the ids are then read on the primary
    * and bound into the query (docs/deployment.md).
    */
   private async readable(user: AuthUser, onReplica: boolean): Promise<ReadableScope> {

@@ -11,7 +11,7 @@ import type { Db } from '../versioned/object-records.repository.js';
  * (test/objects/object-references.e2e-spec.ts checks it uses the index, and no sequential scan):
  *
  *   Sort
- *     ->  Nested Loop Left Join  (memberships of the caller)
+ *     ->  Nested Loop Left Join  (access roles of the caller)
  *           ->  Bitmap Heap Scan on objects o
  *                 Recheck Cond: ((class = ANY ('{wt.vc.ControlBranch}')) OR (props @> '{"businessObject": "OR:wt.change2.WTChangeOrder2:11"}') OR …)
  *                 Filter: ((id <> 0) AND (((props @> '{"master": 7}') AND (class = ANY (…))) OR …))
@@ -57,7 +57,7 @@ export function referrersSql(keys: ReferenceKey[], excludeId: number, userId: nu
     SELECT o.id, o.class AS cls, o.number, o.name, o.container_id AS "containerId", o.props,
            mb.role::text AS "memberRole"
     FROM objects o
-    LEFT JOIN memberships mb ON mb.container_id = o.container_id AND mb.user_id = ${userId}
+    LEFT JOIN access_roles mb ON mb.container_id = o.container_id AND mb.user_id = ${userId}
     WHERE (${terms.length ? Prisma.join(terms, ' OR ') : Prisma.sql`false`}) AND o.id <> ${excludeId}
     ORDER BY o.id
     ${lock ? Prisma.sql`FOR UPDATE OF o` : Prisma.empty}`;

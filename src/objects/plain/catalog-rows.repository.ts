@@ -96,7 +96,7 @@ const PLAIN = (userId: number, where: Prisma.Sql) => Prisma.sql`
   LEFT JOIN containers c ON c.id = o.container_id
   LEFT JOIN users cu ON cu.id = o.created_by
   LEFT JOIN users mu ON mu.id = o.modified_by
-  LEFT JOIN memberships mb ON mb.container_id = o.container_id AND mb.user_id = ${userId}
+  LEFT JOIN access_roles mb ON mb.container_id = o.container_id AND mb.user_id = ${userId}
   WHERE ${where}
   ORDER BY o.class, o.id LIMIT 10`;
 
@@ -157,7 +157,7 @@ export class CatalogRowsTx {
   /** Records of a storage a role or reference names; [] for storages that cannot be named. */
   findEnds(storage: StorageKind, key: EndKey, userId: number): Promise<EndRecord[]> {
     const role = (containerColumn: Prisma.Sql) => Prisma.sql`
-      (SELECT mb.role::text FROM memberships mb WHERE mb.container_id = ${containerColumn} AND mb.user_id = ${userId})`;
+      (SELECT mb.role::text FROM access_roles mb WHERE mb.container_id = ${containerColumn} AND mb.user_id = ${userId})`;
     switch (storage) {
       case 'iteration': {
         const where =
@@ -254,7 +254,7 @@ export class CatalogRowsTx {
              l.created_at AS "createdAt", l.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
       FROM links l
       LEFT JOIN containers c ON c.id = l.container_id
-      LEFT JOIN memberships mb ON mb.container_id = l.container_id AND mb.user_id = ${userId}
+      LEFT JOIN access_roles mb ON mb.container_id = l.container_id AND mb.user_id = ${userId}
       WHERE ${cond}
       ORDER BY l.id LIMIT ${limit}`;
   }
@@ -289,7 +289,7 @@ export class CatalogRowsTx {
              eb.container_id AS "bContainerId", ${memberRole(Prisma.sql`eb.container_id`, user.id)} AS "bRole"
       FROM links l
       LEFT JOIN containers c ON c.id = l.container_id
-      LEFT JOIN memberships mb ON mb.container_id = l.container_id AND mb.user_id = ${user.id}
+      LEFT JOIN access_roles mb ON mb.container_id = l.container_id AND mb.user_id = ${user.id}
       LEFT JOIN LATERAL ${endOf(Prisma.sql`l.role_a_id`, ends.a)} ea ON true
       LEFT JOIN LATERAL ${endOf(Prisma.sql`l.role_b_id`, ends.b)} eb ON true
       WHERE ${where}
@@ -347,7 +347,7 @@ function sideCondition(sides: LinkSide[]): Prisma.Sql {
 
 /** The caller's role in a container, as a scalar subquery. */
 function memberRole(containerColumn: Prisma.Sql, userId: number): Prisma.Sql {
-  return Prisma.sql`(SELECT m.role::text FROM memberships m WHERE m.container_id = ${containerColumn} AND m.user_id = ${userId})`;
+  return Prisma.sql`(SELECT m.role::text FROM access_roles m WHERE m.container_id = ${containerColumn} AND m.user_id = ${userId})`;
 }
 
 /**

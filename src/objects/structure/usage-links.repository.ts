@@ -54,7 +54,7 @@ export class UsageLinksTx {
              (SELECT li.id FROM iterations li WHERE li.master_id = cm.id AND li.latest) AS "memberIterationId",
              mb.role::text AS "memberRole"
       FROM usage_links ul JOIN masters cm ON cm.id = ul.child_id
-      LEFT JOIN memberships mb ON mb.container_id = cm.container_id AND mb.user_id = ${userId}
+      LEFT JOIN access_roles mb ON mb.container_id = cm.container_id AND mb.user_id = ${userId}
       WHERE ul.parent_id = ${iterationId}
       ORDER BY ul.line_number NULLS LAST, cm.number, ul.id`;
   }

@@ -148,7 +148,7 @@ export class ObjectChangeTx {
   async findContainer(name: string, userId: number): Promise<ContainerForUser | null> {
     const rows = await this.tx.$queryRaw<ContainerForUser[]>`
       SELECT c.id, c.name, c.class AS cls, mb.role::text AS role
-      FROM containers c LEFT JOIN memberships mb ON mb.container_id = c.id AND mb.user_id = ${userId}
+      FROM containers c LEFT JOIN access_roles mb ON mb.container_id = c.id AND mb.user_id = ${userId}
       WHERE c.name = ${name}`;
     return rows[0] ?? null;
   }
@@ -240,7 +240,7 @@ export class ObjectChangeTx {
       FROM usage_links ul
       JOIN iterations pi ON pi.id = ul.parent_id
       JOIN masters pm ON pm.id = pi.master_id
-      LEFT JOIN memberships mb ON mb.container_id = pm.container_id AND mb.user_id = ${userId}
+      LEFT JOIN access_roles mb ON mb.container_id = pm.container_id AND mb.user_id = ${userId}
       WHERE ul.child_id = ${masterId} AND pm.id <> ${masterId}
       ORDER BY pm.number, pi.version, pi.iteration, ul.id`;
   }

@@ -76,7 +76,7 @@ export function recordSql(
     JOIN containers c ON c.id = m.container_id
     JOIN users cu ON cu.id = i.created_by
     JOIN users mu ON mu.id = i.modified_by
-    LEFT JOIN memberships mb ON mb.container_id = m.container_id AND mb.user_id = ${userId}
+    LEFT JOIN access_roles mb ON mb.container_id = m.container_id AND mb.user_id = ${userId}
     WHERE ${where}
     ${order}`;
 }

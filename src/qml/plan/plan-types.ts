@@ -119,8 +119,8 @@ export type SqlCond =
   | { k: 'link'; storage: Storage; classes: readonly string[]; a: string; b: string; scope: AccessScope | null };
 
 /**
- * The containers a caller may read, as the plan uses them: the user whose memberships count, or
- * the container ids. `of` (set while recording, request.ts): how to read them from another
+ * The containers a caller may read, as the plan uses them: the user whose access roles (own
+ * and groups') count, or the container ids. `of` (set while recording, request.ts): how to read them from another
  * request, whose readable scope has the same kind.
  */
 export type AccessScope =

@@ -203,7 +203,7 @@ describe('renderSql', () => {
   it('looks up the containers of a member inside the query', () => {
     const s = sql(qml('Released parts'), { readable: { memberOf: 9 } });
     expect(s.text).toContain(
-      '"t1m"."container_id" = ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = $3::int4))',
+      '"t1m"."container_id" = ANY(ARRAY(SELECT "container_id" FROM "access_roles" WHERE "user_id" = $3::int4))',
     );
     expect(s.values[2]).toBe(9);
   });

@@ -239,8 +239,9 @@ function access(a: string, storage: Storage, scope: AccessScope): Sql {
   if ('memberOf' in scope) {
     const user = scope.of ? new Rebind(scope.of) : scope.memberOf;
     // The containers PermissionsService.readableContainerIds gives a non-administrator: those
-    // it is a member of, in any role. Looked up here, in the query's own snapshot.
-    ids = sql`ANY(ARRAY(SELECT "container_id" FROM "memberships" WHERE "user_id" = ${user}::int4))`;
+    // it has a role in, its own or a group's (access_roles). Looked up here, in the query's
+    // own snapshot.
+    ids = sql`ANY(ARRAY(SELECT "container_id" FROM "access_roles" WHERE "user_id" = ${user}::int4))`;
   } else {
     const of = scope.of;
     if (scope.ids.length === 0) ids = raw('ANY(ARRAY[]::int4[])');
