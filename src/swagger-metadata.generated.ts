@@ -9,6 +9,7 @@ export async function swaggerMetadata() {
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
     './gateway/dto/gateway.dto.js': await import('./gateway/dto/gateway.dto.js'),
+    './groups/dto/groups.dto.js': await import('./groups/dto/groups.dto.js'),
     './history/dto/audit.dto.js': await import('./history/dto/audit.dto.js'),
     './numbers/dto/numbers-response.dto.js': await import('./numbers/dto/numbers-response.dto.js'),
     './object-api/dto/object-api-response.dto.js': await import('./object-api/dto/object-api-response.dto.js'),
@@ -627,6 +628,93 @@ export async function swaggerMetadata() {
                 description: 'one per service',
               },
               _runtime: { required: true, type: () => Number, description: 'time the request took, in seconds' },
+            },
+          },
+        ],
+        [
+          import('./groups/dto/groups.dto.js'),
+          {
+            ContainerGroupDto: {
+              id: { required: true, type: () => Number },
+              name: { required: true, type: () => String },
+              role: { required: true, type: () => String },
+            },
+            ContainerGroupListDto: {
+              container: { required: true, type: () => String },
+              items: { required: true, type: () => [t['./groups/dto/groups.dto.js'].ContainerGroupDto] },
+            },
+            ContainerGroupParamsDto: {
+              groupId: { required: true, type: () => Number, description: 'group id', minimum: 1, maximum: 2147483647 },
+            },
+            ContainerParamDto: {
+              container: { required: true, type: () => String, description: 'container name (URL-encoded)' },
+            },
+            CreateGroupDto: {
+              name: { required: true, type: () => String },
+              description: { required: false, type: () => String, nullable: true },
+            },
+            GroupDto: {
+              id: { required: true, type: () => Number },
+              name: { required: true, type: () => String },
+              description: { required: true, type: () => String, nullable: true },
+              createdAt: { required: true, type: () => String },
+              users: { required: true, type: () => Number, description: 'users in the group directly' },
+              groups: { required: true, type: () => Number, description: 'groups in the group directly' },
+            },
+            GroupGroupParamsDto: {
+              memberGroupId: {
+                required: true,
+                type: () => Number,
+                description: 'id of the group put into (or taken out of) group `id`',
+                minimum: 1,
+                maximum: 2147483647,
+              },
+            },
+            GroupIdParamDto: {
+              id: { required: true, type: () => Number, description: 'group id', minimum: 1, maximum: 2147483647 },
+            },
+            GroupListDto: { items: { required: true, type: () => [t['./groups/dto/groups.dto.js'].GroupDto] } },
+            GroupListQueryDto: {
+              name: {
+                required: false,
+                type: () => String,
+                description: 'groups whose name matches, case-insensitive; * any run of characters, ? one',
+              },
+            },
+            GroupMemberDto: {
+              kind: { required: true, enum: ['group', 'user'] },
+              id: { required: true, type: () => Number, description: "the group's id or the user's id" },
+              name: { required: true, type: () => String, description: "the group's or the user's name" },
+              fullName: { required: false, type: () => String, nullable: true },
+              source: {
+                required: false,
+                type: () => String,
+                description:
+                  "users only: '' when an administrator put them in, else the OpenID Connect issuer whose groups claim did",
+              },
+            },
+            GroupMemberListDto: {
+              id: { required: true, type: () => Number },
+              group: { required: true, type: () => String },
+              items: { required: true, type: () => [t['./groups/dto/groups.dto.js'].GroupMemberDto] },
+            },
+            GroupNestingDto: {
+              groupId: { required: true, type: () => Number },
+              group: { required: true, type: () => String },
+              memberGroupId: { required: true, type: () => Number },
+              memberGroup: { required: true, type: () => String },
+            },
+            GroupUserDto: {
+              groupId: { required: true, type: () => Number },
+              user: { required: true, type: () => String },
+              fullName: { required: true, type: () => String, nullable: true },
+              source: { required: true, type: () => String },
+            },
+            GroupUserParamsDto: { user: { required: true, type: () => String, description: 'user name' } },
+            SetGroupRoleDto: { role: { required: true, enum: ['reader', 'author', 'manager'] } },
+            UpdateGroupDto: {
+              name: { required: false, type: () => String },
+              description: { required: false, type: () => String, nullable: true },
             },
           },
         ],

@@ -1,12 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { PageDto, PageQueryDto } from '../../common/paging.dto.js';
 import { GROUP_NAME, GROUP_NAME_MAX, GROUP_NAME_RULE } from '../group-rules.js';
 
 export const GROUP_ROLES = ['reader', 'author', 'manager'] as const;
 const DESCRIPTION_MAX = 2000;
 const given = (_: object, v: unknown) => v !== undefined;
+
+/** A row id in a path: one message whatever is wrong with it. */
+function IsId(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isId',
+    validator: {
+      validate: (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 2_147_483_647,
+      defaultMessage: (a) => `${a?.property} must be a whole number from 1 to 2147483647`,
+    },
+  });
+}
 
 export class GroupListQueryDto extends PageQueryDto {
   /** groups whose name matches, case-insensitive; * any run of characters, ? one */
@@ -21,9 +32,7 @@ export class GroupIdParamDto {
   /** group id */
   @ApiProperty({ example: 1 })
   @Type(() => Number)
-  @IsInt({ message: 'id must be a whole number' })
-  @Min(1, { message: 'id must be at least 1' })
-  @Max(2_147_483_647, { message: 'id must be at most 2147483647' })
+  @IsId()
   id!: number;
 }
 
@@ -38,9 +47,7 @@ export class GroupGroupParamsDto extends GroupIdParamDto {
   /** id of the group put into (or taken out of) group `id` */
   @ApiProperty({ example: 2 })
   @Type(() => Number)
-  @IsInt({ message: 'memberGroupId must be a whole number' })
-  @Min(1, { message: 'memberGroupId must be at least 1' })
-  @Max(2_147_483_647, { message: 'memberGroupId must be at most 2147483647' })
+  @IsId()
   memberGroupId!: number;
 }
 
@@ -55,9 +62,7 @@ export class ContainerGroupParamsDto extends ContainerParamDto {
   /** group id */
   @ApiProperty({ example: 1 })
   @Type(() => Number)
-  @IsInt({ message: 'groupId must be a whole number' })
-  @Min(1, { message: 'groupId must be at least 1' })
-  @Max(2_147_483_647, { message: 'groupId must be at most 2147483647' })
+  @IsId()
   groupId!: number;
 }
 
