@@ -189,6 +189,53 @@ describe('query session states (interface spec 3)', () => {
       expect(admin.body).toMatchObject({ total: 35 });
     });
 
+    it('counts, returns and pages only what a group (nested or not) lets the caller read, as of each request', async () => {
+      const prefix = JSON.stringify({ number: `${c.fx.tag}-*` });
+      const cat = c.fx.user('cat');
+      const made = await c.pool.query<{ id: number }>('INSERT INTO groups (name) VALUES ($1), ($2) RETURNING id', [
+        `${c.fx.tag} readers`,
+        `${c.fx.tag} nested`,
+      ]);
+      const [readers, nested] = made.rows.map((r) => r.id);
+      try {
+        await c.pool.query('INSERT INTO group_groups (group_id, member_group_id) VALUES ($1, $2)', [readers, nested]);
+        await c.pool.query('INSERT INTO group_users (group_id, user_id) SELECT $1, id FROM users WHERE name = $2', [
+          nested,
+          cat[0],
+        ]);
+        await c.pool.query("INSERT INTO group_memberships (container_id, group_id, role) VALUES ($1, $2, 'reader')", [
+          c.fx.containerId('Side'),
+          readers,
+        ]);
+        const side = await c.open({ q: prefix, limit: 100 }, cat);
+        expect(side.status).toBe(200);
+        expect(side.body).toMatchObject({ session_id: 0, total: 5 });
+        expect(numbers(side.body)).toEqual(Array.from({ length: 5 }, (_, i) => `${c.fx.tag}-S${pad(i + 1)}`));
+        expect((await c.open({ q: c.qMain }, cat)).body).toMatchObject({ session_id: 0, total: 0, items: [] });
+
+        await c.pool.query("INSERT INTO group_memberships (container_id, group_id, role) VALUES ($1, $2, 'reader')", [
+          c.fx.containerId('Main'),
+          nested,
+        ]);
+        const both = await c.open({ q: prefix, limit: 10 }, cat);
+        expect(both.status).toBe(200);
+        expect(both.body).toMatchObject({ total: 35, count: 10 });
+        const id = both.body.session_id as number;
+        expect(id).toBeGreaterThan(0);
+        const p1 = await c.fetch(id, { page: 1, limit: 10 }, cat);
+        expect(p1.body).toMatchObject({ session_id: id, count: 10 });
+
+        // Out of the nested group: the next page of the same session shows nothing.
+        await c.pool.query('DELETE FROM group_users WHERE group_id = $1', [nested]);
+        const after = await c.fetch(id, { page: 1, limit: 10 }, cat);
+        expect(after.status).toBe(200);
+        expect(after.body).toMatchObject({ session_id: id, count: 0, items: [] });
+        expect((await c.open({ q: prefix }, cat)).body).toMatchObject({ session_id: 0, total: 0, items: [] });
+      } finally {
+        await c.pool.query('DELETE FROM groups WHERE id = ANY($1)', [[readers, nested]]);
+      }
+    });
+
     it('needs credentials', async () => {
       const res = await request(c.t.http).get('/query/1.0/query').query({ q: c.qMain });
       expect(res.status).toBe(401);
