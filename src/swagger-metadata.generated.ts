@@ -643,9 +643,7 @@ export async function swaggerMetadata() {
               container: { required: true, type: () => String },
               items: { required: true, type: () => [t['./groups/dto/groups.dto.js'].ContainerGroupDto] },
             },
-            ContainerGroupParamsDto: {
-              groupId: { required: true, type: () => Number, description: 'group id', minimum: 1, maximum: 2147483647 },
-            },
+            ContainerGroupParamsDto: { groupId: { required: true, type: () => Number, description: 'group id' } },
             ContainerParamDto: {
               container: { required: true, type: () => String, description: 'container name (URL-encoded)' },
             },
@@ -666,13 +664,9 @@ export async function swaggerMetadata() {
                 required: true,
                 type: () => Number,
                 description: 'id of the group put into (or taken out of) group `id`',
-                minimum: 1,
-                maximum: 2147483647,
               },
             },
-            GroupIdParamDto: {
-              id: { required: true, type: () => Number, description: 'group id', minimum: 1, maximum: 2147483647 },
-            },
+            GroupIdParamDto: { id: { required: true, type: () => Number, description: 'group id' } },
             GroupListDto: { items: { required: true, type: () => [t['./groups/dto/groups.dto.js'].GroupDto] } },
             GroupListQueryDto: {
               name: {
