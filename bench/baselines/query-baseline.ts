@@ -21,7 +21,7 @@ const authenticate = createBaselineAuth(pool);
 
 /** $1: the caller's id; admins read every container. */
 const WHERE = `i.latest AND (
-  (SELECT admin FROM users WHERE id = $1) OR m.container_id IN (SELECT container_id FROM memberships WHERE user_id = $1))`;
+  (SELECT admin FROM users WHERE id = $1) OR m.container_id IN (SELECT container_id FROM access_roles WHERE user_id = $1))`;
 
 const COUNT_SQL = `SELECT count(*)::int AS n FROM iterations i JOIN masters m ON m.id = i.master_id WHERE ${WHERE}`;
 
@@ -71,10 +71,10 @@ function item(r: Row, base: string) {
   };
 }
 
-/** What the caller reads: null for an administrator, else the containers of their memberships. */
+/** What the caller reads: null for an administrator, else the containers they have a role in (access_roles). */
 async function readableOf(user: { id: number; admin: boolean }): Promise<number[] | null> {
   if (user.admin) return null;
-  const { rows } = await pool.query<{ id: number }>('SELECT container_id AS id FROM memberships WHERE user_id = $1', [
+  const { rows } = await pool.query<{ id: number }>('SELECT container_id AS id FROM access_roles WHERE user_id = $1', [
     user.id,
   ]);
   return rows.map((r) => r.id);

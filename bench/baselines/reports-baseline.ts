@@ -1,7 +1,7 @@
 /**
  * Baseline of the `reports` benchmark: a minimal node:http server answering the three benchmark
  * queries with the same JSON as POST /reports ({count, items, _runtime}), from SQL written by
- * hand (access control as the same memberships subquery) run through pg — no NestJS, Express, Prisma,
+ * hand (access control as the same access_roles subquery) run through pg — no NestJS, Express, Prisma,
  * QML or transaction. The same cached HTTP Basic check as the service (baseline-auth.ts). Routes:
  * POST /reports/<query name>?<parameter>=…, the body (the QML the service gets) read and ignored.
  * Started as its own process by the runner: PORT, HOST, DATABASE_URL.
@@ -17,7 +17,7 @@ const pool = baselinePool();
 const authenticate = createBaselineAuth(pool);
 
 /** The caller's containers, computed once per statement as the service does (an InitPlan). */
-const READABLE = '= ANY(ARRAY(SELECT container_id FROM memberships WHERE user_id = $1))';
+const READABLE = '= ANY(ARRAY(SELECT container_id FROM access_roles WHERE user_id = $1))';
 
 /** The hand-written SQL of each benchmark query: $1 the caller's id, $2 the parameter if any. */
 const QUERIES: Record<string, { sql: string; param?: string }> = {

@@ -36,7 +36,7 @@ async function structure(req: IncomingMessage, res: ServerResponse): Promise<voi
   const readable = user.admin
     ? null
     : (
-        await pool.query<{ id: number }>('SELECT container_id AS id FROM memberships WHERE user_id = $1', [user.id])
+        await pool.query<{ id: number }>('SELECT container_id AS id FROM access_roles WHERE user_id = $1', [user.id])
       ).rows.map((r) => r.id);
   const find = findObjectsSql({ kind: 'number', text: number, cls, number });
   const root = (await pool.query<ObjectRow>(find.text, find.values)).rows[0];
