@@ -651,6 +651,7 @@ export async function swaggerMetadata() {
               name: { required: true, type: () => String },
               description: { required: false, type: () => String, nullable: true },
             },
+            GroupDeleteParamDto: { id: { required: true, type: () => Number, description: 'group id' } },
             GroupDto: {
               id: { required: true, type: () => Number },
               name: { required: true, type: () => String },

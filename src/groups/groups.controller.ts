@@ -7,6 +7,7 @@ import { ApiAuthenticated, ApiErrors } from '../common/api-docs.decorators.js';
 import { PageQueryDto } from '../common/paging.dto.js';
 import {
   CreateGroupDto,
+  GroupDeleteParamDto,
   GroupDto,
   GroupGroupParamsDto,
   GroupIdParamDto,
@@ -29,6 +30,8 @@ const NOT_FOUND = 'no group with that id';
 @ApiAuthenticated()
 @Controller('admin/groups')
 export class GroupsController {
+  // The routes of one group come after those of its members, so that Swagger UI lists the
+  // deletion last (its "Try it out" examples run in that order).
   constructor(private readonly groups: GroupsService) {}
 
   @Get()
@@ -48,40 +51,6 @@ export class GroupsController {
   @ApiErrors({ 400: BAD, 403: ADMINS, 409: `a group of that name exists, or there are ${GROUPS_MAX} groups` })
   create(@CurrentUser() caller: AuthUser, @Body() body: CreateGroupDto): Promise<GroupDto> {
     return this.groups.create(caller, body);
-  }
-
-  @Get(':id')
-  @ApiOperation({ summary: 'Show a group', description: 'Administrators only.' })
-  @ApiOkResponse({ type: GroupDto })
-  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND })
-  get(@CurrentUser() caller: AuthUser, @Param() params: GroupIdParamDto): Promise<GroupDto> {
-    return this.groups.get(caller, params.id);
-  }
-
-  @Patch(':id')
-  @ApiOperation({ summary: 'Rename a group or change its description', description: 'Administrators only.' })
-  @ApiOkResponse({ type: GroupDto })
-  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND, 409: 'another group has the new name' })
-  update(
-    @CurrentUser() caller: AuthUser,
-    @Param() params: GroupIdParamDto,
-    @Body() body: UpdateGroupDto,
-  ): Promise<GroupDto> {
-    return this.groups.update(caller, params.id, body);
-  }
-
-  @Delete(':id')
-  @HttpCode(204)
-  @ApiOperation({
-    summary: 'Delete a group',
-    description:
-      'Its users, nested groups and container roles go with it: its members lose the rights it gave at once. ' +
-      'Administrators only.',
-  })
-  @ApiNoContentResponse({ description: 'deleted' })
-  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND })
-  async remove(@CurrentUser() caller: AuthUser, @Param() params: GroupIdParamDto): Promise<void> {
-    await this.groups.remove(caller, params.id);
   }
 
   @Get(':id/members')
@@ -156,5 +125,39 @@ export class GroupsController {
   @ApiErrors({ 400: BAD, 403: ADMINS, 404: 'no such group, or it is not in the group' })
   async removeGroup(@CurrentUser() caller: AuthUser, @Param() params: GroupGroupParamsDto): Promise<void> {
     await this.groups.removeGroup(caller, params.id, params.memberGroupId);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Show a group', description: 'Administrators only.' })
+  @ApiOkResponse({ type: GroupDto })
+  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND })
+  get(@CurrentUser() caller: AuthUser, @Param() params: GroupIdParamDto): Promise<GroupDto> {
+    return this.groups.get(caller, params.id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Rename a group or change its description', description: 'Administrators only.' })
+  @ApiOkResponse({ type: GroupDto })
+  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND, 409: 'another group has the new name' })
+  update(
+    @CurrentUser() caller: AuthUser,
+    @Param() params: GroupIdParamDto,
+    @Body() body: UpdateGroupDto,
+  ): Promise<GroupDto> {
+    return this.groups.update(caller, params.id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a group',
+    description:
+      'Its users, nested groups and container roles go with it: its members lose the rights it gave at once. ' +
+      'Administrators only.',
+  })
+  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiErrors({ 400: BAD, 403: ADMINS, 404: NOT_FOUND })
+  async remove(@CurrentUser() caller: AuthUser, @Param() params: GroupDeleteParamDto): Promise<void> {
+    await this.groups.remove(caller, params.id);
   }
 }

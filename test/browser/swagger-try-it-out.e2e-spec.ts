@@ -23,6 +23,7 @@ interface Outcome {
 }
 
 const VERSION = ['build', 'date', 'version'];
+const GROUP = ['createdAt', 'description', 'groups', 'id', 'name', 'users'];
 const LIST = ['_runtime', 'count', 'items'];
 const TEMPLATE = [
   'container',
@@ -147,6 +148,19 @@ async function authorize(page: Page, user: string, password: string): Promise<vo
   await dialog.locator('button.btn-done').click();
 }
 
+/** The group the nesting examples put into group 1 (id 2 on the demo data). */
+async function secondGroup(base: string): Promise<void> {
+  const res = await fetch(`${base}/admin/groups`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ name: 'Gear Designers' }),
+  });
+  expect([res.status, ((await res.json()) as { id: number }).id]).toEqual([201, 2]);
+}
+
 /**
  * Opens the operation, clicks "Try it out" and "Execute" with what Swagger UI fills in, and the
  * path parameters of `fill` typed in (as a user types the id another operation answered).
@@ -242,6 +256,9 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
         outcomes[op.id] = { status: 0, message: 'not tried: the service stopped answering' };
         continue;
       }
+      // Nesting needs a second group, which the create example (one group, id 1) does not
+      // make: it is made as a user would, and the delete example (id 2) removes it again.
+      if (op.id === 'GroupsController_putGroup') await secondGroup(base);
       const uses = op.id === 'QueryController_page' || op.id === 'QueryController_close';
       const { outcome, json } = await tryItOut(page, op, uses ? session : {});
       outcomes[op.id] = outcome;
@@ -254,7 +271,9 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
     // outcome (a report is created before it is deleted, a file uploaded before it is deleted,
     // and the session "open" kept is paged and closed; the administration examples
     // create a user, a container, a rule and a workspace of their own before changing and
-    // deleting them, and add carol to Drive Unit before removing her again; the objects examples
+    // deleting them, and add carol to Drive Unit before removing her again; a group is made, carol
+    // put in and taken out, a second group nested and unnested, then deleted, and group 1 given a
+    // role in Drive Unit that is removed again; the objects examples
     // create a document, delete the obsolete 0000000005, release 0000000002 (taking none of the
     // documents the query example matches out of it: it must keep more than one page), and add a
     // link to P-00000001 before changing and removing it; a catalog link is added, demo link 1 removed, and
@@ -341,6 +360,19 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       WorkspacesController_remove: { status: 204, body: 'text' },
       WorkspacesController_roles: { status: 200, fields: ['count', 'items'] },
       WorkspacesController_createRole: { status: 201, fields: ['name'] },
+      GroupsController_list: { status: 200, fields: PAGED },
+      GroupsController_create: { status: 201, fields: GROUP },
+      GroupsController_members: { status: 200, fields: ['group', 'id', ...PAGED].sort() },
+      GroupsController_putUser: { status: 201, fields: ['fullName', 'groupId', 'source', 'user'] },
+      GroupsController_removeUser: { status: 204, body: 'text' },
+      GroupsController_putGroup: { status: 201, fields: ['group', 'groupId', 'memberGroup', 'memberGroupId'] },
+      GroupsController_removeGroup: { status: 204, body: 'text' },
+      GroupsController_get: { status: 200, fields: GROUP },
+      GroupsController_update: { status: 200, fields: GROUP },
+      GroupsController_remove: { status: 204, body: 'text' },
+      ContainerGroupsController_list: { status: 200, fields: ['container', ...PAGED].sort() },
+      ContainerGroupsController_set: { status: 201, fields: ['id', 'name', 'role'] },
+      ContainerGroupsController_remove: { status: 204, body: 'text' },
       EventsController_list: { status: 200, fields: PAGED },
       GatewayController_version: { status: 200, fields: ['build', 'date', 'version'] },
       GatewayController_index: { status: 200, fields: ['_runtime', 'count', 'items'] },

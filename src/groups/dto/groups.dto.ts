@@ -36,6 +36,15 @@ export class GroupIdParamDto {
   id!: number;
 }
 
+/** As GroupIdParamDto, with another example: Swagger UI's "Try it out" keeps group 1. */
+export class GroupDeleteParamDto {
+  /** group id */
+  @ApiProperty({ example: 2 })
+  @Type(() => Number)
+  @IsId()
+  id!: number;
+}
+
 export class GroupUserParamsDto extends GroupIdParamDto {
   /** user name */
   @ApiProperty({ example: 'carol' })
