@@ -171,6 +171,12 @@ describe('rights through groups', () => {
       g,
     ]);
     await pool.query('DELETE FROM containers WHERE id = $1', [other.id]);
+    const doomed = await makeUsers(pool, ['grp-r9']);
+    expect((await admin.put(`/admin/groups/${g}/users/grp-r9`)).status).toBe(201);
+    const del = await request(t.http)
+      .delete('/admin/users/grp-r9')
+      .auth(...USERS.admin);
+    expect([del.status, doomed['grp-r9'][0]]).toEqual([204, 'grp-r9']);
     const [now, scratch] = await accessRolesNowAndFromScratch(pool);
     expect(now).toEqual(scratch);
   });
