@@ -99,7 +99,7 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
     config,
     notices as unknown as AuthNotices,
     new Clock(),
-    {} as BearerAuth,
+    { untrustUser: () => undefined } as unknown as BearerAuth,
   );
   return { service, users, record, notices, throttle: throttle as unknown as MemoryThrottle };
 }

@@ -87,7 +87,7 @@ export class AuthService {
       perf: { now: () => clock.now().getTime() },
     });
     notices.subscribe({
-      user: (id) => this.untrustUser(id),
+      user: (id) => this.untrustPasswords(id),
       throttled: (key, resetAt) => this.mark(key, resetAt),
       resumed: () => {
         this.generation++;
@@ -129,8 +129,16 @@ export class AuthService {
     return user;
   }
 
-  /** The user's cached sign-ins are confirmed at their next use (their row changed). */
+  /**
+   * The user's cached sign-ins, with a password or a token, are confirmed at their next use
+   * (their row changed here: the notice reaches the other instances).
+   */
   untrustUser(id: number): void {
+    this.untrustPasswords(id);
+    this.bearer.untrustUser(id);
+  }
+
+  private untrustPasswords(id: number): void {
     this.sequence++;
     for (const entry of this.cache.values()) if (entry.user.id === id) entry.trustedAt = UNTRUSTED;
   }

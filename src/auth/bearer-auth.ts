@@ -29,4 +29,9 @@ export class BearerAuth {
     if (looksLikeToken(credential)) return this.tokens.authenticate(credential, address);
     throw bearerUnauthorized('this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials');
   }
+
+  /** The user's cached bearer sign-ins are confirmed at their next use (their row changed here). */
+  untrustUser(id: number): void {
+    this.tokens.untrustUser(id);
+  }
 }

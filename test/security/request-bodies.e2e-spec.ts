@@ -1,8 +1,11 @@
 import { USERS } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { basicAuth, listeningPort, RawConnection, type RawResponse } from '../helpers/raw-http.js';
+import { checksum } from '../../src/auth/tokens/token-format.js';
 
-const CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
+const CHALLENGE = 'Basic realm="pdm", charset="UTF-8", Bearer realm="pdm"';
+const TOKEN_REFUSED = 'the personal access token is not valid (unknown or revoked, or its user is disabled)';
+const OTHER_BEARER = 'this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials';
 
 /**
  * Request bodies are read only after authentication: a caller without valid credentials is
@@ -43,7 +46,15 @@ describe('request bodies are read only after authentication', () => {
   ])(
     'answers %s without credentials 401 at once and closes the connection',
     async (_name, path, type, framing, first) => {
-      for (const authorization of [undefined, basicAuth(['alice', 'wrong-password'])]) {
+      const basicRefused = 'valid credentials are required (HTTP Basic, or a Bearer token)';
+      const guess = 'pdm_pat_' + 'x'.repeat(43);
+      for (const [authorization, message] of [
+        [undefined, basicRefused],
+        [basicAuth(['alice', 'wrong-password']), basicRefused],
+        // A well-formed personal access token that was never issued (its checksum is right).
+        [`Bearer ${guess}${checksum(guess)}`, TOKEN_REFUSED],
+        ['Bearer not-a-personal-access-token', OTHER_BEARER],
+      ]) {
         const c = await RawConnection.connect(port);
         await c.head('POST', path, {
           'Content-Type': type,
@@ -59,7 +70,7 @@ describe('request bodies are read only after authentication', () => {
         expect(JSON.parse(res!.body)).toEqual({
           statusCode: 401,
           error: 'Unauthorized',
-          message: 'valid credentials are required (HTTP Basic)',
+          message,
           requestId: expect.any(String),
         });
         await c.closed;

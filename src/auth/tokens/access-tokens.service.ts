@@ -15,6 +15,7 @@ import { UsersRepository } from '../users.repository.js';
 import { AccessTokensRepository, type AccessTokenRecord } from './access-tokens.repository.js';
 import type { CreateTokenDto, CreatedTokenDto, TokenDto, TokenListDto } from './dto/tokens.dto.js';
 import { tokenEvent } from './token-audit.js';
+import { TokenAuthService } from './token-auth.service.js';
 import { newToken, tokenHash, tokenHint } from './token-format.js';
 
 const DAY_MS = 86_400_000;
@@ -38,6 +39,7 @@ export class AccessTokensService {
     private readonly users: UsersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly auth: TokenAuthService,
   ) {}
 
   async list(caller: AuthUser, userName?: string): Promise<TokenListDto> {
@@ -94,6 +96,8 @@ export class AccessTokensService {
       tokenEvent(caller.id, 'revoke', t, { name: t.name, hint: t.hint }),
     );
     if (!revoked) throw new NotFoundException(`'${owner.name}' has no token ${tokenId} in use`);
+    // At once here; the trigger's notice tells the other instances.
+    this.auth.untrustToken(tokenId);
   }
 
   /** The caller, or for an administrator the user of that name. */

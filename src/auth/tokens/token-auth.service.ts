@@ -58,8 +58,8 @@ export class TokenAuthService {
     private readonly clock: Clock,
   ) {
     notices.subscribe({
-      user: (id) => this.untrust((e) => e.user.id === id),
-      token: (id) => this.untrust((e) => e.tokenId === id),
+      user: (id) => this.untrustUser(id),
+      token: (id) => this.untrustToken(id),
       throttled: (key, resetAt) => this.mark(key, resetAt),
       resumed: () => {
         this.generation++;
@@ -151,6 +151,16 @@ export class TokenAuthService {
     this.tokens
       .audit(tokenEvent(userId, 'expired', { id: tokenId, userId }, {}))
       .catch((e: unknown) => this.logger.warn(`cannot record the use of an expired token: ${String(e)}`));
+  }
+
+  /** The user's cached tokens are confirmed at their next use. */
+  untrustUser(id: number): void {
+    this.untrust((e) => e.user.id === id);
+  }
+
+  /** The token is confirmed at its next use (revoked or changed here: the notice tells the others). */
+  untrustToken(id: number): void {
+    this.untrust((e) => e.tokenId === id);
   }
 
   private untrust(match: (e: CacheEntry) => boolean): void {
