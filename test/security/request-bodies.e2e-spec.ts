@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { USERS } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { basicAuth, listeningPort, RawConnection, type RawResponse } from '../helpers/raw-http.js';
@@ -77,6 +78,58 @@ describe('request bodies are read only after authentication', () => {
       }
     },
   );
+
+  it('answers a read-only token on a write 403 at once, without reading the body', async () => {
+    const created = await request(t.http)
+      .post('/me/tokens')
+      .auth(...USERS.alice)
+      .send({ name: `request bodies ${process.pid}`, scopes: ['read'], expiresInDays: 1 });
+    expect(created.status).toBe(201);
+    const c = await RawConnection.connect(port);
+    await c.head('POST', '/files/0000000001/x.bin', {
+      Authorization: `Bearer ${created.body.token}`,
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': HUGE,
+    });
+    await c.write('bytes');
+    const res = await c.response();
+    expect(res).toMatchObject({ status: 403, headers: { connection: 'close' } });
+    expect(JSON.parse(res!.body)).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'this personal access token has the read scope only: this operation writes',
+      requestId: expect.any(String),
+    });
+    await c.closed;
+    await request(t.http)
+      .delete(`/me/tokens/${created.body.id}`)
+      .auth(...USERS.alice)
+      .expect(204);
+  });
+
+  it('reads the body of a request with a valid token, and keeps its connection', async () => {
+    const created = await request(t.http)
+      .post('/me/tokens')
+      .auth(...USERS.alice)
+      .send({ name: `request bodies read ${process.pid}`, scopes: ['read'], expiresInDays: 1 });
+    const c = await RawConnection.connect(port);
+    const body = '{"q":{"number":"0000000001"}}';
+    await c.head('POST', '/query/1.0/query', {
+      Authorization: `Bearer ${created.body.token}`,
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.length),
+    });
+    await c.write(body);
+    const res = await c.response();
+    expect(res?.status).toBe(200);
+    expect(res?.headers.connection).toBe('keep-alive');
+    expect(JSON.parse(res!.body)).toMatchObject({ session_id: 0, total: 1, items: [{ number: '0000000001' }] });
+    c.destroy();
+    await request(t.http)
+      .delete(`/me/tokens/${created.body.id}`)
+      .auth(...USERS.alice)
+      .expect(204);
+  });
 
   it('still reads the body of an authenticated request, and keeps its connection', async () => {
     const c = await RawConnection.connect(port);
