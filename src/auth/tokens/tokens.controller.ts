@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiAuthenticated, ApiErrors } from '../../common/api-docs.decorators.js';
 import type { AuthUser } from '../auth-user.js';
 import { CurrentUser } from '../current-user.decorator.js';
@@ -21,6 +28,20 @@ const CREATE =
   'Needs a password (or identity provider) sign-in: a token cannot create tokens.';
 const BAD =
   'bad body; the message names the field (also: admin scope for a user who is no administrator, expiry too far)';
+/** One of expiresAt and expiresInDays: Swagger UI would fill in both from the schema alone. */
+const CREATE_BODY = {
+  type: CreateTokenDto,
+  examples: {
+    days: {
+      summary: 'a read token for 30 days',
+      value: { name: 'nightly export', expiresInDays: 30, scopes: ['read'] },
+    },
+    date: {
+      summary: 'a write token until a date',
+      value: { name: 'build server', expiresAt: '2027-01-31T00:00:00Z', scopes: ['write'] },
+    },
+  },
+};
 const LIMIT = 'a token of that name is in use, or the user has AUTH_TOKEN_LIMIT tokens in use';
 
 /** The caller's own personal access tokens. */
@@ -39,6 +60,7 @@ export class MyTokensController {
 
   @Post()
   @ApiOperation({ summary: 'Create a personal access token', description: CREATE })
+  @ApiBody(CREATE_BODY)
   @ApiCreatedResponse({ type: CreatedTokenDto })
   @ApiErrors({ 400: BAD, 403: 'signed in with a token, or a read-only token', 409: LIMIT })
   create(@CurrentUser() caller: AuthUser, @Body() body: CreateTokenDto): Promise<CreatedTokenDto> {
@@ -76,6 +98,7 @@ export class UserTokensController {
 
   @Post()
   @ApiOperation({ summary: 'Create a token for a user', description: `${CREATE} Administrators only.` })
+  @ApiBody(CREATE_BODY)
   @ApiCreatedResponse({ type: CreatedTokenDto })
   @ApiErrors({ 400: BAD, 404: 'no user of that name', 409: LIMIT })
   create(

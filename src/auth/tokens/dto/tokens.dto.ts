@@ -84,9 +84,10 @@ export class TokenListDto {
   tokens!: TokenDto[];
 }
 
+// The examples of ids are those the create examples get on a new database (Swagger UI "Try it out").
 export class TokenIdParamDto {
   /** the token's id */
-  @ApiProperty({ example: 12 })
+  @ApiProperty({ example: 1 })
   @Type(() => Number)
   @IsInt({ message: 'id must be a whole number' })
   @Min(1, { message: 'id must be at least 1' })
@@ -96,14 +97,14 @@ export class TokenIdParamDto {
 
 export class UserTokenParamDto {
   /** user name */
-  @ApiProperty({ example: 'example-user' })
+  @ApiProperty({ example: 'alice' })
   @IsString()
   name!: string;
 }
 
 export class UserTokenIdParamDto extends UserTokenParamDto {
   /** the token's id */
-  @ApiProperty({ example: 12 })
+  @ApiProperty({ example: 2 })
   @Type(() => Number)
   @IsInt({ message: 'tokenId must be a whole number' })
   @Min(1, { message: 'tokenId must be at least 1' })
