@@ -64,7 +64,15 @@ async function setupSwagger(app: NestExpressApplication, config: AppConfig): Pro
     )
     .setVersion(versionRecord().version)
     .addBasicAuth({ type: 'http', scheme: 'basic' }, 'basic')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a personal access token, pdm_pat_…' }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'pdm_pat_…',
+        description: 'a personal access token (/me/tokens)',
+      },
+      'bearer',
+    )
     .build();
   const document = withErrorExamples(SwaggerModule.createDocument(app, doc));
   SwaggerModule.setup('docs', app, document, {
