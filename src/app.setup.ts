@@ -59,10 +59,20 @@ async function setupSwagger(app: NestExpressApplication, config: AppConfig): Pro
     .setTitle('PDM services')
     .setDescription(
       'Reports, files, numbers and query services of the document-management backend. ' +
-        'Every service endpoint needs HTTP Basic credentials: use "Authorize" first.',
+        'Every service endpoint needs HTTP Basic credentials or a personal access token ' +
+        '(`Authorization: Bearer pdm_pat_…`, created under /me/tokens): use "Authorize" first.',
     )
     .setVersion(versionRecord().version)
     .addBasicAuth({ type: 'http', scheme: 'basic' }, 'basic')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'pdm_pat_…',
+        description: 'a personal access token (/me/tokens)',
+      },
+      'bearer',
+    )
     .build();
   const document = withErrorExamples(SwaggerModule.createDocument(app, doc));
   SwaggerModule.setup('docs', app, document, {

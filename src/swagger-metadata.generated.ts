@@ -4,6 +4,7 @@ export async function swaggerMetadata() {
     './admin/dto/containers.dto.js': await import('./admin/dto/containers.dto.js'),
     './admin/dto/users.dto.js': await import('./admin/dto/users.dto.js'),
     './admin/dto/workspaces.dto.js': await import('./admin/dto/workspaces.dto.js'),
+    './auth/tokens/dto/tokens.dto.js': await import('./auth/tokens/dto/tokens.dto.js'),
     './cad/dto/cad.dto.js': await import('./cad/dto/cad.dto.js'),
     './catalog/dto/catalog.dto.js': await import('./catalog/dto/catalog.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
@@ -178,6 +179,87 @@ export async function swaggerMetadata() {
             WorkspaceNameParamDto: {
               name: { required: true, type: () => String, description: 'workspace name (URL-encoded)' },
             },
+          },
+        ],
+        [
+          import('./auth/tokens/dto/tokens.dto.js'),
+          {
+            CreateTokenDto: {
+              name: {
+                required: true,
+                type: () => String,
+                description: "what the token is for; unique among the user's tokens in use",
+                pattern: '^\\S(.*\\S)?$',
+              },
+              expiresAt: {
+                required: false,
+                type: () => String,
+                description: 'when the token stops working (ISO 8601); give this or expiresInDays',
+              },
+              expiresInDays: {
+                required: false,
+                type: () => Number,
+                description: 'days from now until the token stops working; give this or expiresAt',
+                minimum: 1,
+              },
+              scopes: {
+                required: true,
+                type: () => [Object],
+                description: '`read`, `write` (includes read) or `admin` (includes both; administrators only)',
+                enum: ['read', 'write', 'admin'],
+                isArray: true,
+                minItems: 1,
+              },
+            },
+            CreatedTokenDto: {
+              token: {
+                required: true,
+                type: () => String,
+                description: 'the token: shown this once, only a hash of it is kept',
+              },
+            },
+            TokenDto: {
+              id: { required: true, type: () => Number },
+              name: { required: true, type: () => String },
+              scopes: {
+                required: true,
+                type: () => [String],
+                description: 'expanded: `write` includes `read`, `admin` both',
+              },
+              hint: {
+                required: true,
+                type: () => String,
+                description: "the token's last 4 characters, to tell tokens apart",
+              },
+              createdAt: { required: true, type: () => String },
+              expiresAt: { required: true, type: () => String },
+              lastUsedAt: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'at most a minute behind',
+              },
+            },
+            TokenIdParamDto: {
+              id: {
+                required: true,
+                type: () => Number,
+                description: "the token's id",
+                minimum: 1,
+                maximum: 2147483647,
+              },
+            },
+            TokenListDto: { tokens: { required: true, type: () => [t['./auth/tokens/dto/tokens.dto.js'].TokenDto] } },
+            UserTokenIdParamDto: {
+              tokenId: {
+                required: true,
+                type: () => Number,
+                description: "the token's id",
+                minimum: 1,
+                maximum: 2147483647,
+              },
+            },
+            UserTokenParamDto: { name: { required: true, type: () => String, description: 'user name' } },
           },
         ],
         [

@@ -20,11 +20,14 @@ export interface AuthNoticeHandlers {
   throttled(key: string, resetAt: number): void;
   /** The listening connection was (re)established: notices sent before may have been missed. */
   resumed(): void;
+  /** A personal access token's row was revoked, changed or deleted. */
+  token?(id: number): void;
 }
 
 /**
  * Listens on one connection of its own (to the primary, AuthNoticesRepository) for the notices of
- * migration 20261125300000_auth_notices: a user row changed, a sign-in failure count reached its limit.
+ * migration 20261125300000_auth_notices: a user row changed, a sign-in failure count reached its limit
+ * (and of 20261127200000_groups_and_tokens: a personal access token was revoked or changed).
  * While it listens, AuthService trusts its cached sign-ins without a statement per request;
  * while it does not (not started, connection lost, AUTH_NOTICES=false, the embedded database,
  * which serves one connection at a time), every cached sign-in is confirmed by a statement as
@@ -35,7 +38,7 @@ export interface AuthNoticeHandlers {
 export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('AuthNotices');
   private client?: pg.Client;
-  private handlers?: AuthNoticeHandlers;
+  private readonly handlers: AuthNoticeHandlers[] = [];
   private listening = false;
   private stopped = false;
   private retryMs = RETRY_MIN_MS;
@@ -53,8 +56,9 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
     return this.listening;
   }
 
+  /** Adds a receiver of the notices (the password and the token sign-ins each have one). */
   subscribe(handlers: AuthNoticeHandlers): void {
-    this.handlers = handlers;
+    this.handlers.push(handlers);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -88,7 +92,7 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
     }
     if (this.stopped || this.client !== client) return;
     this.retryMs = RETRY_MIN_MS;
-    this.handlers?.resumed();
+    for (const h of this.handlers) h.resumed();
     this.listening = true;
     this.heartbeat = new PeriodicTask({
       name: 'the heartbeat of the connection listening for sign-in notices',
@@ -132,11 +136,14 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   private receive(payload: string): void {
     if (payload.startsWith('u')) {
       const id = Number(payload.slice(1));
-      if (Number.isSafeInteger(id)) this.handlers?.user(id);
+      if (Number.isSafeInteger(id)) for (const h of this.handlers) h.user(id);
     } else if (payload.startsWith('t')) {
       const [key, resetAt] = payload.slice(1).split(':');
       const at = Number(resetAt);
-      if (key && Number.isFinite(at)) this.handlers?.throttled(key, at);
+      if (key && Number.isFinite(at)) for (const h of this.handlers) h.throttled(key, at);
+    } else if (payload.startsWith('k')) {
+      const id = Number(payload.slice(1));
+      if (Number.isSafeInteger(id)) for (const h of this.handlers) h.token?.(id);
     }
   }
 }

@@ -12,12 +12,19 @@ import { FailureThrottle } from './failure-throttle.js';
 import { PermissionsRepository } from './permissions.repository.js';
 import { PermissionsService } from './permissions.service.js';
 import { UsersRepository } from './users.repository.js';
+import { BearerAuth } from './bearer-auth.js';
+import { AccessTokensRepository } from './tokens/access-tokens.repository.js';
+import { AccessTokensService } from './tokens/access-tokens.service.js';
+import { TokenAuthService } from './tokens/token-auth.service.js';
+import { MyTokensController, UserTokensController } from './tokens/tokens.controller.js';
 
 /**
  * Authentication and permissions: the global guard (APP_GUARD, so every route of the application
- * is guarded wherever this module is imported from) and the services other modules inject.
+ * is guarded wherever this module is imported from), the services other modules inject, and
+ * personal access tokens (src/auth/tokens/: /me/tokens, /admin/users/:name/tokens).
  */
 @Module({
+  controllers: [MyTokensController, UserTokensController],
   providers: [
     Clock,
     UsersRepository,
@@ -26,6 +33,10 @@ import { UsersRepository } from './users.repository.js';
     AuthNoticesRepository,
     AuthNotices,
     AuthService,
+    AccessTokensRepository,
+    AccessTokensService,
+    TokenAuthService,
+    BearerAuth,
     PermissionsRepository,
     PermissionsService,
     {

@@ -3,6 +3,7 @@ import { Clock } from '../common/clock.js';
 import { loadConfig } from '../config/app-config.js';
 import type { AuthNoticeHandlers, AuthNotices } from './auth-notices.js';
 import { AuthService } from './auth.service.js';
+import type { BearerAuth } from './bearer-auth.js';
 import { keys } from './failure-throttle.js';
 import type { FailureThrottle } from './failure-throttle.js';
 import { hashPassword } from './password.js';
@@ -98,6 +99,7 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
     config,
     notices as unknown as AuthNotices,
     new Clock(),
+    { untrustUser: () => undefined } as unknown as BearerAuth,
   );
   return { service, users, record, notices, throttle: throttle as unknown as MemoryThrottle };
 }

@@ -7,12 +7,14 @@ import { HttpErrorWithHeaders } from '../common/http-errors.js';
 import type { AuthUser } from './auth-user.js';
 import { parseBasicAuth, type BasicCredentials } from './basic-credentials.js';
 import { AuthNotices } from './auth-notices.js';
+import { BearerAuth, isBearer } from './bearer-auth.js';
 import { FailureThrottle, keys } from './failure-throttle.js';
 import { verifyPassword } from './password.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
-export const AUTH_CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
-const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic)';
+/** Both schemes a client may sign in with: a password (Basic) or a personal access token (Bearer). */
+export const AUTH_CHALLENGE = 'Basic realm="pdm", charset="UTF-8", Bearer realm="pdm"';
+const UNAUTHORIZED_MESSAGE = 'valid credentials are required (HTTP Basic, or a Bearer token)';
 
 /** A verification's outcome: the user, null for refused, undefined when it was not made (throttled). */
 type Verdict = AuthUser | null | undefined;
@@ -77,6 +79,7 @@ export class AuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly notices: AuthNotices,
     clock: Clock,
+    private readonly bearer: BearerAuth,
   ) {
     this.cache = new LRUCache({
       max: CACHE_MAX,
@@ -84,7 +87,7 @@ export class AuthService {
       perf: { now: () => clock.now().getTime() },
     });
     notices.subscribe({
-      user: (id) => this.untrustUser(id),
+      user: (id) => this.untrustPasswords(id),
       throttled: (key, resetAt) => this.mark(key, resetAt),
       resumed: () => {
         this.generation++;
@@ -101,6 +104,7 @@ export class AuthService {
    * `connection` is the client's connection (the request's socket): see the class comment.
    */
   authenticate(header: string | undefined, address: string, connection?: object): Promise<AuthUser> {
+    if (isBearer(header)) return this.bearer.authenticate(header!, address);
     const creds = parseBasicAuth(header);
     if (!creds) throw unauthorized();
 
@@ -125,8 +129,16 @@ export class AuthService {
     return user;
   }
 
-  /** The user's cached sign-ins are confirmed at their next use (their row changed). */
+  /**
+   * The user's cached sign-ins, with a password or a token, are confirmed at their next use
+   * (their row changed here: the notice reaches the other instances).
+   */
   untrustUser(id: number): void {
+    this.untrustPasswords(id);
+    this.bearer.untrustUser(id);
+  }
+
+  private untrustPasswords(id: number): void {
     this.sequence++;
     for (const entry of this.cache.values()) if (entry.user.id === id) entry.trustedAt = UNTRUSTED;
   }
@@ -285,7 +297,14 @@ interface CacheEntry {
 }
 
 function toAuthUser(record: UserRecord): AuthUser {
-  return { id: record.id, name: record.name, admin: record.admin, fullName: record.fullName, email: record.email };
+  return {
+    id: record.id,
+    name: record.name,
+    admin: record.admin,
+    fullName: record.fullName,
+    email: record.email,
+    via: 'basic',
+  };
 }
 
 function tooManyFailures(wait: number): HttpErrorWithHeaders {

@@ -23,8 +23,10 @@ export const ADDRESS_LIMIT_FACTOR = 10;
 @Injectable()
 export class FailureThrottle implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('FailureThrottle');
-  private readonly limits: FailureLimits;
-  private readonly windowMs: number;
+  /** The attempts a (user, address) and an address get within the window. */
+  readonly limits: FailureLimits;
+  /** How long failures are counted (ms). */
+  readonly windowMs: number;
   /** Deletes counts whose window has passed, every window (at least every minute). */
   private readonly sweeper: PeriodicTask;
 
@@ -81,6 +83,13 @@ export class FailureThrottle implements OnApplicationBootstrap, OnModuleDestroy 
     return this.failures.sweep();
   }
 }
+
+/**
+ * The name personal access tokens are counted under, with the client address: a user name never
+ * holds a NUL (parseBasicAuth refuses it), so it is no user's. Guessing tokens from an address is
+ * then limited like guessing one user's password.
+ */
+export const TOKEN_PSEUDO_NAME = '\u0000token';
 
 /**
  * The rows' keys: SHA-256 of the pair and of the address (a user name never holds a colon in

@@ -1,14 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthUser } from './auth-user.js';
+import { canWriteAtAll, type AuthUser } from './auth-user.js';
 import { PermissionsRepository, type MembershipRole } from './permissions.repository.js';
 
 export type Access = 'none' | 'read' | 'write' | 'manage';
 
-/** The permission model: what a caller may do in a container given its membership role (or none). */
+/**
+ * The permission model: what a caller may do in a container given its membership role (or none).
+ * A personal access token without the `write` scope caps it at reading: every service asks here.
+ */
 export function accessFromRole(user: AuthUser, role: MembershipRole | null): Access {
-  if (user.admin) return 'manage';
-  if (role === null) return 'none';
-  return role === 'reader' ? 'read' : role === 'author' ? 'write' : 'manage';
+  const access = user.admin
+    ? 'manage'
+    : role === null
+      ? 'none'
+      : role === 'reader'
+        ? 'read'
+        : role === 'author'
+          ? 'write'
+          : 'manage';
+  return access !== 'none' && !canWriteAtAll(user) ? 'read' : access;
 }
 
 /**
@@ -21,7 +31,7 @@ export class PermissionsService {
   constructor(private readonly memberships: PermissionsRepository) {}
 
   async access(user: AuthUser, containerId: number): Promise<Access> {
-    if (user.admin) return 'manage';
+    if (user.admin) return accessFromRole(user, null);
     return accessFromRole(user, await this.memberships.role(containerId, user.id));
   }
 

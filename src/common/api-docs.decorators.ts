@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import {
   ApiBasicAuth,
+  ApiBearerAuth,
   ApiBody,
   ApiConsumes,
   ApiOkResponse,
@@ -14,10 +15,11 @@ import { OBJECT_BUSY_MESSAGE } from './database-errors.js';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 import { VersionDto } from './version.dto.js';
 
-/** Basic auth and the 401/429 answers every authenticated route shares. */
+/** Basic auth or a bearer token, and the 401/429 answers every authenticated route shares. */
 export function ApiAuthenticated() {
   return applyDecorators(
     ApiBasicAuth('basic'),
+    ApiBearerAuth('bearer'),
     ApiResponse({ status: 401, description: 'missing or invalid credentials', type: ErrorEnvelopeDto }),
     ApiResponse({ status: 429, description: 'too many failed sign-ins (see Retry-After)', type: ErrorEnvelopeDto }),
   );

@@ -66,6 +66,10 @@ export interface AppConfig extends FilesConfig {
   authFailureWindowMs: number;
   /** Listen for the database's notices on users and failure counts (off on the embedded database). */
   authNotices: boolean;
+  /** Longest lifetime of a personal access token, in days. */
+  authTokenMaxDays: number;
+  /** Tokens in use (not revoked, not expired) a user may have at once. */
+  authTokenLimit: number;
   /** Longest wait on SIGTERM for the requests in flight; longer than the longest database wait of a request. */
   shutdownTimeoutMs: number;
   /** Apply pending migrations at start-up. */
@@ -163,6 +167,8 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
   authFailureLimit: ['AUTH_FAILURE_LIMIT', '5', intIn(1, 1_000_000)],
   authFailureWindowMs: ['AUTH_FAILURE_WINDOW_MS', '60000', intIn(1000, 86_400_000)],
   authNotices: ['AUTH_NOTICES', 'true', bool],
+  authTokenMaxDays: ['AUTH_TOKEN_MAX_DAYS', '365', intIn(1, 36_500)],
+  authTokenLimit: ['AUTH_TOKEN_LIMIT', '50', intIn(1, 100_000)],
   shutdownTimeoutMs: ['SHUTDOWN_TIMEOUT_MS', '60000', intIn(0, 600_000)],
   migrateOnStart: ['MIGRATE_ON_START', 'true', bool],
   seedDemoData: ['SEED_DEMO_DATA', '', optionalBool],

@@ -15,6 +15,7 @@ import { queryApiDocument } from './query-api.document.js';
 import { OPEN_BUSY } from './query.repository.js';
 import { QueryService, type Paging } from './query.service.js';
 import { OidClass } from '../catalog/oid.js';
+import { ReadsOnly } from '../auth/reads-only.decorator.js';
 
 function paging(p: PagingParamsDto): Paging {
   return { page: p.page ?? 0, start: p.start ?? 0, limit: p.limit ?? 25 };
@@ -70,6 +71,7 @@ export class QueryController {
   }
 
   @Post('1.0/query')
+  @ReadsOnly()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Open a session with the parameters in a JSON or form body (or the URL)',
@@ -129,6 +131,7 @@ export class QueryController {
   }
 
   @Delete('1.0/query/:session_id')
+  @ReadsOnly()
   @ApiOperation({ summary: 'Close a session: { success: true, session_id, session }' })
   @ApiParam({
     name: 'session_id',

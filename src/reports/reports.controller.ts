@@ -42,6 +42,7 @@ import { TemplateDetailsDto } from './dto/template-details.dto.js';
 import { ReportQuery } from './report-query.decorator.js';
 import { inlineAnswer, listAnswer, namedAnswer, namedParameters, requestedFormat } from './report-presenter.js';
 import { parameterValues, ReportsService } from './reports.service.js';
+import { ReadsOnly } from '../auth/reads-only.decorator.js';
 
 @ApiTags('reports')
 @ApiAuthenticated()
@@ -74,6 +75,7 @@ export class ReportsController {
   }
 
   @Post()
+  @ReadsOnly()
   @HttpCode(200)
   @ApiOperation({ summary: 'Run an inline QML query; URL parameters give its parameter values' })
   @ApiQmlBody()
@@ -119,6 +121,7 @@ export class ReportsController {
   }
 
   @Post(':name')
+  @ReadsOnly()
   @HttpCode(200)
   @ApiOperation({ summary: 'Execute a named report; parameters as URL parameters or form fields' })
   @ApiParam({ name: 'name', description: 'Report name, URL-encoded', example: 'Documents by number' })

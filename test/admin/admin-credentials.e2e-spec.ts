@@ -53,7 +53,7 @@ describe('changes of users take effect at once on every instance (AUTH_NOTICES=f
     for (const t of [two, one]) {
       const old = await request(t.http).get('/numbers/version').auth(name, 'first-password');
       expect(old.status).toBe(401);
-      expect(old.body.message).toBe('valid credentials are required (HTTP Basic)');
+      expect(old.body.message).toBe('valid credentials are required (HTTP Basic, or a Bearer token)');
       const fresh = await request(t.http).get('/numbers/version').auth(name, 'second-password');
       expect(fresh.status).toBe(200);
     }

@@ -6,7 +6,7 @@ import { forgetSignInFailures } from '../helpers/sign-in-failures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
 
-const CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
+const CHALLENGE = 'Basic realm="pdm", charset="UTF-8", Bearer realm="pdm"';
 const basic = (userPass: string) => `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}`;
 
 /** The 401 body without its per-request id. */
@@ -65,7 +65,6 @@ describe('authentication', () => {
     const cases: (string | undefined)[] = [
       undefined,
       'Basic !!!',
-      'Bearer x',
       basic('nobody:whatever'),
       basic('alice:wrong-password'),
       basic('dora-disabled:dora-pw'),
@@ -82,7 +81,7 @@ describe('authentication', () => {
     expect(bodies[0]).toEqual({
       statusCode: 401,
       error: 'Unauthorized',
-      message: 'valid credentials are required (HTTP Basic)',
+      message: 'valid credentials are required (HTTP Basic, or a Bearer token)',
     });
     for (const b of bodies) expect(b).toEqual(bodies[0]);
   });

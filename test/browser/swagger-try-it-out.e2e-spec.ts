@@ -24,6 +24,7 @@ interface Outcome {
 
 const VERSION = ['build', 'date', 'version'];
 const GROUP = ['createdAt', 'description', 'groups', 'id', 'name', 'users'];
+const TOKEN = ['createdAt', 'expiresAt', 'hint', 'id', 'lastUsedAt', 'name', 'scopes'];
 const LIST = ['_runtime', 'count', 'items'];
 const TEMPLATE = [
   'container',
@@ -142,9 +143,11 @@ async function authorize(page: Page, user: string, password: string): Promise<vo
     .first()
     .click();
   const dialog = page.locator('.modal-ux');
-  await dialog.locator('input').nth(0).fill(user);
-  await dialog.locator('input[type=password]').fill(password);
-  await dialog.locator('button.authorize').click();
+  // The dialog offers Basic (first) and Bearer (a personal access token): sign in with Basic.
+  const basic = dialog.locator('.auth-container').first();
+  await basic.locator('input').nth(0).fill(user);
+  await basic.locator('input[type=password]').fill(password);
+  await basic.locator('button.authorize').click();
   await dialog.locator('button.btn-done').click();
 }
 
@@ -339,6 +342,12 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ObjectApiController_part: { status: 200, fields: API_ITEM },
       UsersApiController_list: { status: 200, fields: LIST },
       UsersApiController_read: { status: 200, fields: ['_runtime', 'details', 'fullName', 'name', 'oid', 'url'] },
+      MyTokensController_list: { status: 200, fields: ['tokens'] },
+      MyTokensController_create: { status: 201, fields: [...TOKEN, 'token'].sort() },
+      MyTokensController_revoke: { status: 204, body: 'text' },
+      UserTokensController_list: { status: 200, fields: ['tokens'] },
+      UserTokensController_create: { status: 201, fields: [...TOKEN, 'token'].sort() },
+      UserTokensController_revoke: { status: 204, body: 'text' },
       UsersController_list: { status: 200, fields: PAGED },
       UsersController_create: { status: 201, fields: USER },
       UsersController_get: { status: 200, fields: USER },

@@ -32,11 +32,12 @@ interface ResponseDoc {
 describe('Swagger', () => {
   const t = useTestApp();
 
-  it('serves the OpenAPI document with every route of the specification, all behind Basic auth', async () => {
+  it('serves the OpenAPI document with every route of the specification, all behind Basic auth or a token', async () => {
     const res = await request(t.http).get('/docs-json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.components.securitySchemes.basic).toEqual({ type: 'http', scheme: 'basic' });
+    expect(res.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     const routes: string[] = [];
     for (const [path, ops] of Object.entries(
       res.body.paths as Record<string, Record<string, { security?: unknown }>>,
@@ -44,7 +45,7 @@ describe('Swagger', () => {
       for (const [method, op] of Object.entries(ops)) {
         routes.push(`${method} ${path.replace(/\{[^}]+\}/g, '{}')}`);
         // Only the health probes are public.
-        expect(op.security).toEqual(path.startsWith('/health/') ? undefined : [{ basic: [] }]);
+        expect(op.security).toEqual(path.startsWith('/health/') ? undefined : [{ basic: [] }, { bearer: [] }]);
       }
     }
     for (const route of SPEC_ROUTES) expect(routes).toContain(route);

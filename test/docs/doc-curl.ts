@@ -42,9 +42,10 @@ export async function runDocExamples(page: DocExamples, port: number, repoDir: s
       ran++;
       rmSync(bodyFile, { force: true });
       // curl as a function: the body goes to a file and the status to stdout, whatever the
-      // example's own options (an `-o file` of its own is then left without a URL, and ignored).
+      // example's own options (an `-o file` of its own is then left without a URL; the file gets a
+      // copy of the body, so later commands of the page read it as a reader's would).
       const script = [
-        `curl() { command curl --silent --show-error --max-time ${CURL_MAX_SECONDS} --output "$ANSWER_BODY" --write-out '%{http_code}' "$@"; }`,
+        `curl() { command curl --silent --show-error --max-time ${CURL_MAX_SECONDS} --output "$ANSWER_BODY" --write-out '%{http_code}' "$@"; local rc=$? prev=; for a in "$@"; do case "$prev" in -o|--output) cp "$ANSWER_BODY" "$a" 2>/dev/null;; esac; prev=$a; done; return $rc; }`,
         ...shell,
         local(step.command),
       ].join('\n');

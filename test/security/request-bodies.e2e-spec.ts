@@ -1,8 +1,12 @@
+import request from 'supertest';
 import { USERS } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { basicAuth, listeningPort, RawConnection, type RawResponse } from '../helpers/raw-http.js';
+import { checksum } from '../../src/auth/tokens/token-format.js';
 
-const CHALLENGE = 'Basic realm="pdm", charset="UTF-8"';
+const CHALLENGE = 'Basic realm="pdm", charset="UTF-8", Bearer realm="pdm"';
+const TOKEN_REFUSED = 'the personal access token is not valid (unknown or revoked, or its user is disabled)';
+const OTHER_BEARER = 'this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials';
 
 /**
  * Request bodies are read only after authentication: a caller without valid credentials is
@@ -43,7 +47,15 @@ describe('request bodies are read only after authentication', () => {
   ])(
     'answers %s without credentials 401 at once and closes the connection',
     async (_name, path, type, framing, first) => {
-      for (const authorization of [undefined, basicAuth(['alice', 'wrong-password'])]) {
+      const basicRefused = 'valid credentials are required (HTTP Basic, or a Bearer token)';
+      const guess = 'pdm_pat_' + 'x'.repeat(43);
+      for (const [authorization, message] of [
+        [undefined, basicRefused],
+        [basicAuth(['alice', 'wrong-password']), basicRefused],
+        // A well-formed personal access token that was never issued (its checksum is right).
+        [`Bearer ${guess}${checksum(guess)}`, TOKEN_REFUSED],
+        ['Bearer not-a-personal-access-token', OTHER_BEARER],
+      ]) {
         const c = await RawConnection.connect(port);
         await c.head('POST', path, {
           'Content-Type': type,
@@ -59,13 +71,65 @@ describe('request bodies are read only after authentication', () => {
         expect(JSON.parse(res!.body)).toEqual({
           statusCode: 401,
           error: 'Unauthorized',
-          message: 'valid credentials are required (HTTP Basic)',
+          message,
           requestId: expect.any(String),
         });
         await c.closed;
       }
     },
   );
+
+  it('answers a read-only token on a write 403 at once, without reading the body', async () => {
+    const created = await request(t.http)
+      .post('/me/tokens')
+      .auth(...USERS.alice)
+      .send({ name: `request bodies ${process.pid}`, scopes: ['read'], expiresInDays: 1 });
+    expect(created.status).toBe(201);
+    const c = await RawConnection.connect(port);
+    await c.head('POST', '/files/0000000001/x.bin', {
+      Authorization: `Bearer ${created.body.token}`,
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': HUGE,
+    });
+    await c.write('bytes');
+    const res = await c.response();
+    expect(res).toMatchObject({ status: 403, headers: { connection: 'close' } });
+    expect(JSON.parse(res!.body)).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'this personal access token has the read scope only: this operation writes',
+      requestId: expect.any(String),
+    });
+    await c.closed;
+    await request(t.http)
+      .delete(`/me/tokens/${created.body.id}`)
+      .auth(...USERS.alice)
+      .expect(204);
+  });
+
+  it('reads the body of a request with a valid token, and keeps its connection', async () => {
+    const created = await request(t.http)
+      .post('/me/tokens')
+      .auth(...USERS.alice)
+      .send({ name: `request bodies read ${process.pid}`, scopes: ['read'], expiresInDays: 1 });
+    const c = await RawConnection.connect(port);
+    const body = '{"q":{"number":"0000000001"}}';
+    await c.head('POST', '/query/1.0/query', {
+      Authorization: `Bearer ${created.body.token}`,
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.length),
+    });
+    await c.write(body);
+    const res = await c.response();
+    expect(res?.status).toBe(200);
+    expect(res?.headers.connection).toBe('keep-alive');
+    expect(JSON.parse(res!.body)).toMatchObject({ session_id: 0, total: 1, items: [{ number: '0000000001' }] });
+    c.destroy();
+    await request(t.http)
+      .delete(`/me/tokens/${created.body.id}`)
+      .auth(...USERS.alice)
+      .expect(204);
+  });
 
   it('still reads the body of an authenticated request, and keeps its connection', async () => {
     const c = await RawConnection.connect(port);

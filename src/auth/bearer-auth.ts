@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from './auth-user.js';
+import { bearerUnauthorized, TokenAuthService } from './tokens/token-auth.service.js';
+import { looksLikeToken } from './tokens/token-format.js';
+
+/** `Bearer <credential>` (any casing of the scheme, one or more spaces): the credential, else null. */
+export function parseBearer(header: string | undefined): string | null {
+  const m = header === undefined ? null : /^bearer +(\S+) *$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+/** Whether the header names the Bearer scheme (even with a malformed credential). */
+export function isBearer(header: string | undefined): boolean {
+  return header !== undefined && /^bearer(\s|$)/i.test(header);
+}
+
+/**
+ * `Authorization: Bearer …`, dispatched by the credential's kind: a personal access token
+ * (`pdm_pat_…`) to TokenAuthService; anything else is refused for now (a verifier of OpenID
+ * Connect tokens adds its branch here).
+ */
+@Injectable()
+export class BearerAuth {
+  constructor(private readonly tokens: TokenAuthService) {}
+
+  authenticate(header: string, address: string): Promise<AuthUser> {
+    const credential = parseBearer(header);
+    if (credential === null) throw bearerUnauthorized('a Bearer credential is required after the scheme');
+    if (looksLikeToken(credential)) return this.tokens.authenticate(credential, address);
+    throw bearerUnauthorized('this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials');
+  }
+
+  /** The user's cached bearer sign-ins are confirmed at their next use (their row changed here). */
+  untrustUser(id: number): void {
+    this.tokens.untrustUser(id);
+  }
+}
