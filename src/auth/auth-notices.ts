@@ -35,7 +35,7 @@ export interface AuthNoticeHandlers {
 export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('AuthNotices');
   private client?: pg.Client;
-  private handlers?: AuthNoticeHandlers;
+  private readonly handlers: AuthNoticeHandlers[] = [];
   private listening = false;
   private stopped = false;
   private retryMs = RETRY_MIN_MS;
@@ -53,8 +53,9 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
     return this.listening;
   }
 
+  /** Adds a listener: every listener hears every notice. */
   subscribe(handlers: AuthNoticeHandlers): void {
-    this.handlers = handlers;
+    this.handlers.push(handlers);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -88,7 +89,7 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
     }
     if (this.stopped || this.client !== client) return;
     this.retryMs = RETRY_MIN_MS;
-    this.handlers?.resumed();
+    for (const h of this.handlers) h.resumed();
     this.listening = true;
     this.heartbeat = new PeriodicTask({
       name: 'the heartbeat of the connection listening for sign-in notices',
@@ -132,11 +133,11 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
   private receive(payload: string): void {
     if (payload.startsWith('u')) {
       const id = Number(payload.slice(1));
-      if (Number.isSafeInteger(id)) this.handlers?.user(id);
+      if (Number.isSafeInteger(id)) for (const h of this.handlers) h.user(id);
     } else if (payload.startsWith('t')) {
       const [key, resetAt] = payload.slice(1).split(':');
       const at = Number(resetAt);
-      if (key && Number.isFinite(at)) this.handlers?.throttled(key, at);
+      if (key && Number.isFinite(at)) for (const h of this.handlers) h.throttled(key, at);
     }
   }
 }

@@ -5,4 +5,6 @@ export interface AuthUser {
   admin: boolean;
   fullName: string | null;
   email: string | null;
+  /** How the caller proved who they are: a password, a personal access token, an identity provider's token. */
+  via?: 'basic' | 'token' | 'oidc';
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/app-config.js';
 import type { AuthNoticeHandlers, AuthNotices } from './auth-notices.js';
 import { AuthService } from './auth.service.js';
 import { keys } from './failure-throttle.js';
+import type { OidcAuth } from './oidc/oidc-auth.js';
 import type { FailureThrottle } from './failure-throttle.js';
 import { hashPassword } from './password.js';
 import type { UserRecord, UsersRepository } from './users.repository.js';
@@ -98,6 +99,7 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
     config,
     notices as unknown as AuthNotices,
     new Clock(),
+    { enabled: false } as unknown as OidcAuth,
   );
   return { service, users, record, notices, throttle: throttle as unknown as MemoryThrottle };
 }

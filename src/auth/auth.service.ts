@@ -8,6 +8,8 @@ import type { AuthUser } from './auth-user.js';
 import { parseBasicAuth, type BasicCredentials } from './basic-credentials.js';
 import { AuthNotices } from './auth-notices.js';
 import { FailureThrottle, keys } from './failure-throttle.js';
+import { bearerJwt } from './oidc/bearer-jwt.js';
+import { OidcAuth } from './oidc/oidc-auth.js';
 import { verifyPassword } from './password.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
@@ -77,6 +79,7 @@ export class AuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly notices: AuthNotices,
     clock: Clock,
+    private readonly oidc: OidcAuth,
   ) {
     this.cache = new LRUCache({
       max: CACHE_MAX,
@@ -101,6 +104,9 @@ export class AuthService {
    * `connection` is the client's connection (the request's socket): see the class comment.
    */
   authenticate(header: string | undefined, address: string, connection?: object): Promise<AuthUser> {
+    // `Bearer <JWT>` (not a personal access token): an identity provider's access token.
+    const jwt = bearerJwt(header);
+    if (jwt !== undefined) return this.oidc.authenticate(jwt, address);
     const creds = parseBasicAuth(header);
     if (!creds) throw unauthorized();
 
