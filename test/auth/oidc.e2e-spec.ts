@@ -9,6 +9,7 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { TEST_AUDIENCE, TestIssuer } from '../helpers/oidc-issuer.js';
 import { forgetSignInFailures } from '../helpers/sign-in-failures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { interleave } from '../helpers/interleave.js';
 import { testPool } from '../helpers/test-database.js';
 
 const suffix = randomBytes(3).toString('hex');
@@ -16,6 +17,7 @@ const NEWCOMER = `newcomer-${suffix}`;
 const STRANGER = `stranger-${suffix}`;
 const DISABLED = `gone-${suffix}`;
 const LEAVER = `leaver-${suffix}`;
+const TWIN = `twin-${suffix}`;
 
 /** The body of an error answer without its per-request id. */
 function envelope(res: request.Response): Record<string, unknown> {
@@ -52,6 +54,7 @@ describe('OpenID Connect bearer tokens', () => {
     await forgetSignInFailures(db);
     a = await TestIssuer.start({
       alice: { preferred_username: 'alice', groups: ['engineering', 'design'] },
+      'alice-moved': { preferred_username: 'alice', groups: ['engineering'] },
       admin: { preferred_username: 'admin' },
       stranger: { preferred_username: STRANGER },
       disabled: { preferred_username: DISABLED },
@@ -61,6 +64,7 @@ describe('OpenID Connect bearer tokens', () => {
     b = await TestIssuer.start({
       newcomer: { preferred_username: NEWCOMER, name: 'New Comer', email: 'new.comer@example.com' },
       bob: { preferred_username: 'bob' },
+      twin: { preferred_username: TWIN },
     });
     other = await TestIssuer.start({ alice: { preferred_username: 'alice' } });
     t = await createTestApp(
@@ -106,6 +110,9 @@ describe('OpenID Connect bearer tokens', () => {
       // A new token with the same groups writes nothing.
       expect((await get('/numbers/version', await a.token('alice'))).status).toBe(200);
       expect(sync).toHaveBeenCalledTimes(1);
+      // Other groups are handed on.
+      expect((await get('/numbers/version', await a.token('alice-moved'))).status).toBe(200);
+      expect(sync.mock.calls[1]).toEqual([aliceId, a.issuer, ['engineering']]);
 
       const admin = await get(`/admin/users/alice`, await a.token('admin'));
       expect(admin.status).toBe(200);
@@ -211,6 +218,21 @@ describe('OpenID Connect bearer tokens', () => {
       error: 'Unauthorized',
       message: 'valid credentials are required (HTTP Basic)',
     });
+  });
+
+  it('creates a user once when two first requests of theirs come at the same time', async () => {
+    const [one, two] = [await b.token('twin'), await b.token('twin')];
+    // Both find no user and then wait to insert one: the second insert meets the first's row.
+    const [first, second] = await interleave(
+      db,
+      'LOCK TABLE users IN SHARE MODE',
+      () => get('/numbers/version', one),
+      () => get('/numbers/version', two),
+    );
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body).toEqual(first.body);
+    const rows = await db.query('SELECT 1 FROM users WHERE name = $1', [TWIN]);
+    expect(rows.rowCount).toBe(1);
   });
 
   it('accepts the tokens of every configured issuer for known users', async () => {
