@@ -19,7 +19,7 @@ const CACHE_MAX = 10_000;
 
 interface Verified {
   user: AuthUser;
-  /** The token's exp, in ms: the entry is not used from then on. */
+  /** The token's exp plus the clock skew allowed, in ms (as far as it is accepted): not used from then on. */
   expiresAt: number;
   /** Read while notices were received and none came for the user meanwhile: used without a statement. */
   trusted: boolean;
@@ -109,7 +109,8 @@ export class OidcAuth {
     }
     await this.throttle.refund(throttleName, address);
     const trusted = before.live && this.notices.live && before.sequence === this.sequence;
-    this.cache.set(key, { user, expiresAt: (payload.exp ?? 0) * 1000, trusted });
+    const expiresAt = ((payload.exp ?? 0) + issuer.config.clockSkewS) * 1000;
+    this.cache.set(key, { user, expiresAt, trusted });
     return user;
   }
 
