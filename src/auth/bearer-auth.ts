@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from './auth-user.js';
+import { looksLikeJwt } from './oidc/jwt-shape.js';
+import { OidcAuth } from './oidc/oidc-auth.js';
 import { bearerUnauthorized, TokenAuthService } from './tokens/token-auth.service.js';
 import { looksLikeToken } from './tokens/token-format.js';
 
@@ -16,18 +18,24 @@ export function isBearer(header: string | undefined): boolean {
 
 /**
  * `Authorization: Bearer …`, dispatched by the credential's kind: a personal access token
- * (`pdm_pat_…`) to TokenAuthService; anything else is refused for now (a verifier of OpenID
- * Connect tokens adds its branch here).
+ * (`pdm_pat_…`) to TokenAuthService, a JWT to the OpenID Connect verifier (OidcAuth); anything
+ * else is refused.
  */
 @Injectable()
 export class BearerAuth {
-  constructor(private readonly tokens: TokenAuthService) {}
+  constructor(
+    private readonly tokens: TokenAuthService,
+    private readonly oidc: OidcAuth,
+  ) {}
 
   authenticate(header: string, address: string): Promise<AuthUser> {
     const credential = parseBearer(header);
     if (credential === null) throw bearerUnauthorized('a Bearer credential is required after the scheme');
     if (looksLikeToken(credential)) return this.tokens.authenticate(credential, address);
-    throw bearerUnauthorized('this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials');
+    if (looksLikeJwt(credential)) return this.oidc.authenticate(credential, address);
+    throw bearerUnauthorized(
+      'a Bearer credential must be a personal access token (pdm_pat_…) or a JWT of a configured identity provider',
+    );
   }
 
   /** The user's cached bearer sign-ins are confirmed at their next use (their row changed here). */

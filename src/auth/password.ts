@@ -45,8 +45,15 @@ function parseHash(stored: string): ParsedHash | null {
 /** A well-formed hash nobody's password matches, verified for unknown users to keep timing flat. */
 const DUMMY_HASH = `scrypt$${N}$${R}$${P}$${Buffer.alloc(SALT_LEN).toString('base64')}$${Buffer.alloc(KEY_LEN).toString('base64')}`;
 
+/**
+ * The password hash of users who sign in only through an identity provider (OpenID Connect): it
+ * is no scrypt hash, so no password verifies against it, until an administrator sets one.
+ */
+export const NO_PASSWORD_HASH = '!external';
+
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const parsed = parseHash(stored ?? DUMMY_HASH) ?? parseHash(DUMMY_HASH)!;
+  const own = stored === null ? null : parseHash(stored);
+  const parsed = own ?? parseHash(DUMMY_HASH)!;
   const key = await scrypt(password, parsed.salt, { N: parsed.N, r: parsed.r, p: parsed.p });
-  return timingSafeEqual(key, parsed.key) && stored !== null;
+  return timingSafeEqual(key, parsed.key) && own !== null;
 }

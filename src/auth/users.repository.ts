@@ -85,6 +85,10 @@ export class UsersRepository {
     return this.prisma.user.findUnique({ where: { name }, select: CREDENTIAL_COLUMNS });
   }
 
+  findById(id: number): Promise<UserRecord | null> {
+    return this.prisma.user.findUnique({ where: { id }, select: CREDENTIAL_COLUMNS });
+  }
+
   async page(skip: number, take: number): Promise<{ total: number; rows: AdminUserRecord[] }> {
     const [total, rows] = await this.prisma.transaction(({ db }) =>
       Promise.all([db.user.count(), db.user.findMany({ select: ADMIN_COLUMNS, orderBy: { name: 'asc' }, skip, take })]),

@@ -17,11 +17,13 @@ import {
   type ConfigSpec,
 } from './config-parsers.js';
 import { FILES_SPEC, filesStoreProblems, type FilesConfig } from './files-config.js';
+import { loadOidcConfig, type OidcConfig } from './oidc-config.js';
 import { timeoutProblems } from './timeout-config.js';
 import { ROOT_ROUTES, SERVICE_ROUTES } from '../common/service-routes.js';
 
 export { parseSize } from './config-parsers.js';
 export { FILES_STORES, type FilesStoreName } from './files-config.js';
+export type { OidcIssuerConfig } from './oidc-config.js';
 
 /** Most usage links one iteration holds unless OBJECTS_MAX_LINKS says otherwise (also the import's default). */
 export const DEFAULT_OBJECTS_MAX_LINKS = 10_000;
@@ -30,7 +32,7 @@ export const DEFAULT_OBJECTS_MAX_LINKS = 10_000;
  * Runtime configuration, read once from the environment and validated at start-up.
  * A bad value stops the start with a message listing every bad variable.
  */
-export interface AppConfig extends FilesConfig {
+export interface AppConfig extends FilesConfig, OidcConfig {
   port: number;
   host: string;
   /** PostgreSQL connection string; empty means "start the embedded database". */
@@ -149,7 +151,7 @@ export interface AppConfig extends FilesConfig {
   catalogCheckIntervalMs: number;
 }
 
-const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase'>> = {
+const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase' | keyof OidcConfig>> = {
   port: ['PORT', '3000', intIn(0, 65535)],
   host: ['HOST', '0.0.0.0', text],
   databaseUrl: ['DATABASE_URL', '', databaseUrl],
@@ -224,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       problems.push(`${name}: ${(e as Error).message}`);
     }
   }
+  Object.assign(out, loadOidcConfig(env, problems));
   if (out.databaseReplicaUrl && out.databaseUrl === '') {
     problems.push('DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded database has no replica)');
   }
