@@ -9,7 +9,6 @@ import { AuthNotices } from './auth-notices.js';
 import { AuthNoticesRepository } from './auth-notices.repository.js';
 import { AuthService } from './auth.service.js';
 import { FailureThrottle } from './failure-throttle.js';
-import { CLAIM_GROUPS_SYNC, NO_CLAIM_GROUPS_SYNC } from './oidc/claim-groups.js';
 import { OidcAuth } from './oidc/oidc-auth.js';
 import { OidcGroups } from './oidc/oidc-groups.js';
 import { OidcUsers } from './oidc/oidc-users.js';
@@ -36,8 +35,6 @@ import { MyTokensController, UserTokensController } from './tokens/tokens.contro
     FailureThrottle,
     AuthNoticesRepository,
     AuthNotices,
-    // Replaced by the group service's ClaimGroupsSync where there is one.
-    { provide: CLAIM_GROUPS_SYNC, useValue: NO_CLAIM_GROUPS_SYNC },
     OidcUsers,
     OidcGroups,
     OidcAuth,
@@ -55,6 +52,6 @@ import { MyTokensController, UserTokensController } from './tokens/tokens.contro
     },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository],
+  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository, OidcGroups],
 })
 export class AuthModule {}

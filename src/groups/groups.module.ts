@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
+import { OidcGroups } from '../auth/oidc/oidc-groups.js';
 import { ContainerGroupsController } from './container-groups.controller.js';
 import { GroupsController } from './groups.controller.js';
 import { GroupsRepository } from './groups.repository.js';
@@ -16,4 +17,14 @@ import { GroupsService } from './groups.service.js';
   providers: [GroupsRepository, GroupsService],
   exports: [GroupsService],
 })
-export class GroupsModule {}
+export class GroupsModule implements OnModuleInit {
+  constructor(
+    private readonly claims: OidcGroups,
+    private readonly groups: GroupsService,
+  ) {}
+
+  /** The groups claims of OpenID Connect tokens fill group memberships from now on. */
+  onModuleInit(): void {
+    this.claims.bind(this.groups);
+  }
+}

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { OidcIssuerConfig } from '../../config/oidc-config.js';
-import { CLAIM_GROUPS_SYNC, type ClaimGroupsSync } from './claim-groups.js';
+import { NO_CLAIM_GROUPS_SYNC, type ClaimGroupsSync } from './claim-groups.js';
 import { invalidToken, providerUnavailable } from './oidc-errors.js';
 
 /** (user, issuer) pairs whose last group list is remembered at most. */
@@ -11,14 +11,21 @@ const GROUP_NAME_MAX = 200;
 
 /**
  * Hands the groups a token lists to ClaimGroupsSync, but only when they differ from the ones last
- * handed over for that user and issuer on this instance, so steady traffic writes nothing.
+ * handed over for that user and issuer on this instance, so steady traffic writes nothing. The
+ * group module binds its service at start (bind()): the auth module cannot import the group
+ * module, which imports it.
  */
 @Injectable()
 export class OidcGroups {
   private readonly logger = new Logger('OidcGroups');
   private readonly seen = new LRUCache<string, string>({ max: SEEN_MAX });
+  private sync: ClaimGroupsSync = NO_CLAIM_GROUPS_SYNC;
 
-  constructor(@Inject(CLAIM_GROUPS_SYNC) private readonly sync: ClaimGroupsSync) {}
+  /** Where the groups of tokens go from now on. */
+  bind(sync: ClaimGroupsSync): void {
+    this.sync = sync;
+    this.seen.clear();
+  }
 
   async update(userId: number, issuer: OidcIssuerConfig, payload: JWTPayload): Promise<void> {
     if (!issuer.groupsClaim) return;
