@@ -15,6 +15,7 @@ import { HistoryModule } from './history/history.module.js';
 import { NumbersModule } from './numbers/numbers.module.js';
 import { ObjectApiModule } from './object-api/object-api.module.js';
 import { ObjectsModule } from './objects/objects.module.js';
+import { PrincipalsModule } from './principals/principals.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { QueryModule } from './query/query.module.js';
 import { ReportsModule } from './reports/reports.module.js';
@@ -38,6 +39,7 @@ export class AppModule {
         QueryModule,
         AdminModule,
         GroupsModule,
+        PrincipalsModule,
         HistoryModule,
         HealthModule,
         GatewayModule,

@@ -33,11 +33,16 @@ export async function primeAuth(server: ChildServer): Promise<void> {
   if (res.status !== 200) throw new Error(`${server.name}: GET ${VERSION_PATH} as alice answered ${res.status}`);
 }
 
-/** GET /files/version as alice on every connection for `seconds`; fails on any non-2xx. */
-export async function versionLoad(server: ChildServer, ctx: BenchContext, seconds: number) {
+/** GET /files/version as alice (Basic unless told) on every connection for `seconds`; fails on any non-2xx. */
+export async function versionLoad(
+  server: ChildServer,
+  ctx: BenchContext,
+  seconds: number,
+  authorization = ALICE_BASIC,
+) {
   const r = await runLoad({
     url: server.url + VERSION_PATH,
-    headers: { authorization: ALICE_BASIC },
+    headers: { authorization },
     connections: ctx.connections,
     seconds,
   });

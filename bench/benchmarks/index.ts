@@ -1,6 +1,7 @@
 /** The benchmark modules, in the order `npm run bench` runs them. Add new ones here. */
 import type { Benchmark } from '../harness/types.js';
 import { files } from './files.js';
+import { reportsGroups, versionToken } from './identity.js';
 import { filesVault } from './files-vault.js';
 import { memory } from './memory.js';
 import { numbers } from './numbers.js';
@@ -13,8 +14,10 @@ import { version, versionUnlogged } from './version.js';
 export const BENCHMARKS: Benchmark[] = [
   version,
   versionUnlogged,
+  versionToken,
   memory,
   reports,
+  reportsGroups,
   query,
   structure,
   numbers,

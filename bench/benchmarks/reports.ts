@@ -80,7 +80,7 @@ export const CHANGE_MANAGEMENT = `<?xml version="1.0" encoding="UTF-8"?>
     <join name="wt.change2.AffectedActivityData"><aliasTarget alias="CA"/><aliasTarget alias="P"/></join></linkJoin>
 </query></statement></qml>`;
 
-interface Case {
+export interface Case {
   name: string;
   qml: string;
   /** The URL query (the parameter value), chosen from the data in setup. */
@@ -97,7 +97,7 @@ export const CASES: Case[] = [
 let baseline: ChildServer | undefined;
 
 /** Patterns matching about a hundred of alice's documents and a few of her part structures. */
-async function chooseParameters(databaseUrl: string): Promise<void> {
+export async function chooseParameters(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -123,14 +123,18 @@ async function chooseParameters(databaseUrl: string): Promise<void> {
   }
 }
 
-function path(server: 'service' | 'baseline', c: Case): string {
+export function path(server: 'service' | 'baseline', c: Case): string {
   return server === 'service' ? `/reports${c.query}` : `/reports/${c.name}${c.query}`;
 }
 
-async function post(url: string, body: string): Promise<{ status: number; json: { items: unknown[] } }> {
+export async function post(
+  url: string,
+  body: string,
+  authorization = ALICE_BASIC,
+): Promise<{ status: number; json: { items: unknown[] } }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { authorization: ALICE_BASIC, 'content-type': 'text/xml' },
+    headers: { authorization, 'content-type': 'text/xml' },
     body,
   });
   return { status: res.status, json: (await res.json()) as { items: unknown[] } };
@@ -150,12 +154,13 @@ async function checkSameWork(service: ChildServer, base: ChildServer): Promise<v
 }
 
 /** A load of `seconds` at `connections`: requests/s and the median of the response times. */
-async function load(
+export async function load(
   server: ChildServer,
   side: 'service' | 'baseline',
   c: Case,
   connections: number,
   seconds: number,
+  authorization = ALICE_BASIC,
 ): Promise<{ requestsPerSec: number; p50Ms: number }> {
   const times: number[] = [];
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -163,7 +168,7 @@ async function load(
       {
         url: server.url + path(side, c),
         method: 'POST',
-        headers: { authorization: ALICE_BASIC, 'content-type': 'text/xml' },
+        headers: { authorization, 'content-type': 'text/xml' },
         body: c.qml,
         connections,
         duration: seconds,
@@ -192,7 +197,7 @@ const SETTLE_TIMEOUT_MS = 60_000;
  * would measure them: the one-connection latency after the 32-connection load came out twice the
  * baseline's for that reason alone.
  */
-async function settle(databaseUrl: string): Promise<void> {
+export async function settle(databaseUrl: string): Promise<void> {
   await withClient(databaseUrl, async (client) => {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     for (;;) {

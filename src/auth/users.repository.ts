@@ -106,6 +106,31 @@ export class UsersRepository {
       LIMIT ${limit} OFFSET ${start}`;
   }
 
+  /**
+   * A page of users whose name or full name matches a case-insensitive LIKE pattern (escape `\`;
+   * null: all), by name: the principal service's user picker.
+   */
+  async searchPublic(
+    pattern: string | null,
+    skip: number,
+    take: number,
+  ): Promise<{ total: number; rows: PublicUserRecord[] }> {
+    const where = pattern === null ? Prisma.sql`TRUE` : Prisma.sql`(name ILIKE ${pattern} OR full_name ILIKE ${pattern})`;
+    const rows = await this.prisma.$queryRaw<(PublicUserRecord & { total: bigint })[]>`
+      SELECT id, name, full_name AS "fullName", count(*) OVER () AS total FROM users
+      WHERE ${where}
+      ORDER BY name
+      LIMIT ${take} OFFSET ${skip}`;
+    if (rows.length === 0 && skip > 0) {
+      const [{ total }] = await this.prisma.$queryRaw<{ total: bigint }[]>`SELECT count(*) AS total FROM users WHERE ${where}`;
+      return { total: Number(total), rows: [] };
+    }
+    return {
+      total: rows.length === 0 ? 0 : Number(rows[0].total),
+      rows: rows.map(({ id, name, fullName }) => ({ id, name, fullName })),
+    };
+  }
+
   /** One user by id or name, as every signed-in user may see them. */
   findPublic(key: { id: number } | { name: string }): Promise<PublicUserRecord | null> {
     return this.prisma.user.findUnique({ where: key, select: { id: true, name: true, fullName: true } });

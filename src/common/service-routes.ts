@@ -17,6 +17,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { name: 'numbers', description: 'PDM number service: numbering rules, generated numbers, CAD attributes' },
   { name: 'query', description: 'PDM query service: paged query sessions over business objects' },
   { name: 'objects', description: 'PDM object service: business objects, iterations, structures, history' },
+  { name: 'principals', description: 'PDM principal service: users and groups to pick from, and who the caller is' },
   { name: 'admin', description: 'PDM administration: users, containers, members, workspaces, numbering rules' },
 ];
 

@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import type pg from 'pg';
 import request from 'supertest';
-import { CLAIM_GROUPS_SYNC, type ClaimGroupsSync } from '../../src/auth/oidc/claim-groups.js';
+import { GroupsService } from '../../src/groups/groups.service.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { TEST_AUDIENCE, TestIssuer } from '../helpers/oidc-issuer.js';
@@ -90,7 +90,7 @@ describe('OpenID Connect bearer tokens', () => {
   const get = (path: string, token: string) => request(t.http).get(path).set('Authorization', bearer(token));
 
   it('signs in the user a valid token names, and hands on its groups once', async () => {
-    const sync = jest.spyOn(t.app.get<ClaimGroupsSync>(CLAIM_GROUPS_SYNC), 'syncClaimGroups');
+    const sync = jest.spyOn(t.app.get(GroupsService), 'syncClaimGroups');
     try {
       const token = await a.token('alice');
       const res = await get('/admin/users', token);
