@@ -17,6 +17,7 @@ export async function swaggerMetadata() {
     './objects/dto/catalog-object.dto.js': await import('./objects/dto/catalog-object.dto.js'),
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
     './objects/dto/structure-response.dto.js': await import('./objects/dto/structure-response.dto.js'),
+    './principals/dto/principals.dto.js': await import('./principals/dto/principals.dto.js'),
     './query/dto/query-response.dto.js': await import('./query/dto/query-response.dto.js'),
     './reports/dto/query-result.dto.js': await import('./reports/dto/query-result.dto.js'),
     './reports/dto/report-list.dto.js': await import('./reports/dto/report-list.dto.js'),
@@ -1662,6 +1663,48 @@ export async function swaggerMetadata() {
               iterate: { required: false, type: () => Boolean },
             },
             RemoveUseQueryDto: { iterate: { required: false, type: () => String } },
+          },
+        ],
+        [
+          import('./principals/dto/principals.dto.js'),
+          {
+            MeDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              fullName: { required: true, type: () => String, nullable: true },
+              email: { required: true, type: () => String, nullable: true },
+              admin: { required: true, type: () => Boolean },
+              via: { required: true, type: () => String },
+              scopes: { required: true, type: () => [String], nullable: true },
+              groups: { required: true, type: () => [t['./principals/dto/principals.dto.js'].MyGroupDto] },
+              containers: { required: true, type: () => [t['./principals/dto/principals.dto.js'].MyContainerDto] },
+            },
+            MyContainerDto: {
+              name: { required: true, type: () => String },
+              role: { required: true, type: () => String },
+            },
+            MyGroupDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              direct: { required: true, type: () => Boolean },
+            },
+            PrincipalGroupDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              description: { required: true, type: () => String, nullable: true },
+            },
+            PrincipalGroupListDto: {
+              items: { required: true, type: () => [t['./principals/dto/principals.dto.js'].PrincipalGroupDto] },
+            },
+            PrincipalSearchQueryDto: { name: { required: false, type: () => String } },
+            PrincipalUserDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              fullName: { required: true, type: () => String, nullable: true },
+            },
+            PrincipalUserListDto: {
+              items: { required: true, type: () => [t['./principals/dto/principals.dto.js'].PrincipalUserDto] },
+            },
           },
         ],
         [

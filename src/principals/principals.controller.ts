@@ -24,7 +24,7 @@ export class PrincipalsController {
   @ApiOkResponse({ type: PrincipalUserListDto })
   @ApiErrors({ 400: BAD })
   users(@Query() q: PrincipalSearchQueryDto): Promise<PrincipalUserListDto> {
-    return this.principals.users(q);
+    return this.principals.findUsers(q);
   }
 
   @Get('groups')
@@ -37,7 +37,7 @@ export class PrincipalsController {
   @ApiOkResponse({ type: PrincipalGroupListDto })
   @ApiErrors({ 400: BAD })
   groups(@Query() q: PrincipalSearchQueryDto): Promise<PrincipalGroupListDto> {
-    return this.principals.groups(q);
+    return this.principals.findGroups(q);
   }
 
   @Get('me')

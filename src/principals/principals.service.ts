@@ -19,12 +19,12 @@ const GROUP_CLASS = 'wt.org.WTGroup';
 @Injectable()
 export class PrincipalsService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly groups: GroupsService,
+    private readonly userRows: UsersRepository,
+    private readonly groupRows: GroupsService,
   ) {}
 
-  async users(q: PrincipalSearchQueryDto): Promise<PrincipalUserListDto> {
-    const { total, rows } = await this.users.searchPublic(searchPattern(q.name), (q.page - 1) * q.limit, q.limit);
+  async findUsers(q: PrincipalSearchQueryDto): Promise<PrincipalUserListDto> {
+    const { total, rows } = await this.userRows.searchPublic(searchPattern(q.name), (q.page - 1) * q.limit, q.limit);
     return {
       count: rows.length,
       total,
@@ -34,8 +34,10 @@ export class PrincipalsService {
     };
   }
 
-  async groups(q: PrincipalSearchQueryDto): Promise<PrincipalGroupListDto> {
-    const page = await this.groups.searchGroups({ name: q.name, page: q.page, limit: q.limit });
+  async findGroups(q: PrincipalSearchQueryDto): Promise<PrincipalGroupListDto> {
+    // The group list takes whole-name patterns: a plain text is searched as a part of the name.
+    const name = q.name && !hasWildcard(q.name) ? `*${q.name}*` : q.name;
+    const page = await this.groupRows.searchGroups({ name, page: q.page, limit: q.limit });
     return {
       count: page.items.length,
       total: page.total,
@@ -47,8 +49,8 @@ export class PrincipalsService {
 
   async me(caller: AuthUser): Promise<MeDto> {
     const [groups, containers] = await Promise.all([
-      this.groups.userGroups(caller.id),
-      this.groups.userContainerRoles(caller.id),
+      this.groupRows.userGroups(caller.id),
+      this.groupRows.userContainerRoles(caller.id),
     ]);
     return {
       oid: formatOid(USER_CLASS, caller.id),
