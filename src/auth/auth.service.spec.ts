@@ -99,7 +99,7 @@ async function serviceWith(ttlMs: number, env: Record<string, string> = {}) {
     config,
     notices as unknown as AuthNotices,
     new Clock(),
-    { enabled: false } as unknown as OidcAuth,
+    { enabled: false, forgetUser: () => undefined } as unknown as OidcAuth,
   );
   return { service, users, record, notices, throttle: throttle as unknown as MemoryThrottle };
 }

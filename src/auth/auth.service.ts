@@ -131,10 +131,11 @@ export class AuthService {
     return user;
   }
 
-  /** The user's cached sign-ins are confirmed at their next use (their row changed). */
+  /** The user's cached sign-ins are confirmed at their next use, their tokens verified again (their row changed). */
   untrustUser(id: number): void {
     this.sequence++;
     for (const entry of this.cache.values()) if (entry.user.id === id) entry.trustedAt = UNTRUSTED;
+    this.oidc.forgetUser(id);
   }
 
   private trusted(hit: CacheEntry, creds: BasicCredentials, address: string): boolean {
