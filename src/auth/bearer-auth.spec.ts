@@ -1,4 +1,5 @@
 import type { AuthUser } from './auth-user.js';
+import type { OidcAuth } from './oidc/oidc-auth.js';
 import { BearerAuth, isBearer, parseBearer } from './bearer-auth.js';
 import type { TokenAuthService } from './tokens/token-auth.service.js';
 
@@ -26,7 +27,7 @@ describe('Bearer credentials', () => {
     ]).toEqual([true, true, false, false, false]);
   });
 
-  it('sends personal access tokens to their verifier and refuses any other bearer credential', async () => {
+  it('sends personal access tokens and JWTs to their verifiers and refuses any other bearer credential', async () => {
     const user = { id: 1, name: 'u', admin: false, fullName: null, email: null, via: 'token' } as AuthUser;
     const seen: string[] = [];
     const tokens = {
@@ -35,11 +36,18 @@ describe('Bearer credentials', () => {
         return Promise.resolve(user);
       },
     } as unknown as TokenAuthService;
-    const bearer = new BearerAuth(tokens);
+    const oidc = {
+      authenticate: (jwt: string) => {
+        seen.push(`jwt ${jwt}`);
+        return Promise.resolve(user);
+      },
+    } as unknown as OidcAuth;
+    const bearer = new BearerAuth(tokens, oidc);
     await expect(bearer.authenticate('Bearer pdm_pat_abc', '127.0.0.1')).resolves.toBe(user);
-    expect(seen).toEqual(['pdm_pat_abc']);
-    expect(() => bearer.authenticate('Bearer eyJhbGciOi.x.y', '127.0.0.1')).toThrow(
-      'this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials',
+    await expect(bearer.authenticate('Bearer eyJhbGciOi.x.y', '127.0.0.1')).resolves.toBe(user);
+    expect(seen).toEqual(['pdm_pat_abc', 'jwt eyJhbGciOi.x.y']);
+    expect(() => bearer.authenticate('Bearer opaque-credential', '127.0.0.1')).toThrow(
+      'a Bearer credential must be a personal access token (pdm_pat_…) or a JWT of a configured identity provider',
     );
     expect(() => bearer.authenticate('Bearer', '127.0.0.1')).toThrow(
       'a Bearer credential is required after the scheme',

@@ -41,5 +41,6 @@ export class BearerAuth {
   /** The user's cached bearer sign-ins are confirmed at their next use (their row changed here). */
   untrustUser(id: number): void {
     this.tokens.untrustUser(id);
+    this.oidc.forgetUser(id);
   }
 }

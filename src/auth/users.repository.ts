@@ -115,14 +115,17 @@ export class UsersRepository {
     skip: number,
     take: number,
   ): Promise<{ total: number; rows: PublicUserRecord[] }> {
-    const where = pattern === null ? Prisma.sql`TRUE` : Prisma.sql`(name ILIKE ${pattern} OR full_name ILIKE ${pattern})`;
+    const where =
+      pattern === null ? Prisma.sql`TRUE` : Prisma.sql`(name ILIKE ${pattern} OR full_name ILIKE ${pattern})`;
     const rows = await this.prisma.$queryRaw<(PublicUserRecord & { total: bigint })[]>`
       SELECT id, name, full_name AS "fullName", count(*) OVER () AS total FROM users
       WHERE ${where}
       ORDER BY name
       LIMIT ${take} OFFSET ${skip}`;
     if (rows.length === 0 && skip > 0) {
-      const [{ total }] = await this.prisma.$queryRaw<{ total: bigint }[]>`SELECT count(*) AS total FROM users WHERE ${where}`;
+      const [{ total }] = await this.prisma.$queryRaw<
+        { total: bigint }[]
+      >`SELECT count(*) AS total FROM users WHERE ${where}`;
       return { total: Number(total), rows: [] };
     }
     return {

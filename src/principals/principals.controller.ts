@@ -46,7 +46,7 @@ export class PrincipalsController {
     description:
       'The caller as this request signed in (password, personal access token or identity provider, with the ' +
       "token's scopes), the groups they are in (also through nested groups) and the containers they may read " +
-      'with their role there (the highest of their own and their groups\').',
+      "with their role there (the highest of their own and their groups').",
   })
   @ApiOkResponse({ type: MeDto })
   me(@CurrentUser() caller: AuthUser): Promise<MeDto> {

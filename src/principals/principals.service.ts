@@ -5,7 +5,12 @@ import { formatOid } from '../catalog/oid.js';
 import { OidClass } from '../catalog/standard-classes.js';
 import { hasWildcard, likePattern } from '../common/wildcard.js';
 import { GroupsService } from '../groups/groups.service.js';
-import type { MeDto, PrincipalGroupListDto, PrincipalSearchQueryDto, PrincipalUserListDto } from './dto/principals.dto.js';
+import type {
+  MeDto,
+  PrincipalGroupListDto,
+  PrincipalSearchQueryDto,
+  PrincipalUserListDto,
+} from './dto/principals.dto.js';
 
 const USER_CLASS = OidClass.user;
 /** Groups are not in the catalog (no query reads them); their OIDs name Windchill's group class. */

@@ -18,6 +18,7 @@ const STRANGER = `stranger-${suffix}`;
 const DISABLED = `gone-${suffix}`;
 const LEAVER = `leaver-${suffix}`;
 const TWIN = `twin-${suffix}`;
+const QUITTER = `quitter-${suffix}`;
 
 /** The body of an error answer without its per-request id. */
 function envelope(res: request.Response): Record<string, unknown> {
@@ -47,9 +48,9 @@ describe('OpenID Connect bearer tokens', () => {
   beforeAll(async () => {
     db = testPool();
     await db.query(
-      `INSERT INTO users (name, password_hash, disabled) VALUES ($1, $3, true), ($2, $3, false)
+      `INSERT INTO users (name, password_hash, disabled) VALUES ($1, $3, true), ($2, $3, false), ($4, $3, false)
        ON CONFLICT (name) DO NOTHING`,
-      [DISABLED, LEAVER, await hashPassword('unused-pw')],
+      [DISABLED, LEAVER, await hashPassword('unused-pw'), QUITTER],
     );
     await forgetSignInFailures(db);
     a = await TestIssuer.start({
@@ -59,6 +60,7 @@ describe('OpenID Connect bearer tokens', () => {
       stranger: { preferred_username: STRANGER },
       disabled: { preferred_username: DISABLED },
       leaver: { preferred_username: LEAVER },
+      quitter: { preferred_username: QUITTER },
       nameless: {},
     });
     b = await TestIssuer.start({
@@ -259,6 +261,18 @@ describe('OpenID Connect bearer tokens', () => {
       res = await get('/numbers/version', token);
     }
     expectRefused(res, `user ${LEAVER} is disabled here`);
+  });
+
+  it('refuses the remembered token of a user at once once an administrator of this instance disabled them', async () => {
+    const token = await a.token('quitter');
+    expect((await get('/numbers/version', token)).status).toBe(200);
+    const patch = await request(t.http)
+      .patch(`/admin/users/${QUITTER}`)
+      .auth(...USERS.admin)
+      .send({ disabled: true });
+    expect(patch.status).toBe(200);
+    expect(patch.body).toMatchObject({ name: QUITTER, disabled: true });
+    expectRefused(await get('/numbers/version', token), `user ${QUITTER} is disabled here`);
   });
 
   it('refuses a token without the user claim', async () => {

@@ -62,7 +62,7 @@ export class MyContainerDto {
   @ApiProperty({ example: 'Demo Product' })
   name!: string;
 
-  @ApiProperty({ description: 'the highest of the own and the groups\' roles', enum: ['reader', 'author', 'manager'] })
+  @ApiProperty({ description: "the highest of the own and the groups' roles", enum: ['reader', 'author', 'manager'] })
   role!: string;
 }
 
