@@ -124,6 +124,29 @@ describe('OpenID Connect bearer tokens', () => {
     }
   });
 
+  it('puts the user in the groups the claim names, and out of those a later token leaves out', async () => {
+    await db.query(`DELETE FROM groups WHERE name IN ('engineering', 'design')`);
+    await db.query(`INSERT INTO groups (name) VALUES ('engineering'), ('design')`);
+    try {
+      const me = await get('/principals/me', await a.token('alice'));
+      expect([me.status, me.body.name, me.body.via, me.body.groups.map((g: { name: string }) => g.name)]).toEqual([
+        200,
+        'alice',
+        'oidc',
+        ['design', 'engineering'],
+      ]);
+      const moved = await get('/principals/me', await a.token('alice-moved'));
+      expect([moved.status, moved.body.groups.map((g: { name: string }) => g.name)]).toEqual([200, ['engineering']]);
+      const rows = await db.query(
+        `SELECT g.name, gu.source FROM group_users gu JOIN groups g ON g.id = gu.group_id
+         JOIN users u ON u.id = gu.user_id WHERE u.name = 'alice' ORDER BY 1`,
+      );
+      expect(rows.rows).toEqual([{ name: 'engineering', source: a.issuer }]);
+    } finally {
+      await db.query(`DELETE FROM groups WHERE name IN ('engineering', 'design')`);
+    }
+  });
+
   it('refuses a token meant for another service', async () => {
     const res = await get('/numbers/version', await a.token('alice', 'https://other-service.test'));
     expectRefused(res, `the token is not meant for this service: its audience is not "${TEST_AUDIENCE}"`);
@@ -218,7 +241,7 @@ describe('OpenID Connect bearer tokens', () => {
     expect(envelope(basic)).toEqual({
       statusCode: 401,
       error: 'Unauthorized',
-      message: 'valid credentials are required (HTTP Basic)',
+      message: 'valid credentials are required (HTTP Basic, or a Bearer token)',
     });
   });
 
@@ -315,20 +338,25 @@ describe('OpenID Connect, failures and configuration', () => {
     await db.end();
   });
 
-  it('refuses bearer JWTs when no issuer is configured, and other bearer tokens as before', async () => {
+  it('refuses bearer JWTs when no issuer is configured, and bearer credentials of no known kind', async () => {
     const t = await createTestApp({});
     try {
       const res = await request(t.http)
         .get('/numbers/version')
         .set('Authorization', bearer(await issuer.token('alice')));
-      expectRefused(res, 'no identity provider is configured here (OIDC_ISSUER): bearer tokens are not accepted');
+      expectRefused(
+        res,
+        'no identity provider is configured here (OIDC_ISSUER): only personal access tokens are accepted as Bearer credentials',
+      );
       const other = await request(t.http).get('/numbers/version').set('Authorization', 'Bearer opaque');
       expect(other.status).toBe(401);
       expect(envelope(other)).toEqual({
         statusCode: 401,
         error: 'Unauthorized',
-        message: 'valid credentials are required (HTTP Basic)',
+        message:
+          'a Bearer credential must be a personal access token (pdm_pat_…) or a JWT of a configured identity provider',
       });
+      expect(other.headers['www-authenticate']).toBe('Basic realm="pdm", charset="UTF-8", Bearer realm="pdm"');
     } finally {
       await t.close();
     }

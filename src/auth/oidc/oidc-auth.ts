@@ -72,7 +72,9 @@ export class OidcAuth {
   /** The user the token names, or a 401 saying what is wrong with it (429 while throttled, 503 when its issuer cannot be asked). */
   async authenticate(jwt: string, address: string): Promise<AuthUser> {
     if (!this.enabled) {
-      throw invalidToken('no identity provider is configured here (OIDC_ISSUER): bearer tokens are not accepted');
+      throw invalidToken(
+        'no identity provider is configured here (OIDC_ISSUER): only personal access tokens are accepted as Bearer credentials',
+      );
     }
     const key = createHash('sha256').update(jwt).digest('base64');
     const hit = this.cache.get(key);
