@@ -383,6 +383,12 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ContainerGroupsController_set: { status: 201, fields: ['id', 'name', 'role'] },
       ContainerGroupsController_remove: { status: 204, body: 'text' },
       EventsController_list: { status: 200, fields: PAGED },
+      PrincipalsController_users: { status: 200, fields: PAGED },
+      PrincipalsController_groups: { status: 200, fields: PAGED },
+      PrincipalsController_me: {
+        status: 200,
+        fields: ['admin', 'containers', 'email', 'fullName', 'groups', 'name', 'oid', 'scopes', 'via'],
+      },
       GatewayController_version: { status: 200, fields: ['build', 'date', 'version'] },
       GatewayController_index: { status: 200, fields: ['_runtime', 'count', 'items'] },
       GatewayController_indexHtml: { status: 200, body: 'text' },
