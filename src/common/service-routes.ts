@@ -23,7 +23,16 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
 
 /**
  * First path segments under BASE_PATH that are not services: the root record and plug-in index
- * (`version`, `plugins`), the object API of the original gateway (`api/1.0`), the probes and
- * Swagger UI.
+ * (`version`, `plugins`), the object API of the original gateway (`api/1.0`), the caller's own
+ * personal access tokens (`me/tokens`), the probes and Swagger UI.
  */
-export const ROOT_ROUTES: readonly string[] = ['version', 'plugins', 'api', 'health', 'docs', 'docs-json', 'docs-yaml'];
+export const ROOT_ROUTES: readonly string[] = [
+  'version',
+  'plugins',
+  'api',
+  'me',
+  'health',
+  'docs',
+  'docs-json',
+  'docs-yaml',
+];
