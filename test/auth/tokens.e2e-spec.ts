@@ -298,12 +298,21 @@ describe('personal access tokens', () => {
   });
 
   it('refuses other bearer credentials with their own 401', async () => {
-    const res = await request(t.http).get('/numbers/version').set('Authorization', 'Bearer eyJhbGciOi.x.y');
-    expect(res.status).toBe(401);
-    expect(withoutRequestId(res.body)).toEqual({
+    const jwt = await request(t.http).get('/numbers/version').set('Authorization', 'Bearer eyJhbGciOi.x.y');
+    expect(jwt.status).toBe(401);
+    expect(withoutRequestId(jwt.body)).toEqual({
       statusCode: 401,
       error: 'Unauthorized',
-      message: 'this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials',
+      message:
+        'no identity provider is configured here (OIDC_ISSUER): only personal access tokens are accepted as Bearer credentials',
+    });
+    const opaque = await request(t.http).get('/numbers/version').set('Authorization', 'Bearer opaque-credential');
+    expect(opaque.status).toBe(401);
+    expect(withoutRequestId(opaque.body)).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message:
+        'a Bearer credential must be a personal access token (pdm_pat_…) or a JWT of a configured identity provider',
     });
   });
 

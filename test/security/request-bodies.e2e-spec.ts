@@ -6,7 +6,8 @@ import { checksum } from '../../src/auth/tokens/token-format.js';
 
 const CHALLENGE = 'Basic realm="pdm", charset="UTF-8", Bearer realm="pdm"';
 const TOKEN_REFUSED = 'the personal access token is not valid (unknown or revoked, or its user is disabled)';
-const OTHER_BEARER = 'this service accepts only personal access tokens (pdm_pat_…) as Bearer credentials';
+const OTHER_BEARER =
+  'a Bearer credential must be a personal access token (pdm_pat_…) or a JWT of a configured identity provider';
 
 /**
  * Request bodies are read only after authentication: a caller without valid credentials is
