@@ -68,8 +68,8 @@ async function setupSwagger(app: NestExpressApplication, config: AppConfig): Pro
       {
         type: 'http',
         scheme: 'bearer',
-        bearerFormat: 'pdm_pat_…',
-        description: 'a personal access token (/me/tokens)',
+        bearerFormat: 'pdm_pat_… or JWT',
+        description: "a personal access token (pdm_pat_…, /me/tokens) or an identity provider's access token (JWT)",
       },
       'bearer',
     )

@@ -48,10 +48,15 @@ describeWithBrowser('Swagger UI in a real browser', () => {
       .first()
       .click();
     const dialog = page.locator('.modal-ux');
-    await dialog.locator('input').nth(0).fill('alice');
-    await dialog.locator('input[type=password]').fill('alice-pw');
-    await dialog.locator('button.authorize').click();
-    await dialog.locator('button.btn-done').click();
+    // Two schemes, Basic first, then Bearer (personal access tokens, identity providers' tokens).
+    const sections = dialog.locator('.auth-container');
+    expect(await sections.count()).toBe(2);
+    expect(await sections.nth(1).innerText()).toMatch(/^bearer\s+\(http, Bearer\)\s+a personal access token/);
+    const basic = sections.first();
+    await basic.locator('input').nth(0).fill('alice');
+    await basic.locator('input[type=password]').fill('alice-pw');
+    await basic.locator('button.authorize').click();
+    await dialog.locator('button.btn-done').first().click();
 
     const op = page.locator('#operations-numbers-NumbersController_version');
     await op.locator('.opblock-summary').click();
@@ -70,5 +75,40 @@ describeWithBrowser('Swagger UI in a real browser', () => {
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'swagger-ui.png'), fullPage: true });
+  }, 60_000);
+
+  it('authorizes with a personal access token and runs GET /principals/me with "Try it out"', async () => {
+    const created = await fetch(`${base}/me/tokens`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Basic ' + Buffer.from('alice:alice-pw').toString('base64'),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ name: `swagger-ui-${Date.now()}`, expiresInDays: 1, scopes: ['read'] }),
+    });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+
+    const page = await browser.newPage();
+    await page.goto(`${base}/docs`);
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .click();
+    const dialog = page.locator('.modal-ux');
+    const bearer = dialog.locator('.auth-container').nth(1);
+    await bearer.locator('input').fill(token);
+    await bearer.locator('button.authorize').click();
+    await dialog.locator('button.btn-done').first().click();
+
+    const op = page.locator('#operations-principals-PrincipalsController_me');
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: 'Try it out' }).click();
+    await op.getByRole('button', { name: 'Execute' }).click();
+    const status = op.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    expect((await status.innerText()).trim()).toBe('200');
+    const body = JSON.parse(await op.locator('.live-responses-table .microlight').first().innerText()) as unknown;
+    expect(body).toMatchObject({ name: 'alice', via: 'token', scopes: ['read'], admin: false });
   }, 60_000);
 });
