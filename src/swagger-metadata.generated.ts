@@ -7,6 +7,7 @@ export async function swaggerMetadata() {
     './auth/tokens/dto/tokens.dto.js': await import('./auth/tokens/dto/tokens.dto.js'),
     './cad/dto/cad.dto.js': await import('./cad/dto/cad.dto.js'),
     './catalog/dto/catalog.dto.js': await import('./catalog/dto/catalog.dto.js'),
+    './common/container-ref.dto.js': await import('./common/container-ref.dto.js'),
     './common/error-envelope.dto.js': await import('./common/error-envelope.dto.js'),
     './files/dto/files-response.dto.js': await import('./files/dto/files-response.dto.js'),
     './gateway/dto/gateway.dto.js': await import('./gateway/dto/gateway.dto.js'),
@@ -18,7 +19,6 @@ export async function swaggerMetadata() {
     './objects/dto/object-response.dto.js': await import('./objects/dto/object-response.dto.js'),
     './objects/dto/structure-response.dto.js': await import('./objects/dto/structure-response.dto.js'),
     './principals/dto/principals.dto.js': await import('./principals/dto/principals.dto.js'),
-    './query/dto/query-response.dto.js': await import('./query/dto/query-response.dto.js'),
     './reports/dto/query-result.dto.js': await import('./reports/dto/query-result.dto.js'),
     './reports/dto/report-list.dto.js': await import('./reports/dto/report-list.dto.js'),
     './reports/dto/template-details.dto.js': await import('./reports/dto/template-details.dto.js'),
@@ -484,6 +484,15 @@ export async function swaggerMetadata() {
               about: { required: true, type: () => String },
               userDeclared: { required: true, type: () => Boolean },
               attributes: { required: true, type: () => [t['./catalog/dto/catalog.dto.js'].CatalogAttributeDto] },
+            },
+          },
+        ],
+        [
+          import('./common/container-ref.dto.js'),
+          {
+            ContainerRefDto: {
+              oid: { required: true, type: () => String },
+              name: { required: true, type: () => String },
             },
           },
         ],
@@ -957,16 +966,12 @@ export async function swaggerMetadata() {
         [
           import('./numbers/dto/numbers-response.dto.js'),
           {
-            ContainerRefDto: {
-              oid: { required: true, type: () => String },
-              name: { required: true, type: () => String },
-            },
             GeneratedNumbersDto: {
               count: { required: true, type: () => Number, description: 'how many numbers were generated' },
               class_name: { required: true, type: () => String, description: 'the class name from the path' },
               container: {
                 required: true,
-                type: () => t['./numbers/dto/numbers-response.dto.js'].ContainerRefDto,
+                type: () => t['./common/container-ref.dto.js'].ContainerRefDto,
                 description: 'the container whose rule was used',
               },
               items: {
@@ -994,7 +999,7 @@ export async function swaggerMetadata() {
             },
             NumberingRulesDto: {
               count: { required: true, type: () => Number },
-              container: { required: true, type: () => t['./numbers/dto/numbers-response.dto.js'].ContainerRefDto },
+              container: { required: true, type: () => t['./common/container-ref.dto.js'].ContainerRefDto },
               items: { required: true, type: () => [t['./numbers/dto/numbers-response.dto.js'].NumberingRuleDto] },
               _runtime: { required: true, type: () => Number, description: 'time the request took, in seconds' },
             },
@@ -1072,6 +1077,23 @@ export async function swaggerMetadata() {
         [
           import('./object-api/dto/object-api-response.dto.js'),
           {
+            ApiUserItemDto: {
+              oid: { required: true, type: () => String },
+              url: { required: true, type: () => String },
+              details: {
+                required: true,
+                type: () => String,
+                description: 'the same as url: there is no other view of a user every user may read',
+              },
+              name: { required: true, type: () => String, description: 'login name' },
+              fullName: { required: true, type: () => String, nullable: true },
+              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
+            },
+            ApiUserListDto: {
+              count: { required: true, type: () => Number, description: 'number of items in this answer' },
+              items: { required: true, type: () => [t['./object-api/dto/object-api-response.dto.js'].UserPointerDto] },
+              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
+            },
             ObjectDetailsDto: {
               oid: { required: true, type: () => String },
               name: { required: true, type: () => String },
@@ -1147,23 +1169,6 @@ export async function swaggerMetadata() {
               url: { required: true, type: () => String },
               details: { required: true, type: () => String, description: 'the same as url' },
               name: { required: true, type: () => String, description: 'login name' },
-            },
-            UserItemDto: {
-              oid: { required: true, type: () => String },
-              url: { required: true, type: () => String },
-              details: {
-                required: true,
-                type: () => String,
-                description: 'the same as url: there is no other view of a user every user may read',
-              },
-              name: { required: true, type: () => String, description: 'login name' },
-              fullName: { required: true, type: () => String, nullable: true },
-              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
-            },
-            UserListDto: {
-              count: { required: true, type: () => Number, description: 'number of items in this answer' },
-              items: { required: true, type: () => [t['./object-api/dto/object-api-response.dto.js'].UserPointerDto] },
-              _runtime: { required: true, type: () => Number, description: 'elapsed seconds' },
             },
             UserPointerDto: {
               oid: { required: true, type: () => String },
@@ -1479,7 +1484,7 @@ export async function swaggerMetadata() {
                 nullable: true,
                 description: 'the check-in comment of the iteration',
               },
-              container: { required: true, type: () => t['./numbers/dto/numbers-response.dto.js'].ContainerRefDto },
+              container: { required: true, type: () => t['./common/container-ref.dto.js'].ContainerRefDto },
               attributes: {
                 required: true,
                 type: 'object',
@@ -1747,7 +1752,7 @@ export async function swaggerMetadata() {
               iteration: { required: true, type: () => Number, nullable: true },
               state: { required: true, type: () => String, nullable: true },
               latest: { required: true, type: () => Boolean, nullable: true },
-              container: { required: true, type: () => t['./query/dto/query-response.dto.js'].ContainerRefDto },
+              container: { required: true, type: () => t['./common/container-ref.dto.js'].ContainerRefDto },
               link: { required: true, type: () => String, description: 'OID of the usage or describe link' },
               quantity: {
                 required: true,
@@ -1850,10 +1855,6 @@ export async function swaggerMetadata() {
                 description: "the same as session_id, as the original gateway's clients read it",
               },
             },
-            ContainerRefDto: {
-              oid: { required: true, type: () => String },
-              name: { required: true, type: () => String },
-            },
             QueryItemDto: {
               oid: { required: true, type: () => String },
               type: { required: true, type: () => String },
@@ -1864,7 +1865,7 @@ export async function swaggerMetadata() {
               iteration: { required: true, type: () => Number },
               state: { required: true, type: () => String },
               latest: { required: true, type: () => Boolean, description: 'whether this is the latest iteration' },
-              container: { required: true, type: () => t['./query/dto/query-response.dto.js'].ContainerRefDto },
+              container: { required: true, type: () => t['./common/container-ref.dto.js'].ContainerRefDto },
               createdBy: { required: true, type: () => String },
               created: { required: true, type: () => String },
               modified: { required: true, type: () => String },

@@ -6,7 +6,7 @@ import type {
   ObjectItemDto,
   ObjectPointerDto,
   PrincipalDto,
-  UserItemDto,
+  ApiUserItemDto,
   UserPointerDto,
 } from './dto/object-api-response.dto.js';
 import type { ObjectResource } from './object-api-params.js';
@@ -45,7 +45,7 @@ export function principal(base: string, id: number, name: string): PrincipalDto 
   return { oid: formatOid(OidClass.user, id), url, details: url, name };
 }
 
-export function userItem(base: string, u: PublicUserRecord): WithoutRuntime<UserItemDto> {
+export function userItem(base: string, u: PublicUserRecord): WithoutRuntime<ApiUserItemDto> {
   const url = userUrl(base, u.id);
   return { oid: formatOid(OidClass.user, u.id), url, details: url, name: u.name, fullName: u.fullName };
 }

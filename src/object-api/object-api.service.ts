@@ -7,7 +7,7 @@ import { clip } from '../common/clip.js';
 import type { WithoutRuntime } from '../common/answers-runtime.js';
 import { ObjectLookupService } from '../objects/versioned/object-lookup.service.js';
 import type { ApiListQueryDto, ObjectListQueryDto } from './dto/object-api-query.dto.js';
-import type { ObjectItemDto, ObjectListDto, UserItemDto, UserListDto } from './dto/object-api-response.dto.js';
+import type { ObjectItemDto, ObjectListDto, ApiUserItemDto, ApiUserListDto } from './dto/object-api-response.dto.js';
 import { objectItem, objectPointer, userItem, userPointer } from './object-api-answers.js';
 import { flag, OBJECT_RESOURCES, parseItemRef, wildcardFilter, type ObjectResource } from './object-api-params.js';
 
@@ -56,13 +56,13 @@ export class ObjectApiService {
     return objectItem(base, resource, found);
   }
 
-  async listUsers(q: ApiListQueryDto, base: string): Promise<WithoutRuntime<UserListDto>> {
+  async listUsers(q: ApiListQueryDto, base: string): Promise<WithoutRuntime<ApiUserListDto>> {
     const rows = await this.users.listPublic(wildcardFilter(q.name), q.start, q.limit);
     const items = rows.map((u) => userPointer(base, u));
     return { count: items.length, items };
   }
 
-  async readUser(text: string, base: string): Promise<WithoutRuntime<UserItemDto>> {
+  async readUser(text: string, base: string): Promise<WithoutRuntime<ApiUserItemDto>> {
     const found = await this.users.findPublic(userKey(text));
     if (!found) throw new NotFoundException(`no user "${clip(text)}"`);
     return userItem(base, found);

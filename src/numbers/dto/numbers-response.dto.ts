@@ -1,13 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OidClass } from '../../catalog/oid.js';
-
-export class ContainerRefDto {
-  @ApiProperty({ example: 'OR:wt.pdmlink.PDMLinkProduct:1' })
-  oid!: string;
-
-  @ApiProperty({ example: 'Drive Unit' })
-  name!: string;
-}
+import { ContainerRefDto } from '../../common/container-ref.dto.js';
 
 export class GeneratedNumbersDto {
   /** how many numbers were generated */

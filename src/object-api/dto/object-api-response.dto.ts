@@ -40,7 +40,7 @@ export class UserPointerDto {
   url!: string;
 }
 
-export class UserListDto {
+export class ApiUserListDto {
   /** number of items in this answer */
   @ApiProperty({ example: 4 })
   count!: number;
@@ -53,7 +53,7 @@ export class UserListDto {
 }
 
 /** A user as api/1.0 shows them to every signed-in user. */
-export class UserItemDto {
+export class ApiUserItemDto {
   @ApiProperty({ example: 'OR:wt.org.WTUser:2' })
   oid!: string;
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ContainerRefDto } from '../../numbers/dto/numbers-response.dto.js';
+import { ContainerRefDto } from '../../common/container-ref.dto.js';
 import { OidClass } from '../../catalog/oid.js';
 
 /** One iteration of a versioned object: a document, part, CAD document, change object … */

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OidClass } from '../../catalog/oid.js';
-import { ContainerRefDto } from './query-response.dto.js';
+import { ContainerRefDto } from '../../common/container-ref.dto.js';
 
 /** `files`: a file of the item, as `GET /files/<oid>?role=all` lists it. */
 export class FileEntryDto {
