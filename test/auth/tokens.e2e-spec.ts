@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -7,6 +9,7 @@ import { AccessTokensRepository } from '../../src/auth/tokens/access-tokens.repo
 import { pollUntil } from '../helpers/bounded-wait.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { interleave } from '../helpers/interleave.js';
+import { LOCK_WAIT_MS, lockWaiters, withinMs } from '../helpers/bounded-wait.js';
 import { forgetSignInFailures } from '../helpers/sign-in-failures.js';
 import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
 import { testPool } from '../helpers/test-database.js';
@@ -155,6 +158,43 @@ describe('personal access tokens', () => {
     expect(res.body.message).toBe(
       'a personal access token cannot create tokens: sign in with your password or the identity provider',
     );
+  });
+
+  it('answers a burst of first requests with a new token without using up the sign-in limit', async () => {
+    // Each first use counts as an attempt until it is checked. The test holds access_tokens so the
+    // first check waits; without one check shared by the burst, the requests past
+    // AUTH_FAILURE_LIMIT (5) got 429 at once and marked the address.
+    const user = await freshUser(db, PREFIX);
+    const { token } = await createToken(t.http, user, { name: 'burst', scopes: ['read'] });
+    // One listening server for the burst (supertest given a bare server listens and closes it
+    // per request, dropping the connections of the others).
+    const server = t.app.getHttpServer() as Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = () =>
+      request(base)
+        .get('/numbers/version')
+        .set('Authorization', bearer(token))
+        .then((r) => r.status);
+    const holder = await db.connect();
+    let letGo = false;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE access_tokens IN ACCESS EXCLUSIVE MODE');
+      const first = get();
+      await lockWaiters(db, 1, "the first request's check waits for the table the test holds", { pending: [first] });
+      const burst = Array.from({ length: 12 }, get);
+      // Refusals would come at once; otherwise the burst waits for the first check. A bound, no measure.
+      await Promise.race([Promise.any(burst), new Promise((resolve) => setTimeout(resolve, 1000))]);
+      await holder.query('COMMIT');
+      letGo = true;
+      const answers = await withinMs(Promise.all([first, ...burst]), LOCK_WAIT_MS, 'every request is answered');
+      expect(answers).toEqual(Array.from({ length: 13 }, () => 200));
+    } finally {
+      holder.release(!letGo);
+    }
+    const after = await request(base).get('/numbers/version').set('Authorization', bearer(token));
+    expect([after.status, after.body.version]).toEqual([200, expect.any(String)]);
   });
 
   it('refuses a second token of the same name in use (409), and takes the name again once revoked', async () => {

@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { AuthUser } from '../auth-user.js';
 import { AuthNotices } from '../auth-notices.js';
+import { SharedChecks } from '../shared-checks.js';
 import { FailureThrottle } from '../failure-throttle.js';
 import type { UserRecord } from '../users.repository.js';
 import { UsersRepository } from '../users.repository.js';
@@ -44,6 +45,8 @@ export class OidcAuth {
   readonly enabled: boolean;
   private readonly issuers: Map<string, OidcIssuer>;
   private readonly cache = new LRUCache<string, Verified>({ max: CACHE_MAX });
+  /** Simultaneous first uses of one token share one verification. */
+  private readonly firstUses: SharedChecks<AuthUser>;
   /** Counts notices and (re)starts of listening: an entry read while one came is not trusted. */
   private sequence = 0;
 
@@ -56,6 +59,7 @@ export class OidcAuth {
     private readonly notices: AuthNotices,
     private readonly clock: Clock,
   ) {
+    this.firstUses = new SharedChecks(throttle);
     const options = { jwksCooldownMs: config.oidcJwksCooldownMs };
     this.issuers = new Map(config.oidcIssuers.map((c) => [c.issuer, new OidcIssuer(c, options)]));
     this.enabled = this.issuers.size > 0;
@@ -83,16 +87,27 @@ export class OidcAuth {
       return this.confirm(key, hit);
     }
     if (hit) this.cache.delete(key);
-    return this.signIn(key, jwt, address);
-  }
-
-  private async signIn(key: string, jwt: string, address: string): Promise<AuthUser> {
     const claims = unverifiedClaims(jwt);
     const iss = typeof claims?.iss === 'string' ? claims.iss : '';
     const issuer = this.issuers.get(iss);
     // Failures are counted per (issuer and user the token claims, address) and per address.
     const subject = issuer ? claims?.[issuer.config.userClaim] : undefined;
     const throttleName = `\u0000oidc\u0000${iss}\u0000${typeof subject === 'string' ? subject : ''}`;
+    return this.firstUses.run(
+      key,
+      throttleName,
+      address,
+      () => this.signIn(key, jwt, address, { claims, iss, issuer, throttleName }),
+      tooManyFailures,
+    );
+  }
+
+  private async signIn(
+    key: string,
+    jwt: string,
+    address: string,
+    { claims, iss, issuer, throttleName }: Claimed,
+  ): Promise<AuthUser> {
     const wait = await this.throttle.reserve(throttleName, address);
     if (wait > 0) throw tooManyFailures(wait);
     const before = { sequence: this.sequence, live: this.notices.live };
@@ -140,6 +155,14 @@ export class OidcAuth {
 }
 
 /** The token's claims before verification (null: not a JWT), to choose its issuer and throttle key. */
+/** What a token says of itself before it is verified: enough to count its attempt. */
+interface Claimed {
+  claims: JWTPayload | null;
+  iss: string;
+  issuer: OidcIssuer | undefined;
+  throttleName: string;
+}
+
 function unverifiedClaims(jwt: string): JWTPayload | null {
   try {
     return decodeJwt(jwt);

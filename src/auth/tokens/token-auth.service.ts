@@ -6,6 +6,7 @@ import { HttpErrorWithHeaders } from '../../common/http-errors.js';
 import type { AuthUser, TokenScope } from '../auth-user.js';
 import { AuthNotices } from '../auth-notices.js';
 import { FailureThrottle, keys, TOKEN_PSEUDO_NAME } from '../failure-throttle.js';
+import { SharedChecks } from '../shared-checks.js';
 import { AccessTokensRepository, type TokenCheck } from './access-tokens.repository.js';
 import { hasValidChecksum, tokenHash } from './token-format.js';
 
@@ -48,6 +49,8 @@ export class TokenAuthService {
   /** Tokens whose last use was written, or whose use after expiry was audited, within the minute. */
   private readonly touched = new LRUCache<number, true>({ max: CACHE_MAX, ttl: NOTE_EVERY_MS });
   private readonly expiredSeen = new LRUCache<number, true>({ max: CACHE_MAX, ttl: NOTE_EVERY_MS });
+  /** Simultaneous first uses of one token share one check. */
+  private readonly firstUses: SharedChecks<AuthUser>;
   private generation = 0;
   private sequence = 0;
 
@@ -57,6 +60,7 @@ export class TokenAuthService {
     private readonly notices: AuthNotices,
     private readonly clock: Clock,
   ) {
+    this.firstUses = new SharedChecks(throttle);
     notices.subscribe({
       user: (id) => this.untrustUser(id),
       token: (id) => this.untrustToken(id),
@@ -83,7 +87,13 @@ export class TokenAuthService {
       }
       return this.confirm(cacheKey, hash, hit, address);
     }
-    return this.signIn(cacheKey, token, hash, address);
+    return this.firstUses.run(
+      cacheKey,
+      TOKEN_PSEUDO_NAME,
+      address,
+      () => this.signIn(cacheKey, token, hash, address),
+      (wait) => this.throttled(address, wait),
+    );
   }
 
   /** The attempt is counted before the lookup and given back when the token was right. */
