@@ -16,6 +16,7 @@ import {
   trustProxy,
   type ConfigSpec,
 } from './config-parsers.js';
+import { EVENTS_SPEC, type EventsConfig } from './events-config.js';
 import { FILES_SPEC, filesStoreProblems, type FilesConfig } from './files-config.js';
 import { loadOidcConfig, type OidcConfig } from './oidc-config.js';
 import { timeoutProblems } from './timeout-config.js';
@@ -32,7 +33,7 @@ export const DEFAULT_OBJECTS_MAX_LINKS = 10_000;
  * Runtime configuration, read once from the environment and validated at start-up.
  * A bad value stops the start with a message listing every bad variable.
  */
-export interface AppConfig extends FilesConfig, OidcConfig {
+export interface AppConfig extends FilesConfig, OidcConfig, EventsConfig {
   port: number;
   host: string;
   /** PostgreSQL connection string; empty means "start the embedded database". */
@@ -190,6 +191,7 @@ const SPEC: ConfigSpec<Omit<AppConfig, 'embeddedDatabase' | keyof OidcConfig>> =
   objectsReleasedStates: ['OBJECTS_RELEASED_STATES', 'RELEASED', parseStateList],
   objectsMaxLinks: ['OBJECTS_MAX_LINKS', String(DEFAULT_OBJECTS_MAX_LINKS), intIn(1, 10_000_000)],
   ...FILES_SPEC,
+  ...EVENTS_SPEC,
   querySessionTtlMs: ['QUERY_SESSION_TTL_MS', '600000', intIn(1, 86_400_000)],
   querySessionsPerUser: ['QUERY_MAX_SESSIONS_PER_USER', '20', intIn(1, 100_000)],
   queryMaxLimit: ['QUERY_MAX_LIMIT', '1000', intIn(1, 100_000)],
