@@ -8,6 +8,7 @@ import { CatalogModule } from './catalog/catalog.module.js';
 import { HttpErrorFilter } from './common/http-error.filter.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { EventsModule } from './events/events.module.js';
 import { FilesModule } from './files/files.module.js';
 import { GatewayModule } from './gateway/gateway.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -41,6 +42,7 @@ export class AppModule {
         GroupsModule,
         PrincipalsModule,
         HistoryModule,
+        EventsModule,
         HealthModule,
         GatewayModule,
       ],

@@ -4,6 +4,11 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 /** The channel of migration 20261125300000_auth_notices. */
 export const AUTH_CHANNEL = 'pdm_auth';
+/**
+ * The channel of migration 20261128100000_change_events: a transaction committed change events.
+ * Listened to on the same connection, so an instance holds one listening connection in all.
+ */
+export const EVENTS_CHANNEL = 'pdm_events';
 /** The listening connection's application_name, to find it in pg_stat_activity. */
 export const AUTH_NOTICES_APPLICATION = 'pdm-auth-notices';
 
@@ -28,7 +33,7 @@ export class AuthNoticesRepository {
   /** Connects and starts listening for the notices. */
   async listen(client: pg.Client): Promise<void> {
     await client.connect();
-    await client.query(`LISTEN ${AUTH_CHANNEL}`);
+    await client.query(`LISTEN ${AUTH_CHANNEL}; LISTEN ${EVENTS_CHANNEL}`);
   }
 
   /** A trivial query: the connection still answers. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type pg from 'pg';
 import { PeriodicTask } from '../common/periodic-task.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { AuthNoticesRepository } from './auth-notices.repository.js';
+import { AuthNoticesRepository, EVENTS_CHANNEL } from './auth-notices.repository.js';
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
@@ -22,6 +22,8 @@ export interface AuthNoticeHandlers {
   resumed(): void;
   /** A personal access token's row was revoked, changed or deleted. */
   token?(id: number): void;
+  /** Change events were committed (the events' delivery loops and long polls wake up). */
+  changes?(): void;
 }
 
 /**
@@ -80,7 +82,9 @@ export class AuthNotices implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped) return;
     const client = this.connections.connection();
     this.client = client;
-    client.on('notification', (n) => this.receive(n.payload ?? ''));
+    client.on('notification', (n) =>
+      n.channel === EVENTS_CHANNEL ? this.handlers.forEach((h) => h.changes?.()) : this.receive(n.payload ?? ''),
+    );
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     try {

@@ -52,6 +52,6 @@ import { MyTokensController, UserTokensController } from './tokens/tokens.contro
     },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository, OidcGroups],
+  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository, OidcGroups, AuthNotices],
 })
 export class AuthModule {}

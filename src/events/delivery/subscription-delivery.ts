@@ -1,0 +1,135 @@
+import type { AppConfig } from '../../config/app-config.js';
+import type { DeliveryOutcome } from '../cloud-event.js';
+import { filterMatches, toCloudEvent, type EventFilter, type EventRecord } from '../event-record.js';
+import type { EventsRepository } from '../events.repository.js';
+import type { DeliveryLease, DeliveryRepository } from './delivery.repository.js';
+import type { EventSenders } from './event-senders.js';
+
+/** Log events read at a time: what a loop holds in memory, however slow its receiver. */
+const WINDOW = 200;
+/** Requeued dead letters tried per lease. */
+const LETTERS = 100;
+
+export interface DeliveryContext {
+  owner: string;
+  config: Pick<AppConfig, 'eventsLeaseMs' | 'eventsMaxAttempts' | 'eventsSource'>;
+  repo: DeliveryRepository;
+  events: EventsRepository;
+  senders: EventSenders;
+  filter: () => Promise<EventFilter>;
+  backoff: (attempt: number) => number;
+  signal: AbortSignal;
+}
+
+/**
+ * One subscription's delivery while this instance holds its lease: requeued dead letters first,
+ * then the log after the cursor, one event at a time in log (commit) order. The cursor moves
+ * past an event once its destination acknowledged it (at least once: a crash between the two
+ * sends it again), past events the filter or the owner's rights leave out, and past an event given
+ * up on (a dead letter). A failed attempt ends the lease until its backoff has passed; a 410 or a
+ * disabled owner pauses the subscription.
+ */
+export class SubscriptionDelivery {
+  private readonly lease: DeliveryLease;
+
+  constructor(
+    lease: DeliveryLease,
+    private readonly ctx: DeliveryContext,
+  ) {
+    this.lease = lease;
+  }
+
+  async run(): Promise<void> {
+    const { repo, owner } = this.ctx;
+    const id = this.lease.id;
+    let holding = false;
+    try {
+      if (this.lease.ownerDisabled) {
+        await repo.pause(id, owner, 'paused: the owner is disabled');
+        return;
+      }
+      holding = (await this.letters()) && (await this.log());
+    } catch (e) {
+      holding = true;
+      throw e;
+    } finally {
+      if (holding) await repo.release(id, owner);
+    }
+  }
+
+  private get reader() {
+    return { userId: this.lease.ownerId, admin: this.lease.ownerAdmin };
+  }
+
+  private send(e: EventRecord): Promise<DeliveryOutcome> {
+    const { targetKind: kind, target, secret } = this.lease;
+    return this.ctx.senders.send({ kind, target, secret }, toCloudEvent(e, this.ctx.config.eventsSource));
+  }
+
+  /** Requeued dead letters, each tried once; false when the subscription was paused. */
+  private async letters(): Promise<boolean> {
+    const { repo, events, owner } = this.ctx;
+    const letters = await repo.requeued(this.lease.id, LETTERS);
+    const records = new Map((await events.byIds(letters.map((l) => l.eventId), this.reader)).map((r) => [r.id, r]));
+    for (const letter of letters) {
+      if (this.ctx.signal.aborted) return true;
+      const record = records.get(BigInt(letter.eventId));
+      if (!record?.visible) {
+        await repo.letterFailed(letter.id, 'the owner may not read this event (or it is gone)');
+        continue;
+      }
+      const outcome = await this.send(record);
+      if (outcome.kind === 'delivered') await repo.letterDelivered(this.lease.id, letter.id);
+      else await repo.letterFailed(letter.id, outcome.error);
+      if (outcome.kind === 'gone') {
+        await repo.pause(this.lease.id, owner, `paused: ${outcome.error}`);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The log after the cursor; false when the lease ended here (lost, backoff, pause). */
+  private async log(): Promise<boolean> {
+    const { repo, events, owner, config } = this.ctx;
+    const id = this.lease.id;
+    const filter = await this.ctx.filter();
+    let cursor = BigInt(this.lease.cursor);
+    let attempts = this.lease.attempts;
+    while (!this.ctx.signal.aborted) {
+      const window = await events.window(cursor, WINDOW, this.reader);
+      if (window.length === 0) return true;
+      for (const e of window) {
+        if (this.ctx.signal.aborted) return true;
+        if (!e.visible || !filterMatches(filter, e)) continue;
+        const outcome = await this.send(e);
+        if (outcome.kind === 'delivered') {
+          if (!(await repo.advance(id, owner, e.position, 1, config.eventsLeaseMs))) return false;
+          cursor = e.position;
+          attempts = 0;
+          continue;
+        }
+        if (outcome.kind === 'gone') {
+          await repo.pause(id, owner, `paused: ${outcome.error}`);
+          return false;
+        }
+        attempts += 1;
+        if (outcome.kind === 'rejected' || attempts >= config.eventsMaxAttempts) {
+          const error = `${outcome.error} (attempt ${attempts})`;
+          if (!(await repo.deadLetter(id, owner, e.id, e.position, attempts, error))) return false;
+          cursor = e.position;
+          attempts = 0;
+          continue;
+        }
+        await repo.failed(id, owner, attempts, new Date(Date.now() + this.ctx.backoff(attempts)), outcome.error);
+        return false;
+      }
+      const last = window[window.length - 1].position;
+      if (last > cursor) {
+        if (!(await repo.advance(id, owner, last, 0, config.eventsLeaseMs))) return false;
+        cursor = last;
+      }
+    }
+    return true;
+  }
+}

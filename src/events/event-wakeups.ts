@@ -1,0 +1,53 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { AuthNotices } from '../auth/auth-notices.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+
+/**
+ * Wakes what waits for new events (delivery loops, long polls): at once on the notice every
+ * commit of events sends (the instance's listening connection, see AuthNotices), else after
+ * EVENTS_POLL_MS at most (no listening connection: the embedded database, AUTH_NOTICES=false,
+ * a connection being re-established).
+ */
+@Injectable()
+export class EventWakeups implements OnModuleDestroy {
+  private waiters = new Set<() => void>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    notices: AuthNotices,
+  ) {
+    notices.subscribe({ user: () => {}, throttled: () => {}, resumed: () => this.wake(), changes: () => this.wake() });
+  }
+
+  /** Calls `listener` on every wake-up until the returned function is called. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves at the next wake-up, after `ms`, or after EVENTS_POLL_MS, whichever comes first. */
+  next(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, Math.min(ms, this.config.eventsPollMs)));
+      this.waiters.add(done);
+    });
+  }
+
+  /** Something may have new events: every waiter and listener looks. */
+  wake(): void {
+    const waiters = this.waiters;
+    this.waiters = new Set();
+    for (const w of waiters) w();
+    for (const l of this.listeners) l();
+  }
+
+  onModuleDestroy(): void {
+    this.wake();
+  }
+}
