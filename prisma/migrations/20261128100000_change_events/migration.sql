@@ -13,9 +13,10 @@ CREATE TABLE "event_log" (
 );
 CREATE INDEX "event_log_logged_at_idx" ON "event_log" ("logged_at");
 
--- Appends one event at commit (deferred). The lock (key 'pdm_event_log' hashed) is taken by the
--- first event of the transaction and kept until it has committed, so positions follow commits.
--- One notice per transaction (identical notices are folded) wakes the delivery loops.
+-- Appends one event at commit (deferred: a transaction's events fire in the order they were
+-- recorded). The lock (one fixed key) is taken by the first event of the transaction and kept
+-- until it has committed, so positions follow commits. One notice per transaction (identical
+-- notices are folded) wakes the delivery loops.
 CREATE FUNCTION "event_log_append"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
     PERFORM pg_advisory_xact_lock(7362010413589110001)\073
