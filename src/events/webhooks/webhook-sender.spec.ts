@@ -23,7 +23,9 @@ interface Received {
 async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => void) {
   const received: Received[] = [];
   let connections = 0;
+  let started = 0;
   const server: Server = createServer((req, res) => {
+    started++;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -35,7 +37,7 @@ async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => v
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   servers.push(server);
-  return { url: `http://127.0.0.1:${port}`, port, received, connections: () => connections };
+  return { url: `http://127.0.0.1:${port}`, port, received, connections: () => connections, started: () => started };
 }
 
 const servers: Server[] = [];
@@ -195,11 +197,13 @@ describe('the webhook sender', () => {
     const hook = await receiver((_, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       const chunk = 'x'.repeat(16 * 1024);
-      // Up to 4 MiB, never ended: only a sender that stops reading settles before the timeout.
+      // 1 MiB, never ended: only a sender that stops reading settles before the timeout.
       let sent = 0;
       const more = () => {
-        while (sent < 256 && res.write(chunk)) sent++;
-        if (sent < 256) res.once('drain', more);
+        while (sent < 64) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
       };
       more();
     });
@@ -246,6 +250,20 @@ describe('the webhook sender', () => {
       error: '127.0.0.1 (an address of localhost) is a loopback address, which EVENTS_WEBHOOK_ALLOW does not list',
     });
     expect(hook.received).toHaveLength(0);
+  });
+
+  it('checks the address connected to even where nothing was looked up', async () => {
+    const hook = await receiver(answerWith(200));
+    // A policy whose URL check lets a literal loopback address through: the connection is still refused.
+    const policy = new WebhookAddressPolicy([]);
+    policy.checkUrl = () => null;
+    const s = new WebhookSender({ policy, timeoutMs: 5000 });
+    senders.push(s);
+    await expect(s.send(hook.url, newWebhookSecret(), event)).resolves.toEqual({
+      kind: 'rejected',
+      error: '127.0.0.1 is a loopback address, which EVENTS_WEBHOOK_ALLOW does not list',
+    });
+    expect(hook.started()).toBe(0);
   });
 
   it('connects to the address the name resolves to when it is checked, and only if it is allowed', async () => {

@@ -98,7 +98,9 @@ export class WebhookSender {
       };
       request.on('error', (e) => settle(failure(e)));
       // A literal address is never looked up, and a pooled socket was connected for an earlier
-      // call: the address actually connected to is checked once more before anything is trusted.
+      // call: the address actually connected to is checked once more. 'socket' comes before the
+      // request is written, and this 'connect' listener before the one that writes it, so a
+      // refused address receives nothing.
       request.on('socket', (socket: Socket) => {
         const check = () => {
           const ip = socket.remoteAddress;
