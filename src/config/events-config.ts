@@ -37,6 +37,10 @@ export interface EventsConfig {
   eventsNatsStream: string;
   /** The first token of every subject events are published on. */
   eventsNatsSubjectRoot: string;
+  /** AMQP 0-9-1 broker (RabbitMQ) for subscriptions delivering to AMQP: `amqp://user:password@host/vhost`; empty: none. */
+  eventsAmqpUrl: string;
+  /** The topic exchange events are published to (declared durable when missing), routing key as the NATS subject. */
+  eventsAmqpExchange: string;
 }
 
 export const EVENTS_SPEC: ConfigSpec<EventsConfig> = {
@@ -56,6 +60,8 @@ export const EVENTS_SPEC: ConfigSpec<EventsConfig> = {
   eventsNatsUrl: ['EVENTS_NATS_URL', '', text],
   eventsNatsStream: ['EVENTS_NATS_STREAM', 'PDM_EVENTS', natsName],
   eventsNatsSubjectRoot: ['EVENTS_NATS_SUBJECT_ROOT', 'pdm', natsToken],
+  eventsAmqpUrl: ['EVENTS_AMQP_URL', '', amqpUrl],
+  eventsAmqpExchange: ['EVENTS_AMQP_EXCHANGE', 'pdm.events', amqpExchange],
 };
 
 /** Comma-separated host names, wildcards `*.domain`, addresses and CIDR ranges. */
@@ -73,16 +79,33 @@ function hostList(raw: string): string[] {
 
 function eventSource(raw: string): string {
   const s = raw.trim();
-  if (!s || s.length > 200 || /\s/.test(s)) throw new Error(`"${raw}" is not a URI reference (no spaces, 1–200 characters)`);
+  if (!s || s.length > 200 || /\s/.test(s))
+    throw new Error(`"${raw}" is not a URI reference (no spaces, 1–200 characters)`);
   return s;
 }
 
 function natsName(raw: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw.trim())) throw new Error(`"${raw}" is not a stream name (letters, digits, _ and -)`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw.trim()))
+    throw new Error(`"${raw}" is not a stream name (letters, digits, _ and -)`);
   return raw.trim();
 }
 
 function natsToken(raw: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw.trim())) throw new Error(`"${raw}" is not a subject token (letters, digits, _ and -)`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw.trim()))
+    throw new Error(`"${raw}" is not a subject token (letters, digits, _ and -)`);
   return raw.trim();
+}
+
+function amqpUrl(raw: string): string {
+  const s = raw.trim();
+  if (s && !/^amqps?:\/\/\S+$/.test(s)) throw new Error('is not an amqp:// or amqps:// URL');
+  return s;
+}
+
+function amqpExchange(raw: string): string {
+  // AMQP 0-9-1's exchange-name rule, without the default exchange (empty) and the broker's own `amq.` ones.
+  const s = raw.trim();
+  if (!/^[A-Za-z0-9_.:-]{1,127}$/.test(s) || s.startsWith('amq.'))
+    throw new Error(`"${raw}" is not an exchange name (letters, digits, _ - . and :, not starting with amq.)`);
+  return s;
 }
