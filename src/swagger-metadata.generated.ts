@@ -697,13 +697,21 @@ export async function swaggerMetadata() {
               url: {
                 required: false,
                 type: () => String,
-                description: 'the webhook to POST each event to (give this or nats)',
+                description: 'the webhook to POST each event to (give one of url, nats and amqp)',
                 maxLength: 2000,
               },
               nats: {
                 required: false,
                 type: () => String,
-                description: 'the NATS subject prefix to publish each event under (give this or url), e.g. `pdm.erp`',
+                description:
+                  'the NATS subject prefix to publish each event under (JetStream stream EVENTS_NATS_STREAM), e.g. `pdm.erp`',
+                maxLength: 200,
+              },
+              amqp: {
+                required: false,
+                type: () => String,
+                description:
+                  'the AMQP routing key prefix to publish each event under on EVENTS_AMQP_EXCHANGE, e.g. `pdm.mes`',
                 maxLength: 200,
               },
               secret: {
@@ -773,6 +781,7 @@ export async function swaggerMetadata() {
               state: { required: true, type: () => String, nullable: true },
               url: { required: false, type: () => String },
               nats: { required: false, type: () => String },
+              amqp: { required: false, type: () => String },
               secretHint: {
                 required: false,
                 type: () => String,
@@ -812,6 +821,13 @@ export async function swaggerMetadata() {
               state: { required: false, type: () => String, nullable: true, pattern: '^[A-Z][A-Z0-9_]{0,39}$' },
               url: { required: false, type: () => String, maxLength: 2000 },
               nats: { required: false, type: () => String, maxLength: 200 },
+              amqp: {
+                required: false,
+                type: () => String,
+                description:
+                  'the AMQP routing key prefix to publish each event under on EVENTS_AMQP_EXCHANGE, e.g. `pdm.mes`',
+                maxLength: 200,
+              },
               secret: { required: false, type: () => String, maxLength: 200 },
               active: {
                 required: false,

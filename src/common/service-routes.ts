@@ -18,7 +18,10 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { name: 'query', description: 'PDM query service: paged query sessions over business objects' },
   { name: 'objects', description: 'PDM object service: business objects, iterations, structures, history' },
   { name: 'principals', description: 'PDM principal service: users and groups to pick from, and who the caller is' },
-  { name: 'events', description: 'PDM change events: a pull feed, subscriptions delivered to webhooks and NATS, dead letters' },
+  {
+    name: 'events',
+    description: 'PDM change events: a pull feed, subscriptions delivered to webhooks and NATS, dead letters',
+  },
   { name: 'admin', description: 'PDM administration: users, groups, containers, members, workspaces, numbering rules' },
 ];
 

@@ -35,8 +35,8 @@ export interface EventsConfig {
   eventsNatsUrl: string;
   /** The JetStream stream events are published to (created when missing, on subjects `<root>.>`). */
   eventsNatsStream: string;
-  /** The first token of every subject events are published on. */
-  eventsNatsSubjectRoot: string;
+  /** The first token of every NATS subject and AMQP routing key events are published on. */
+  eventsSubjectRoot: string;
   /** AMQP 0-9-1 broker (RabbitMQ) for subscriptions delivering to AMQP: `amqp://user:password@host/vhost`; empty: none. */
   eventsAmqpUrl: string;
   /** The topic exchange events are published to (declared durable when missing), routing key as the NATS subject. */
@@ -59,7 +59,7 @@ export const EVENTS_SPEC: ConfigSpec<EventsConfig> = {
   eventsFeedWaitsPerUser: ['EVENTS_FEED_WAITS_PER_USER', '4', intIn(0, 10_000)],
   eventsNatsUrl: ['EVENTS_NATS_URL', '', text],
   eventsNatsStream: ['EVENTS_NATS_STREAM', 'PDM_EVENTS', natsName],
-  eventsNatsSubjectRoot: ['EVENTS_NATS_SUBJECT_ROOT', 'pdm', natsToken],
+  eventsSubjectRoot: ['EVENTS_SUBJECT_ROOT', 'pdm', natsToken],
   eventsAmqpUrl: ['EVENTS_AMQP_URL', '', amqpUrl],
   eventsAmqpExchange: ['EVENTS_AMQP_EXCHANGE', 'pdm.events', amqpExchange],
 };

@@ -36,7 +36,16 @@ export function eventType(action: string): string {
  * The actions a subscription may name, besides administration's (`admin.*`, `auth.*`,
  * `events.*`, which are matched by their prefix): what every service records.
  */
-export const KNOWN_ACTION_PREFIXES: readonly string[] = ['objects', 'files', 'numbers', 'reports', 'admin', 'auth', 'events', 'import'];
+export const KNOWN_ACTION_PREFIXES: readonly string[] = [
+  'objects',
+  'files',
+  'numbers',
+  'reports',
+  'admin',
+  'auth',
+  'events',
+  'import',
+];
 
 const PATTERN = /^(\*|[a-z]+(\.[a-z-]+)*(\.\*)?)$/;
 
@@ -45,7 +54,8 @@ const PATTERN = /^(\*|[a-z]+(\.[a-z-]+)*(\.\*)?)$/;
  * (`objects.*`, `objects.uses.*`) or `*`; an action of the services must be one they record.
  */
 export function actionPatternProblem(pattern: string): string | null {
-  if (!PATTERN.test(pattern)) return `"${pattern}" is not an action or a prefix ending in .* (objects.state, objects.*, *)`;
+  if (!PATTERN.test(pattern))
+    return `"${pattern}" is not an action or a prefix ending in .* (objects.state, objects.*, *)`;
   if (pattern === '*') return null;
   const first = pattern.split('.')[0];
   if (!KNOWN_ACTION_PREFIXES.includes(first)) {

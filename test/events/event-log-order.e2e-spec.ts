@@ -10,7 +10,7 @@ import { embeddedTestRun, testDatabaseUrl, testPool } from '../helpers/test-data
  * commits meanwhile. Without the lock, the second's event would be in the log, behind a position
  * a reader cannot see yet and would later skip.
  */
-const PAUSE_KEY = 7362010413589119999;
+const PAUSE_KEY = '7362010413589119999';
 const describeServer = embeddedTestRun() ? describe.skip : describe;
 
 describeServer('the event log follows commits', () => {
@@ -25,8 +25,8 @@ describeServer('the event log follows commits', () => {
     await db.query(`CREATE OR REPLACE FUNCTION test_event_log_pause() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.action = 'test.pause' THEN
-          PERFORM pg_advisory_lock_shared(${PAUSE_KEY});
-          PERFORM pg_advisory_unlock_shared(${PAUSE_KEY});
+          PERFORM pg_advisory_lock_shared(${PAUSE_KEY}::bigint);
+          PERFORM pg_advisory_unlock_shared(${PAUSE_KEY}::bigint);
         END IF;
         RETURN NULL;
       END $$`);
@@ -61,16 +61,20 @@ describeServer('the event log follows commits', () => {
   it('a transaction committing while an earlier one is between its append and its commit waits for it', async () => {
     const [holder, a, b] = await Promise.all([connect(), connect(), connect()]);
     try {
-      await holder.query('SELECT pg_advisory_lock($1)', [PAUSE_KEY]);
+      await holder.query('SELECT pg_advisory_lock($1::bigint)', [PAUSE_KEY]);
       const [{ pid: pidA }] = (await a.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
       const [{ pid: pidB }] = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
       const first = await commitEvent(a, 'test.pause');
-      await backendWaits(db, pidA, 'the first commit waits in the test trigger, after appending', { pending: [first.done] });
+      await backendWaits(db, pidA, 'the first commit waits in the test trigger, after appending', {
+        pending: [first.done],
+      });
       const second = await commitEvent(b, 'test.plain');
-      await backendWaits(db, pidB, 'the second commit waits for the first one (the log lock)', { pending: [second.done] });
+      await backendWaits(db, pidB, 'the second commit waits for the first one (the log lock)', {
+        pending: [second.done],
+      });
       expect(await logged([first.id, second.id])).toEqual([]);
 
-      await holder.query('SELECT pg_advisory_unlock($1)', [PAUSE_KEY]);
+      await holder.query('SELECT pg_advisory_unlock($1::bigint)', [PAUSE_KEY]);
       await withinMs(Promise.all([first.done, second.done]), LOCK_WAIT_MS, 'both commits finish once let go');
       const rows = await logged([first.id, second.id]);
       expect(rows.map((r) => r.event_id)).toEqual([first.id, second.id]);

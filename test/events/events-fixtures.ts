@@ -21,7 +21,10 @@ export const EVENTS_ENV = {
  * A container of the file's own (`<prefix> <random>`: alice author, bob reader, carol manager,
  * a document rule) and one where only alice is (`… Other`).
  */
-export async function eventsContainers(db: pg.Pool, prefix: string): Promise<{ main: TestContainer; other: TestContainer; tag: string }> {
+export async function eventsContainers(
+  db: pg.Pool,
+  prefix: string,
+): Promise<{ main: TestContainer; other: TestContainer; tag: string }> {
   const tag = `${prefix}${randomBytes(3).toString('hex')}`;
   const main = await createContainer(db, {
     name: `${tag} Events`,
@@ -50,7 +53,11 @@ export function as(http: App, user: User) {
 }
 
 /** Creates a subscription (fails the test on any answer but 201) and answers its body. */
-export async function subscribe(http: App, user: User, body: Record<string, unknown>): Promise<{ id: number; secret?: string; [k: string]: unknown }> {
+export async function subscribe(
+  http: App,
+  user: User,
+  body: Record<string, unknown>,
+): Promise<{ id: number; secret?: string; [k: string]: unknown }> {
   const res = await as(http, user).post('/events/subscriptions', body);
   if (res.status !== 201) throw new Error(`subscription not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { id: number; secret?: string };
@@ -58,5 +65,7 @@ export async function subscribe(http: App, user: User, body: Record<string, unkn
 
 /** Removes what a file made: subscriptions go with their containers; the containers' objects first. */
 export async function dropEvents(db: pg.Pool, containerIds: number[]): Promise<void> {
-  await db.query('DELETE FROM event_subscriptions WHERE container_id = ANY($1) OR container_id IS NULL', [containerIds]);
+  await db.query('DELETE FROM event_subscriptions WHERE container_id = ANY($1) OR container_id IS NULL', [
+    containerIds,
+  ]);
 }

@@ -7,7 +7,13 @@ export interface Received {
   headers: IncomingMessage['headers'];
   body: string;
   /** The parsed CloudEvent. */
-  event: { id: string; type: string; subject?: string; sequence?: string; data: Record<string, any> };
+  event: {
+    id: string;
+    type: string;
+    subject?: string;
+    sequence?: string;
+    data: { action: string; user: string; object?: Record<string, unknown>; detail: Record<string, unknown> | null };
+  };
 }
 
 /**
@@ -66,7 +72,7 @@ export class WebhookReceiver {
       try {
         event = JSON.parse(body) as Received['event'];
       } catch {
-        event = { id: '', type: '', data: {} };
+        event = { id: '', type: '', data: { action: '', user: '', detail: null } };
       }
       const r: Received = { path: req.url ?? '', headers: req.headers, body, event };
       this.received.push(r);

@@ -19,7 +19,7 @@ describe('change events to webhooks', () => {
     await receiver.close();
   });
 
-  it('delivers a container manager\'s subscription in commit order, signed per Standard Webhooks', async () => {
+  it("delivers a container manager's subscription in commit order, signed per Standard Webhooks", async () => {
     const sub = await subscribe(t.http, 'carol', {
       name: 'order',
       actions: ['objects.*'],
@@ -27,21 +27,34 @@ describe('change events to webhooks', () => {
       url: receiver.url('/order'),
     });
     expect(sub.secret).toMatch(/^whsec_/);
-    const created = await as(t.http, 'alice').post('/objects', { container: c.main.name, type: 'wt.doc.WTDocument', number: `${c.tag}-1`, name: 'spec' });
+    const created = await as(t.http, 'alice').post('/objects', {
+      container: c.main.name,
+      type: 'wt.doc.WTDocument',
+      number: `${c.tag}-1`,
+      name: 'spec',
+    });
     expect(created.status).toBe(201);
     const number = created.body.number as string;
     expect((await as(t.http, 'alice').post(`/objects/${number}/state`, { state: 'UNDERREVIEW' })).status).toBe(200);
     expect((await as(t.http, 'alice').post(`/objects/${number}/state`, { state: 'INWORK' })).status).toBe(200);
     const got = await receiver.waitFor('/order', 3);
-    expect(got.map((r) => r.event.type)).toEqual(['pdm.object.created', 'pdm.object.state-changed', 'pdm.object.state-changed']);
-    expect(got.map((r) => r.event.data.detail.to ?? null)).toEqual([null, 'UNDERREVIEW', 'INWORK']);
+    expect(got.map((r) => r.event.type)).toEqual([
+      'pdm.object.created',
+      'pdm.object.state-changed',
+      'pdm.object.state-changed',
+    ]);
+    expect(got.map((r) => r.event.data.detail?.to ?? null)).toEqual([null, 'UNDERREVIEW', 'INWORK']);
     const first = got[0];
     expect(first.event).toMatchObject({
       specversion: '1.0',
       source: 'urn:pdm-services',
       datacontenttype: 'application/json',
       subject: created.body.masterOid,
-      data: { action: 'objects.create', user: 'alice', object: { number, name: 'spec', type: 'wt.doc.WTDocument', container: c.main.name } },
+      data: {
+        action: 'objects.create',
+        user: 'alice',
+        object: { number, name: 'spec', type: 'wt.doc.WTDocument', container: c.main.name },
+      },
     });
     expect(first.headers['webhook-id']).toBe(first.event.id);
     expect(first.headers['content-type']).toMatch(/^application\/cloudevents\+json/);

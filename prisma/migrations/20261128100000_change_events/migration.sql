@@ -32,7 +32,7 @@ CREATE CONSTRAINT TRIGGER "audit_events_log" AFTER INSERT ON "audit_events"
 INSERT INTO "event_log" ("event_id", "logged_at") SELECT "id", "at" FROM "audit_events" ORDER BY "id";
 
 -- A subscription: which events (actions, container, type, state), where they go (a webhook URL
--- or a NATS subject), and how far delivery has come: cursor is the last position handled,
+-- a NATS subject prefix, an AMQP routing key prefix), and how far delivery has come: cursor is the last position handled,
 -- attempts the failed tries of the next one. The lease says which instance delivers it now.
 CREATE TABLE "event_subscriptions" (
     "id" SERIAL NOT NULL,
@@ -61,7 +61,7 @@ CREATE TABLE "event_subscriptions" (
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "event_subscriptions_pkey" PRIMARY KEY ("id"),
-    CONSTRAINT "event_subscriptions_target_kind_check" CHECK ("target_kind" IN ('webhook', 'nats'))
+    CONSTRAINT "event_subscriptions_target_kind_check" CHECK ("target_kind" IN ('webhook', 'nats', 'amqp'))
 );
 CREATE UNIQUE INDEX "event_subscriptions_owner_id_name_key" ON "event_subscriptions" ("owner_id", "name");
 CREATE INDEX "event_subscriptions_container_id_idx" ON "event_subscriptions" ("container_id");

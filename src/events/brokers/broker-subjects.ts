@@ -16,7 +16,7 @@ const TOKEN = /^[A-Za-z0-9_-]+$/;
 /**
  * The subject an event is published on: the subscription's prefix, then the event type without its
  * leading `pdm.`, so `pdm.erp` and `pdm.object.created` give `pdm.erp.object.created`. The type's
- * own `pdm.` is dropped because the prefix already starts with the root (EVENTS_NATS_SUBJECT_ROOT,
+ * own `pdm.` is dropped because the prefix already starts with the root (EVENTS_SUBJECT_ROOT,
  * `pdm` by default) and a consumer filters on `pdm.erp.object.>` rather than `pdm.erp.pdm.object.>`.
  * A type without that first token is appended whole.
  */

@@ -27,7 +27,7 @@ export interface NatsPublisherOptions {
   servers: string;
   /** EVENTS_NATS_STREAM. */
   stream: string;
-  /** EVENTS_NATS_SUBJECT_ROOT. */
+  /** EVENTS_SUBJECT_ROOT. */
   subjectRoot: string;
   /** Longest wait for the connection, a JetStream API answer or one publish's acknowledgement. */
   timeoutMs: number;
@@ -198,7 +198,7 @@ async function ensureStream(jsm: JetStreamManager, stream: string, root: string)
     throw new Error(
       `the JetStream stream "${stream}" exists but stores ${subjects.length ? subjects.map((s) => `"${s}"`).join(', ') : 'no subjects'}, ` +
         `not every subject under "${wanted}": add "${wanted}" to its subjects, or set EVENTS_NATS_STREAM and ` +
-        `EVENTS_NATS_SUBJECT_ROOT to a stream and root that match`,
+        `EVENTS_SUBJECT_ROOT to a stream and root that match`,
     );
   }
 }

@@ -11,7 +11,7 @@ export interface DeliveryLease {
   containerId: number | null;
   type: string | null;
   state: string | null;
-  targetKind: 'webhook' | 'nats';
+  targetKind: 'webhook' | 'nats' | 'amqp';
   target: string;
   secret: string | null;
   cursor: bigint;
@@ -95,7 +95,14 @@ export class DeliveryRepository {
    * Gives up on the event at `position`: it goes to the dead letters and the cursor past it, in
    * one transaction; false when the lease is lost.
    */
-  deadLetter(id: number, owner: string, eventId: bigint, position: bigint, attempts: number, error: string): Promise<boolean> {
+  deadLetter(
+    id: number,
+    owner: string,
+    eventId: bigint,
+    position: bigint,
+    attempts: number,
+    error: string,
+  ): Promise<boolean> {
     return this.prisma.transaction(async ({ db }) => {
       const n = await db.$executeRaw`
         UPDATE event_subscriptions

@@ -2,8 +2,8 @@ import type { CloudEvent, DeliveryOutcome } from '../cloud-event.js';
 
 /** Where a subscription's events go. */
 export interface EventTarget {
-  kind: 'webhook' | 'nats';
-  /** The webhook URL, or the NATS subject prefix. */
+  kind: 'webhook' | 'nats' | 'amqp';
+  /** The webhook URL, the NATS subject prefix, or the AMQP routing key prefix. */
   target: string;
   /** The webhook's signing secret. */
   secret: string | null;

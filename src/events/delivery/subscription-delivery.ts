@@ -70,7 +70,14 @@ export class SubscriptionDelivery {
   private async letters(): Promise<boolean> {
     const { repo, events, owner } = this.ctx;
     const letters = await repo.requeued(this.lease.id, LETTERS);
-    const records = new Map((await events.byIds(letters.map((l) => l.eventId), this.reader)).map((r) => [r.id, r]));
+    const records = new Map(
+      (
+        await events.byIds(
+          letters.map((l) => l.eventId),
+          this.reader,
+        )
+      ).map((r) => [r.id, r]),
+    );
     for (const letter of letters) {
       if (this.ctx.signal.aborted) return true;
       const record = records.get(BigInt(letter.eventId));

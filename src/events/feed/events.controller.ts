@@ -26,7 +26,10 @@ export class EventsController {
       'The cursor holds across instances and restarts. See docs/events.md.',
   })
   @ApiOkResponse({ type: FeedDto })
-  @ApiErrors({ 400: 'bad after, limit or wait', 429: 'the user holds EVENTS_FEED_WAITS_PER_USER waiting requests here' })
+  @ApiErrors({
+    400: 'bad after, limit or wait',
+    429: 'the user holds EVENTS_FEED_WAITS_PER_USER waiting requests here',
+  })
   read(@CurrentUser() caller: AuthUser, @Query() query: FeedQueryDto, @Req() req: Request): Promise<FeedDto> {
     const closed = new AbortController();
     req.res?.once('close', () => closed.abort());

@@ -19,7 +19,12 @@ export class SubscriptionFilters {
   constructor(private readonly catalog: CatalogService) {}
 
   async of(f: FilterFields): Promise<EventFilter> {
-    return { actions: f.actions, containerId: f.containerId, state: f.state, typeMatches: await this.typeMatcher(f.type) };
+    return {
+      actions: f.actions,
+      containerId: f.containerId,
+      state: f.state,
+      typeMatches: await this.typeMatcher(f.type),
+    };
   }
 
   /** Why a type names nothing a subscription can match, or null. */

@@ -48,7 +48,11 @@ export class SubscriptionsController {
       `NATS, at least once and in commit order. ${WHO}`,
   })
   @ApiCreatedResponse({ type: CreatedSubscriptionDto })
-  @ApiErrors({ 400: BAD, 403: 'not an administrator nor a manager of the container', 409: 'name taken, or EVENTS_SUBSCRIPTION_LIMIT reached' })
+  @ApiErrors({
+    400: BAD,
+    403: 'not an administrator nor a manager of the container',
+    409: 'name taken, or EVENTS_SUBSCRIPTION_LIMIT reached',
+  })
   create(@CurrentUser() caller: AuthUser, @Body() body: CreateSubscriptionDto): Promise<CreatedSubscriptionDto> {
     return this.subscriptions.create(caller, body);
   }
@@ -67,7 +71,12 @@ export class SubscriptionsController {
     description: '`active: true` resumes a paused one at the event where it stopped. A new URL keeps the secret.',
   })
   @ApiOkResponse({ type: CreatedSubscriptionDto })
-  @ApiErrors({ 400: BAD, 403: 'not allowed to change it', 404: 'no such subscription the caller sees', 409: 'name taken' })
+  @ApiErrors({
+    400: BAD,
+    403: 'not allowed to change it',
+    404: 'no such subscription the caller sees',
+    409: 'name taken',
+  })
   update(
     @CurrentUser() caller: AuthUser,
     @Param() p: SubscriptionIdParamDto,

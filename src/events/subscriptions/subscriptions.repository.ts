@@ -15,7 +15,7 @@ export interface SubscriptionRow {
   container: string | null;
   type: string | null;
   state: string | null;
-  targetKind: 'webhook' | 'nats';
+  targetKind: 'webhook' | 'nats' | 'amqp';
   target: string;
   secret: string | null;
   active: boolean;
@@ -39,7 +39,7 @@ export interface SubscriptionFields {
   containerId: number | null;
   type: string | null;
   state: string | null;
-  targetKind: 'webhook' | 'nats';
+  targetKind: 'webhook' | 'nats' | 'amqp';
   target: string;
   secret: string | null;
   active: boolean;
@@ -75,7 +75,10 @@ export class SubscriptionsRepository {
   }
 
   async get(id: number): Promise<SubscriptionRow | null> {
-    const rows = await this.prisma.$queryRawUnsafe<SubscriptionRow[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.id = $1`, id);
+    const rows = await this.prisma.$queryRawUnsafe<SubscriptionRow[]>(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE s.id = $1`,
+      id,
+    );
     return rows[0] ?? null;
   }
 

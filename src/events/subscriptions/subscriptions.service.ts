@@ -14,7 +14,13 @@ import { checkSubject } from '../brokers/broker-subjects.js';
 import { actionPatternProblem } from '../event-types.js';
 import { checkWebhookSecret, newWebhookSecret } from '../webhooks/webhook-secret.js';
 import { WebhookAddressPolicy } from '../webhooks/webhook-address.js';
-import type { CreatedSubscriptionDto, CreateSubscriptionDto, SubscriptionDto, SubscriptionListDto, UpdateSubscriptionDto } from './dto/subscriptions.dto.js';
+import type {
+  CreatedSubscriptionDto,
+  CreateSubscriptionDto,
+  SubscriptionDto,
+  SubscriptionListDto,
+  UpdateSubscriptionDto,
+} from './dto/subscriptions.dto.js';
 import { DeliveryService } from '../delivery/delivery.service.js';
 import { SubscriptionFilters } from './subscription-filters.js';
 import {
@@ -90,7 +96,14 @@ export class SubscriptionsService {
   async visible(caller: AuthUser, id: number): Promise<SubscriptionRow> {
     const row = await this.repo.get(id);
     const viewer = await this.viewer(caller);
-    if (!row || !(viewer.admin || row.ownerId === caller.id || (row.containerId !== null && viewer.managed.includes(row.containerId))))
+    if (
+      !row ||
+      !(
+        viewer.admin ||
+        row.ownerId === caller.id ||
+        (row.containerId !== null && viewer.managed.includes(row.containerId))
+      )
+    )
       throw new NotFoundException(`no subscription ${id}`);
     return row;
   }
@@ -106,7 +119,11 @@ export class SubscriptionsService {
   }
 
   private async viewer(caller: AuthUser): Promise<SubscriptionViewer> {
-    return { userId: caller.id, admin: caller.admin, managed: caller.admin ? [] : await this.repo.managedContainers(caller.id) };
+    return {
+      userId: caller.id,
+      admin: caller.admin,
+      managed: caller.admin ? [] : await this.repo.managedContainers(caller.id),
+    };
   }
 
   private duplicate(e: unknown, name: string): never {
@@ -126,7 +143,11 @@ export class SubscriptionsService {
       if (problem) throw new BadRequestException(`actions: ${problem}`);
     }
     const containerId =
-      body.container === undefined ? (before?.containerId ?? null) : body.container === null ? null : await this.container(body.container);
+      body.container === undefined
+        ? (before?.containerId ?? null)
+        : body.container === null
+          ? null
+          : await this.container(body.container);
     if (!caller.admin) {
       if (containerId === null)
         throw new ForbiddenException('only administrators subscribe to every container; name a container you manage');
@@ -161,10 +182,16 @@ export class SubscriptionsService {
     body: CreateSubscriptionDto | UpdateSubscriptionDto,
     before: SubscriptionRow | null,
   ): Pick<SubscriptionFields, 'targetKind' | 'target' | 'secret'> {
-    if (body.url !== undefined && body.nats !== undefined)
-      throw new BadRequestException('give url (a webhook) or nats (a subject), not both');
-    if (body.url === undefined && body.nats === undefined) {
-      if (!before) throw new BadRequestException('url (a webhook) or nats (a NATS subject prefix) is required');
+    const given = (['url', 'nats', 'amqp'] as const).filter((k) => body[k] !== undefined);
+    if (given.length > 1)
+      throw new BadRequestException(
+        `give one of url (a webhook), nats (a subject) and amqp (a routing key), not ${given.join(' and ')}`,
+      );
+    if (given.length === 0) {
+      if (!before)
+        throw new BadRequestException(
+          'one of url (a webhook), nats (a NATS subject prefix) and amqp (an AMQP routing key prefix) is required',
+        );
       if (body.secret !== undefined && before.targetKind !== 'webhook')
         throw new BadRequestException('secret: only webhooks are signed');
       return {
@@ -173,13 +200,19 @@ export class SubscriptionsService {
         secret: body.secret === undefined ? before.secret : this.secret(body.secret),
       };
     }
-    if (body.nats !== undefined) {
+    if (body.nats !== undefined || body.amqp !== undefined) {
+      const [kind, prefix, configured, variable] =
+        body.nats !== undefined
+          ? (['nats', body.nats, this.config.eventsNatsUrl, 'EVENTS_NATS_URL'] as const)
+          : (['amqp', body.amqp!, this.config.eventsAmqpUrl, 'EVENTS_AMQP_URL'] as const);
       if (body.secret !== undefined) throw new BadRequestException('secret: only webhooks are signed');
-      if (!this.config.eventsNatsUrl)
-        throw new BadRequestException('nats: no NATS server is configured (EVENTS_NATS_URL)');
-      const problem = checkSubject(body.nats, this.config.eventsNatsSubjectRoot);
-      if (problem) throw new BadRequestException(`nats: ${problem}`);
-      return { targetKind: 'nats', target: body.nats, secret: null };
+      if (!configured)
+        throw new BadRequestException(
+          `${kind}: no ${kind === 'nats' ? 'NATS server' : 'AMQP broker'} is configured (${variable})`,
+        );
+      const problem = checkSubject(prefix, this.config.eventsSubjectRoot);
+      if (problem) throw new BadRequestException(`${kind}: ${problem}`);
+      return { targetKind: kind, target: prefix, secret: null };
     }
     const problem = this.addresses.checkUrl(body.url!);
     if (problem) throw new BadRequestException(`url: ${problem}`);
@@ -207,7 +240,11 @@ export function toDto(r: SubscriptionRow): SubscriptionDto {
     container: r.container,
     type: r.type,
     state: r.state,
-    ...(r.targetKind === 'webhook' ? { url: r.target } : { nats: r.target }),
+    ...(r.targetKind === 'webhook'
+      ? { url: r.target }
+      : r.targetKind === 'nats'
+        ? { nats: r.target }
+        : { amqp: r.target }),
     ...(r.secret ? { secretHint: `…${r.secret.slice(-5)}` } : {}),
     active: r.active,
     pausedReason: r.pausedReason,

@@ -60,7 +60,13 @@ export class CloudEventDto {
     example: {
       action: 'objects.state',
       user: 'alice',
-      object: { oid: 'OR:wt.part.WTPartMaster:11', number: '0000000011', name: 'Gear', type: 'wt.part.WTPart', container: 'Drive Unit' },
+      object: {
+        oid: 'OR:wt.part.WTPartMaster:11',
+        number: '0000000011',
+        name: 'Gear',
+        type: 'wt.part.WTPart',
+        container: 'Drive Unit',
+      },
       detail: { from: 'INWORK', to: 'RELEASED', version: 'A.1' },
     },
   })

@@ -18,7 +18,7 @@ import { CloudEventDto } from '../../feed/dto/feed.dto.js';
 export const SUBSCRIPTION_NAME_MAX = 100;
 const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 
-/** A new subscription: what it selects and where it delivers (a webhook URL or a NATS subject). */
+/** A new subscription: what it selects and where it delivers (a webhook URL, a NATS subject or an AMQP routing key). */
 export class CreateSubscriptionDto {
   /** unique among the owner's subscriptions */
   @ApiProperty({ example: 'released parts to ERP', maxLength: SUBSCRIPTION_NAME_MAX })
@@ -57,19 +57,26 @@ export class CreateSubscriptionDto {
   @Matches(/^[A-Z][A-Z0-9_]{0,39}$/, { message: 'state must be a state name (upper-case letters, digits, _)' })
   state?: string;
 
-  /** the webhook to POST each event to (give this or nats) */
+  /** the webhook to POST each event to (give one of url, nats and amqp) */
   @ApiPropertyOptional({ example: 'https://erp.example.com/pdm-events' })
   @IsOptional()
   @IsString({ message: 'url must be a string' })
   @MaxLength(2000, { message: 'url must be at most 2000 characters' })
   url?: string;
 
-  /** the NATS subject prefix to publish each event under (give this or url), e.g. `pdm.erp` */
+  /** the NATS subject prefix to publish each event under (JetStream stream EVENTS_NATS_STREAM), e.g. `pdm.erp` */
   @ApiPropertyOptional({ example: 'pdm.erp' })
   @IsOptional()
   @IsString({ message: 'nats must be a string' })
   @MaxLength(200, { message: 'nats must be at most 200 characters' })
   nats?: string;
+
+  /** the AMQP routing key prefix to publish each event under on EVENTS_AMQP_EXCHANGE, e.g. `pdm.mes` */
+  @ApiPropertyOptional({ example: 'pdm.mes' })
+  @IsOptional()
+  @IsString({ message: 'amqp must be a string' })
+  @MaxLength(200, { message: 'amqp must be at most 200 characters' })
+  amqp?: string;
 
   /** the webhook's signing secret (`whsec_` + base64); made for you when absent */
   @ApiPropertyOptional({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
@@ -133,6 +140,13 @@ export class UpdateSubscriptionDto {
   @MaxLength(200, { message: 'nats must be at most 200 characters' })
   nats?: string;
 
+  /** the AMQP routing key prefix to publish each event under on EVENTS_AMQP_EXCHANGE, e.g. `pdm.mes` */
+  @ApiPropertyOptional({ example: 'pdm.mes' })
+  @IsOptional()
+  @IsString({ message: 'amqp must be a string' })
+  @MaxLength(200, { message: 'amqp must be at most 200 characters' })
+  amqp?: string;
+
   @ApiPropertyOptional({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
   @IsOptional()
   @IsString({ message: 'secret must be a string' })
@@ -193,6 +207,8 @@ export class SubscriptionDto {
   url?: string;
   @ApiPropertyOptional({ example: 'pdm.erp' })
   nats?: string;
+  @ApiPropertyOptional({ example: 'pdm.mes' })
+  amqp?: string;
   /** the last characters of the signing secret (the whole one is shown when it is made) */
   @ApiPropertyOptional({ example: '…aLaSw' })
   secretHint?: string;
