@@ -747,22 +747,17 @@ export async function swaggerMetadata() {
                 type: () => [t['./events/subscriptions/dto/subscriptions.dto.js'].DeadLetterDto],
               },
             },
-            DeadLetterParamDto: {
-              letter: {
-                required: true,
-                type: () => String,
-                description: "the dead letter's id",
-                pattern: '^[1-9][0-9]{0,17}$',
-              },
-            },
-            RedeliverDto: {
+            DeadLettersDto: {
               ids: {
                 required: false,
                 type: () => [String],
-                description: "the dead letters to deliver again; absent: all of the subscription's",
+                description: "the dead letters' ids; absent: all of the subscription's",
                 maxItems: 1000,
                 pattern: '^[1-9][0-9]{0,17}$',
               },
+            },
+            DiscardedDto: {
+              discarded: { required: true, type: () => Number, description: 'how many dead letters were deleted' },
             },
             RedeliveredDto: {
               requeued: { required: true, type: () => Number, description: 'how many dead letters were queued again' },

@@ -8,7 +8,7 @@ import { EventSenders } from './delivery/event-senders.js';
 import { EventWakeups } from './event-wakeups.js';
 import { EventsStatsService } from './events-stats.service.js';
 import { EventsRepository } from './events.repository.js';
-import { EventsController } from './feed/events.controller.js';
+import { EventsFeedController } from './feed/events-feed.controller.js';
 import { EventsFeedService } from './feed/events-feed.service.js';
 import { DeadLettersRepository } from './subscriptions/dead-letters.repository.js';
 import { DeadLettersService } from './subscriptions/dead-letters.service.js';
@@ -24,7 +24,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
  */
 @Module({
   imports: [AuthModule, CatalogModule],
-  controllers: [EventsController, SubscriptionsController],
+  controllers: [EventsFeedController, SubscriptionsController],
   providers: [
     EventsRepository,
     EventWakeups,

@@ -123,6 +123,21 @@ const PAGE = [
   'total',
   'total_count',
 ];
+const SUBSCRIPTION = [
+  'actions',
+  'active',
+  'container',
+  'createdAt',
+  'id',
+  'name',
+  'owner',
+  'pausedReason',
+  'secretHint',
+  'state',
+  'type',
+  'updatedAt',
+  'url',
+];
 const API_ITEM = ['_runtime', 'details', 'item', 'modified', 'name', 'number', 'oid', 'path', 'url', 'version'];
 
 /** The longest one operation may take before the test says the service hangs. */
@@ -281,7 +296,8 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
     // create a document, delete the obsolete 0000000005, release 0000000002 (taking none of the
     // documents the query example matches out of it: it must keep more than one page), and add a
     // link to P-00000001 before changing and removing it; a catalog link is added, demo link 1 removed, and
-    // the design view, object 1, described).
+    // the design view, object 1, described; a subscription is made, read, changed and deleted,
+    // after its (empty) dead letters were listed, queued again and discarded).
     expect(outcomes).toEqual({
       CatalogController_catalog: { status: 200, fields: ['classes', 'softTypes'] },
       CatalogController_one: { status: 200, fields: CATALOG_CLASS },
@@ -384,6 +400,16 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ContainerGroupsController_set: { status: 201, fields: ['id', 'name', 'role'] },
       ContainerGroupsController_remove: { status: 204, body: 'text' },
       EventsController_list: { status: 200, fields: PAGED },
+      EventsFeedController_read: { status: 200, fields: ['cursor', 'events', 'missed'] },
+      EventsFeedController_stats: { status: 200, fields: ['head', 'oldest', 'oldestAt', 'subscriptions'] },
+      SubscriptionsController_list: { status: 200, fields: ['count', 'items'] },
+      SubscriptionsController_create: { status: 201, fields: [...SUBSCRIPTION, 'secret'].sort() },
+      SubscriptionsController_deadLetters: { status: 200, fields: PAGED },
+      SubscriptionsController_redeliver: { status: 202, fields: ['requeued'] },
+      SubscriptionsController_discard: { status: 200, fields: ['discarded'] },
+      SubscriptionsController_get: { status: 200, fields: SUBSCRIPTION },
+      SubscriptionsController_update: { status: 200, fields: SUBSCRIPTION },
+      SubscriptionsController_delete: { status: 204, body: 'text' },
       PrincipalsController_users: { status: 200, fields: PAGED },
       PrincipalsController_groups: { status: 200, fields: PAGED },
       PrincipalsController_me: {

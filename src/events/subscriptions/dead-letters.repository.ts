@@ -49,13 +49,16 @@ export class DeadLettersRepository {
     });
   }
 
-  /** Deletes one dead letter; false when the subscription has no such letter. */
-  delete(subscriptionId: number, id: bigint, audit: AuditEvent): Promise<boolean> {
+  /** Deletes the dead letters (all of the subscription's when `ids` is null); how many. */
+  discard(subscriptionId: number, ids: bigint[] | null, audit: (n: number) => AuditEvent): Promise<number> {
     return this.prisma.transaction(async ({ db }) => {
-      const n = await db.$executeRaw`
-        DELETE FROM event_dead_letters WHERE subscription_id = ${subscriptionId} AND id = ${id}`;
-      if (n === 1) await recordAudit(auditViaPrisma(db), audit);
-      return n === 1;
+      const n =
+        ids === null
+          ? await db.$executeRaw`DELETE FROM event_dead_letters WHERE subscription_id = ${subscriptionId}`
+          : await db.$executeRaw`
+              DELETE FROM event_dead_letters WHERE subscription_id = ${subscriptionId} AND id = ANY(${ids}::int8[])`;
+      if (n > 0) await recordAudit(auditViaPrisma(db), audit(n));
+      return n;
     });
   }
 

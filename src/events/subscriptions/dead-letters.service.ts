@@ -1,4 +1,4 @@
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../auth/auth-user.js';
 import type { PageQueryDto } from '../../common/paging.dto.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -6,7 +6,7 @@ import { DeliveryService } from '../delivery/delivery.service.js';
 import { toCloudEvent } from '../event-record.js';
 import { EventsRepository } from '../events.repository.js';
 import { DeadLettersRepository } from './dead-letters.repository.js';
-import type { DeadLetterListDto, RedeliverDto, RedeliveredDto } from './dto/subscriptions.dto.js';
+import type { DeadLetterListDto, DeadLettersDto, DiscardedDto, RedeliveredDto } from './dto/subscriptions.dto.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 
 const SUBSCRIPTION_CLASS = 'pdm.events.Subscription';
@@ -51,7 +51,7 @@ export class DeadLettersService {
     };
   }
 
-  async redeliver(caller: AuthUser, id: number, body: RedeliverDto): Promise<RedeliveredDto> {
+  async redeliver(caller: AuthUser, id: number, body: DeadLettersDto): Promise<RedeliveredDto> {
     const sub = await this.subscriptions.managed(caller, id);
     const ids = body.ids?.map((s) => BigInt(s)) ?? null;
     const requeued = await this.repo.requeue(id, ids, (n) => ({
@@ -66,16 +66,16 @@ export class DeadLettersService {
     return { requeued };
   }
 
-  async delete(caller: AuthUser, id: number, letter: bigint): Promise<void> {
+  async discard(caller: AuthUser, id: number, body: DeadLettersDto): Promise<DiscardedDto> {
     const sub = await this.subscriptions.managed(caller, id);
-    const deleted = await this.repo.delete(id, letter, {
+    const discarded = await this.repo.discard(id, body.ids?.map((s) => BigInt(s)) ?? null, (n) => ({
       userId: caller.id,
-      action: 'events.dead-letter.delete',
+      action: 'events.dead-letters.discard',
       objectClass: SUBSCRIPTION_CLASS,
       objectId: id,
       objectNumber: sub.name,
-      detail: { letter: String(letter) },
-    });
-    if (!deleted) throw new NotFoundException(`subscription ${id} has no dead letter ${letter}`);
+      detail: { discarded: n, ...(body.ids ? { ids: body.ids.slice(0, 50) } : {}) },
+    }));
+    return { discarded };
   }
 }

@@ -8,7 +8,7 @@ export const FEED_MAX_WAIT_S = 30;
 
 export class FeedQueryDto {
   /** the `cursor` of the previous answer; absent: from the oldest event kept */
-  @ApiPropertyOptional({ example: '1200' })
+  @ApiPropertyOptional({ example: '0' })
   @IsOptional()
   @Matches(/^(0|[1-9][0-9]{0,17})$/, { message: 'after must be a cursor (a whole number) from an earlier answer' })
   after?: string;
@@ -23,7 +23,7 @@ export class FeedQueryDto {
   limit?: number;
 
   /** seconds to wait for an event when there is none yet (0–30) */
-  @ApiPropertyOptional({ example: 20, default: 0 })
+  @ApiPropertyOptional({ example: 1, default: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'wait must be a whole number of seconds' })

@@ -170,15 +170,9 @@ export class SubscriptionIdParamDto {
   id!: number;
 }
 
-export class DeadLetterParamDto extends SubscriptionIdParamDto {
-  /** the dead letter's id */
-  @ApiProperty({ example: 3 })
-  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'letter must be a positive whole number' })
-  letter!: string;
-}
-
-export class RedeliverDto {
-  /** the dead letters to deliver again; absent: all of the subscription's */
+/** Which dead letters: those named, or all of the subscription's. */
+export class DeadLettersDto {
+  /** the dead letters' ids; absent: all of the subscription's */
   @ApiPropertyOptional({ example: ['3', '4'], isArray: true, type: String })
   @IsOptional()
   @IsArray({ message: 'ids must be an array' })
@@ -273,4 +267,10 @@ export class RedeliveredDto {
   /** how many dead letters were queued again */
   @ApiProperty({ example: 2 })
   requeued!: number;
+}
+
+export class DiscardedDto {
+  /** how many dead letters were deleted */
+  @ApiProperty({ example: 0 })
+  discarded!: number;
 }

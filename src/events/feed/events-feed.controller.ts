@@ -11,7 +11,7 @@ import { EventsFeedService } from './events-feed.service.js';
 @ApiTags('events')
 @ApiAuthenticated()
 @Controller('events')
-export class EventsController {
+export class EventsFeedController {
   constructor(
     private readonly feed: EventsFeedService,
     private readonly statistics: EventsStatsService,
