@@ -34,6 +34,7 @@ export class CreateSubscriptionDto {
   @ArrayMinSize(1, { message: 'actions must name at least one action' })
   @ArrayMaxSize(50, { message: 'actions must name at most 50 actions' })
   @IsString({ each: true, message: 'actions must each be a string' })
+  @MaxLength(100, { each: true, message: 'actions must each be at most 100 characters' })
   actions!: string[];
 
   /** only events of this container's objects; required unless the caller is an administrator */
@@ -108,6 +109,7 @@ export class UpdateSubscriptionDto {
   @ArrayMinSize(1, { message: 'actions must name at least one action' })
   @ArrayMaxSize(50, { message: 'actions must name at most 50 actions' })
   @IsString({ each: true, message: 'actions must each be a string' })
+  @MaxLength(100, { each: true, message: 'actions must each be at most 100 characters' })
   actions?: string[];
 
   @ApiPropertyOptional({ example: 'Drive Unit', nullable: true })
