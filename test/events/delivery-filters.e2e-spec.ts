@@ -126,7 +126,7 @@ describe('what a subscription delivers', () => {
       url: receiver.url('/carol-wide'),
     });
     await db.query('UPDATE event_subscriptions SET container_id = NULL WHERE id = $1', [wide.id]);
-    const admin = await subscribe(t.http, 'admin', {
+    await subscribe(t.http, 'admin', {
       name: `admin ${c.tag}`,
       actions: ['objects.*'],
       url: receiver.url('/admin'),
