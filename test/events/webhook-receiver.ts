@@ -87,3 +87,51 @@ export class WebhookReceiver {
     });
   }
 }
+
+/** One request a SlowReceiver answered: the event and when the request came and was answered (ms). */
+export interface TimedRequest {
+  id: string;
+  sequence: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * A receiver that answers every request 200 after `delayMs`, recording when each came and when
+ * it was answered, so a test can tell whether two deliveries overlapped.
+ */
+export class SlowReceiver {
+  readonly received: TimedRequest[] = [];
+  private server!: Server;
+
+  private constructor(private readonly delayMs: number) {}
+
+  static async start(delayMs: number): Promise<SlowReceiver> {
+    const r = new SlowReceiver(delayMs);
+    r.server = createServer((req, res) => {
+      const start = performance.now();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; sequence: string };
+        setTimeout(() => {
+          // Recorded before answering: the sender cannot send its next request before this.
+          r.received.push({ id: event.id, sequence: event.sequence, start, end: performance.now() });
+          res.statusCode = 200;
+          res.end();
+        }, r.delayMs);
+      });
+    });
+    await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
+    return r;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -50,9 +50,11 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
     this.poll = new PeriodicTask({
       name: 'looking for events to deliver',
       intervalMs: this.config.eventsPollMs,
+      // Through kick, as notices: two looks at once would both lease (and run) one subscription.
       run: async () => {
         this.active = await this.repo.anyActive();
-        await this.claim();
+        this.kick();
+        await this.claiming;
       },
       logger: this.logger,
     });
@@ -107,6 +109,8 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private start(lease: DeliveryLease): void {
+    // A claim renews this instance's own leases too: one loop per subscription.
+    if (this.running.has(lease.id)) return;
     const loop = new SubscriptionDelivery(lease, {
       owner: this.owner,
       config: this.config,
