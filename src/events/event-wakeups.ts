@@ -26,16 +26,22 @@ export class EventWakeups implements OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
-  /** Resolves at the next wake-up, after `ms`, or after EVENTS_POLL_MS, whichever comes first. */
-  next(ms: number): Promise<void> {
+  /**
+   * Resolves at the next wake-up, after `ms`, after EVENTS_POLL_MS, or when `cancel` aborts,
+   * whichever comes first (a long poll whose client went away gives its place back at once).
+   */
+  next(ms: number, cancel?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        cancel?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, Math.min(ms, this.config.eventsPollMs)));
       this.waiters.add(done);
+      if (cancel?.aborted) done();
+      else cancel?.addEventListener('abort', done, { once: true });
     });
   }
 

@@ -52,7 +52,7 @@ export class EventsFeedService {
           this.hold(caller);
           holding = true;
         }
-        await this.wakeups.next(until - Date.now());
+        await this.wakeups.next(until - Date.now(), closed);
       }
     } finally {
       if (holding) this.release(caller);
