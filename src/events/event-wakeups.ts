@@ -12,6 +12,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 export class EventWakeups implements OnModuleDestroy {
   private waiters = new Set<() => void>();
   private readonly listeners = new Set<() => void>();
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,6 +46,20 @@ export class EventWakeups implements OnModuleDestroy {
     });
   }
 
+  /** Set once the instance shuts down: long polls answer what they have instead of waiting on. */
+  get closing(): boolean {
+    return this.stopping;
+  }
+
+  /**
+   * The instance stops taking requests: waits end now, so a long poll does not hold the shutdown
+   * (which lets in-flight requests finish first) for up to its `wait`.
+   */
+  close(): void {
+    this.stopping = true;
+    this.wake();
+  }
+
   /** Something may have new events: every waiter and listener looks. */
   wake(): void {
     const waiters = this.waiters;
@@ -54,6 +69,6 @@ export class EventWakeups implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.wake();
+    this.close();
   }
 }
