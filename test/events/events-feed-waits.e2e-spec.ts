@@ -25,7 +25,7 @@ function waitTests(name: string, env: Record<string, string>, notices: boolean) 
     const db = testPool();
     let c: Awaited<ReturnType<typeof eventsContainers>>;
     let serial = 0;
-    let waits: ReturnType<typeof jest.spyOn<EventWakeups, 'next'>>;
+    let waits: jest.SpiedFunction<EventWakeups['next']>;
 
     beforeAll(async () => {
       await t.app.listen(0, '127.0.0.1');
