@@ -9,6 +9,7 @@ import { createLogger, PinoNestLogger } from './common/logger.js';
 import { standardCatalog } from './catalog/catalog-load.js';
 import { CatalogError } from './catalog/catalog-model.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
+import { EventWakeups } from './events/event-wakeups.js';
 import { seedDemoData } from './import/demo-seed.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './prisma/embedded-postgres.js';
 import { applyMigrations } from './prisma/migrate.js';
@@ -72,8 +73,11 @@ async function main(): Promise<void> {
   handleShutdown(
     server,
     async () => {
-      // Stop accepting and let in-flight requests finish before Nest's destroy hooks close the pool.
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop accepting and let in-flight requests finish before Nest's destroy hooks close the pool;
+      // long polls of the events feed answer at once rather than after their wait.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      app.get(EventWakeups).close();
+      await closed;
       await app.close();
       await embedded?.stop();
     },

@@ -12,6 +12,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 export class EventWakeups implements OnModuleDestroy {
   private waiters = new Set<() => void>();
   private readonly listeners = new Set<() => void>();
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -26,17 +27,37 @@ export class EventWakeups implements OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
-  /** Resolves at the next wake-up, after `ms`, or after EVENTS_POLL_MS, whichever comes first. */
-  next(ms: number): Promise<void> {
+  /**
+   * Resolves at the next wake-up, after `ms`, after EVENTS_POLL_MS, or when `cancel` aborts,
+   * whichever comes first (a long poll whose client went away gives its place back at once).
+   */
+  next(ms: number, cancel?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        cancel?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, Math.min(ms, this.config.eventsPollMs)));
       this.waiters.add(done);
+      if (cancel?.aborted) done();
+      else cancel?.addEventListener('abort', done, { once: true });
     });
+  }
+
+  /** Set once the instance shuts down: long polls answer what they have instead of waiting on. */
+  get closing(): boolean {
+    return this.stopping;
+  }
+
+  /**
+   * The instance stops taking requests: waits end now, so a long poll does not hold the shutdown
+   * (which lets in-flight requests finish first) for up to its `wait`.
+   */
+  close(): void {
+    this.stopping = true;
+    this.wake();
   }
 
   /** Something may have new events: every waiter and listener looks. */
@@ -48,6 +69,6 @@ export class EventWakeups implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.wake();
+    this.close();
   }
 }

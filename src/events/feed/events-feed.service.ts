@@ -41,7 +41,7 @@ export class EventsFeedService {
         if (visible.length === limit) after = visible[visible.length - 1].position;
         else if (window.length) after = window[window.length - 1].position;
         const more = window.length === Math.max(SCAN, limit);
-        if (visible.length || more || closed.aborted || Date.now() >= until) {
+        if (visible.length || more || closed.aborted || this.wakeups.closing || Date.now() >= until) {
           return {
             events: visible.map((e) => toCloudEvent(e, this.config.eventsSource)),
             cursor: String(after),
@@ -52,7 +52,7 @@ export class EventsFeedService {
           this.hold(caller);
           holding = true;
         }
-        await this.wakeups.next(until - Date.now());
+        await this.wakeups.next(until - Date.now(), closed);
       }
     } finally {
       if (holding) this.release(caller);
