@@ -225,15 +225,13 @@ describe('webhook delivery outcomes', () => {
     expect(letter).toMatchObject({ attempts: 1, eventId: got[0].event.id, event: { id: got[0].event.id } });
     expect(letter.lastError).toMatch(/400 Bad Request \(attempt 1\)/);
 
-    const path = `/events/subscriptions/${sub.id}/dead-letters/${letter.id}`;
-    const bob = await as(t.http, 'bob').delete(path);
+    const path = `/events/subscriptions/${sub.id}/dead-letters/discard`;
+    const bob = await as(t.http, 'bob').post(path, { ids: [letter.id] });
     expect(bob.status).toBe(404);
-    const deleted = await as(t.http, 'carol').delete(path);
-    expect(deleted.status).toBe(204);
-    expect(deleted.body).toEqual({});
-    const gone = await as(t.http, 'carol').delete(path);
-    expect(gone.status).toBe(404);
-    expect(gone.body.message).toMatch(new RegExp(`no dead letter ${letter.id}`));
+    const discarded = await as(t.http, 'carol').post(path, { ids: [letter.id] });
+    expect([discarded.status, discarded.body]).toEqual([200, { discarded: 1 }]);
+    const again = await as(t.http, 'carol').post(path, { ids: [letter.id] });
+    expect([again.status, again.body]).toEqual([200, { discarded: 0 }]);
     const list = await as(t.http, 'carol').get(`/events/subscriptions/${sub.id}/dead-letters`);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ total: 0, items: [] });
