@@ -52,7 +52,11 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
       intervalMs: this.config.eventsPollMs,
       run: async () => {
         this.active = await this.repo.anyActive();
-        await this.claim();
+        // Through kick, never beside a look under way: two looks at once both saw the same loops
+        // running, and the second took again a lease the first had just taken (its own), so two
+        // loops delivered one subscription, out of order.
+        this.kick();
+        await this.claiming;
       },
       logger: this.logger,
     });
@@ -103,7 +107,7 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
     const free = this.config.eventsConcurrency - this.running.size;
     if (free <= 0 || this.stopping.signal.aborted) return;
     const leases = await this.repo.claim(this.owner, this.config.eventsLeaseMs, free, [...this.running.keys()]);
-    for (const lease of leases) this.start(lease);
+    for (const lease of leases) if (!this.running.has(lease.id)) this.start(lease);
   }
 
   private start(lease: DeliveryLease): void {
@@ -121,7 +125,7 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
       .run()
       .catch((e: unknown) => this.logger.warn(`delivering subscription ${lease.id} failed: ${(e as Error).message}`))
       .finally(() => {
-        this.running.delete(lease.id);
+        if (this.running.get(lease.id) === run) this.running.delete(lease.id);
         this.kick();
       });
     this.running.set(lease.id, run);
