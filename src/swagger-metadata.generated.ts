@@ -673,6 +673,7 @@ export async function swaggerMetadata() {
                 required: true,
                 type: () => [String],
                 description: 'audit actions (`objects.state`), prefixes ending in `.*` (`objects.*`) or `*`',
+                maxLength: 100,
                 minItems: 1,
                 maxItems: 50,
               },
@@ -810,7 +811,7 @@ export async function swaggerMetadata() {
             },
             UpdateSubscriptionDto: {
               name: { required: false, type: () => String, pattern: '^\\S(.*\\S)?$' },
-              actions: { required: false, type: () => [String], minItems: 1, maxItems: 50 },
+              actions: { required: false, type: () => [String], maxLength: 100, minItems: 1, maxItems: 50 },
               container: { required: false, type: () => String, nullable: true, maxLength: 200 },
               type: { required: false, type: () => String, nullable: true, maxLength: 300 },
               state: { required: false, type: () => String, nullable: true, pattern: '^[A-Z][A-Z0-9_]{0,39}$' },

@@ -6,9 +6,11 @@ import type { DeliveryLease, DeliveryRepository } from './delivery.repository.js
 import { DeliveryService } from './delivery.service.js';
 import type { EventSenders } from './event-senders.js';
 
-const LEASE: DeliveryLease = {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const lease: DeliveryLease = {
   id: 1,
-  ownerId: 2,
+  ownerId: 1,
   ownerAdmin: true,
   ownerDisabled: false,
   actions: ['*'],
@@ -16,69 +18,75 @@ const LEASE: DeliveryLease = {
   type: null,
   state: null,
   targetKind: 'webhook',
-  target: 'http://127.0.0.1:9/hook',
+  target: 'http://127.0.0.1:1/hook',
   secret: null,
   cursor: 0n,
   attempts: 0,
 };
 
-/**
- * A claim takes a while (a database round trip), and answers the subscription to any look that
- * does not name it busy, as DeliveryRepository.claim does for the instance's own lease.
- */
-function fakes() {
-  let loops = 0;
-  let claims = 0;
-  let stalled = (): void => undefined;
-  const stall = new Promise<void>((resolve) => (stalled = resolve));
-  const repo = {
-    anyActive: () => Promise.resolve(true),
-    claim: async (_owner: string, _ms: number, _limit: number, busy: readonly number[]) => {
-      claims += 1;
-      await new Promise((r) => setTimeout(r, 30));
-      return busy.includes(LEASE.id) ? [] : [LEASE];
-    },
-    requeued: () => Promise.resolve([]),
-    release: () => Promise.resolve(),
-    releaseAll: () => Promise.resolve(),
-  } as unknown as DeliveryRepository;
-  const events = {
-    byIds: () => Promise.resolve([]),
-    // The loop waits here until the test ends: it stays running meanwhile.
-    window: () => stall.then(() => []),
-  } as unknown as EventsRepository;
-  const filters = {
-    of: () => {
-      loops += 1;
-      return Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null });
-    },
-  } as unknown as SubscriptionFilters;
-  const wakeups = { listen: () => () => undefined } as unknown as EventWakeups;
-  const config = {
-    eventsDelivery: true,
-    eventsPollMs: 10,
-    eventsConcurrency: 8,
-    eventsLeaseMs: 1000,
-    eventsRetentionHours: 1,
-    eventsRetryBaseMs: 10,
-    eventsRetryMaxMs: 10,
-    eventsMaxAttempts: 3,
-    eventsSource: 'urn:test',
-  } as AppConfig;
-  const service = new DeliveryService(config, repo, events, filters, {} as EventSenders, wakeups);
-  return { service, loops: () => loops, claims: () => claims, release: () => stalled() };
-}
-
-describe('DeliveryService', () => {
-  it('runs one loop per subscription however its polls and notices overlap', async () => {
-    const f = fakes();
-    f.service.onApplicationBootstrap();
-    for (let i = 0; i < 5; i++) f.service.kick();
-    const until = Date.now() + 5_000;
-    while (f.claims() < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-    expect(f.claims()).toBeGreaterThanOrEqual(6);
-    expect(f.loops()).toBe(1);
-    f.release();
-    await f.service.onModuleDestroy();
+describe('the delivery service', () => {
+  it('never looks for due subscriptions twice at once, nor runs two loops of one subscription', async () => {
+    const seen = { claims: 0, maxClaims: 0, loops: 0, maxLoops: 0 };
+    // The database answers the lease of subscription 1 to every look of this instance (its own
+    // lease), slowly, as under load: polls and notices come while a look is under way.
+    const repo = {
+      anyActive: () => Promise.resolve(true),
+      claim: async () => {
+        seen.maxClaims = Math.max(seen.maxClaims, ++seen.claims);
+        await sleep(20);
+        seen.claims--;
+        return [lease];
+      },
+      requeued: () => Promise.resolve([]),
+      release: () => Promise.resolve(),
+      releaseAll: () => Promise.resolve(),
+    } as unknown as DeliveryRepository;
+    const events = {
+      byIds: () => Promise.resolve([]),
+      window: async () => {
+        seen.maxLoops = Math.max(seen.maxLoops, ++seen.loops);
+        await sleep(30);
+        seen.loops--;
+        return [];
+      },
+      prune: () => Promise.resolve(0),
+    } as unknown as EventsRepository;
+    let notice = () => undefined as void;
+    const wakeups = {
+      listen: (l: () => void) => {
+        notice = l;
+        return () => undefined;
+      },
+    } as unknown as EventWakeups;
+    const config = {
+      eventsDelivery: true,
+      eventsPollMs: 10,
+      eventsLeaseMs: 2000,
+      eventsConcurrency: 8,
+      eventsRetentionHours: 168,
+      eventsRetryBaseMs: 50,
+      eventsRetryMaxMs: 200,
+      eventsMaxAttempts: 3,
+      eventsSource: 'urn:test',
+    } as AppConfig;
+    const filters = {
+      of: () => Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null }),
+    };
+    const service = new DeliveryService(
+      config,
+      repo,
+      events,
+      filters as unknown as SubscriptionFilters,
+      {} as EventSenders,
+      wakeups,
+    );
+    service.onApplicationBootstrap();
+    for (let i = 0; i < 60; i++) {
+      notice();
+      await sleep(5);
+    }
+    await service.onModuleDestroy();
+    expect(seen.maxClaims).toBe(1);
+    expect(seen.maxLoops).toBe(1);
   });
 });

@@ -50,9 +50,11 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
     this.poll = new PeriodicTask({
       name: 'looking for events to deliver',
       intervalMs: this.config.eventsPollMs,
-      // Through kick, as notices: two looks at once would both lease (and run) one subscription.
       run: async () => {
         this.active = await this.repo.anyActive();
+        // Through kick, never beside a look under way: two looks at once both saw the same loops
+        // running, and the second took again a lease the first had just taken (its own), so two
+        // loops delivered one subscription, out of order.
         this.kick();
         await this.claiming;
       },
@@ -105,7 +107,7 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
     const free = this.config.eventsConcurrency - this.running.size;
     if (free <= 0 || this.stopping.signal.aborted) return;
     const leases = await this.repo.claim(this.owner, this.config.eventsLeaseMs, free, [...this.running.keys()]);
-    for (const lease of leases) this.start(lease);
+    for (const lease of leases) if (!this.running.has(lease.id)) this.start(lease);
   }
 
   private start(lease: DeliveryLease): void {
@@ -125,7 +127,7 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
       .run()
       .catch((e: unknown) => this.logger.warn(`delivering subscription ${lease.id} failed: ${(e as Error).message}`))
       .finally(() => {
-        this.running.delete(lease.id);
+        if (this.running.get(lease.id) === run) this.running.delete(lease.id);
         this.kick();
       });
     this.running.set(lease.id, run);
