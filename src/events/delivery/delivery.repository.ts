@@ -81,6 +81,14 @@ export class DeliveryRepository {
     return n === 1;
   }
 
+  /** Extends the lease; false when it is not this instance's any more. */
+  async renew(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const n = await this.prisma.$executeRaw`
+      UPDATE event_subscriptions SET lease_until = clock_timestamp() + make_interval(secs => ${leaseMs / 1000})
+      WHERE id = ${id} AND lease_owner = ${owner}`;
+    return n === 1;
+  }
+
   /** A failed attempt at the event after the cursor: tried again at `retryAt` (by any instance). */
   async failed(id: number, owner: string, attempts: number, retryAt: Date, error: string): Promise<boolean> {
     const n = await this.prisma.$executeRaw`

@@ -40,9 +40,24 @@ export class SubscriptionDelivery {
   }
 
   async run(): Promise<void> {
-    const { repo, owner } = this.ctx;
+    const { repo, owner, config } = this.ctx;
     const id = this.lease.id;
     let holding = false;
+    // The lease is renewed while the loop runs, not only when the cursor moves: a call that takes
+    // long (up to EVENTS_WEBHOOK_TIMEOUT_MS, or a stall) must not let another instance start
+    // delivering beside it. A renewal that finds the lease gone stops the loop before its next send.
+    const beat = setInterval(
+      () => {
+        Promise.resolve()
+          .then(() => repo.renew(id, owner, config.eventsLeaseMs))
+          .then(
+            (held) => (this.lost ||= !held),
+            () => undefined, // a failed renewal (database down) is tried again; the cursor update fences anyway
+          );
+      },
+      Math.max(100, Math.floor(config.eventsLeaseMs / 3)),
+    );
+    beat.unref();
     try {
       if (this.lease.ownerDisabled) {
         await repo.pause(id, owner, 'paused: the owner is disabled');
@@ -53,8 +68,16 @@ export class SubscriptionDelivery {
       holding = true;
       throw e;
     } finally {
-      if (holding) await repo.release(id, owner);
+      clearInterval(beat);
+      if (holding && !this.lost) await repo.release(id, owner);
     }
+  }
+
+  /** The lease was found taken by another instance: this loop sends nothing more. */
+  private lost = false;
+
+  private get stopped(): boolean {
+    return this.lost || this.ctx.signal.aborted;
   }
 
   private get reader() {
@@ -79,7 +102,7 @@ export class SubscriptionDelivery {
       ).map((r) => [r.id, r]),
     );
     for (const letter of letters) {
-      if (this.ctx.signal.aborted) return true;
+      if (this.stopped) return true;
       const record = records.get(BigInt(letter.eventId));
       if (!record?.visible) {
         await repo.letterFailed(letter.id, 'the owner may not read this event (or it is gone)');
@@ -103,11 +126,11 @@ export class SubscriptionDelivery {
     const filter = await this.ctx.filter();
     let cursor = BigInt(this.lease.cursor);
     let attempts = this.lease.attempts;
-    while (!this.ctx.signal.aborted) {
+    while (!this.stopped) {
       const window = await events.window(cursor, WINDOW, this.reader);
       if (window.length === 0) return true;
       for (const e of window) {
-        if (this.ctx.signal.aborted) return true;
+        if (this.stopped) return true;
         if (!e.visible || !filterMatches(filter, e)) continue;
         const outcome = await this.send(e);
         if (outcome.kind === 'delivered') {
