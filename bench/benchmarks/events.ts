@@ -6,11 +6,11 @@
  * hands out names its event (detail.first).
  *
  * - `events_delivery`: one subscription (admin, the container's `numbers.generate`). Writes at a
- *   steady 50/s for half the round, then as fast as `--connections` allow for the other half;
+ *   steady 20/s for half the round, then as fast as `--connections` allow for the other half;
  *   each phase waits until every event arrived. Commit-to-delivery latency of an event: when the
  *   receiver had its body, less when its write's answer had arrived here. The service answers
  *   after the commit, so this leaves out the answer's way back (a fraction of a millisecond at
- *   50/s, more under load) and cannot start before the event could be seen. Delivered events/s:
+ *   20/s, more under load) and cannot start before the event could be seen. Delivered events/s:
  *   the events of the flood ÷ the time from the first write's answer to the last delivery.
  *   Baseline: the same CloudEvent bodies, in the order the service delivered them, each released
  *   when its write was answered in the service's round (the same offsets) and POSTed, signed the
@@ -21,11 +21,12 @@
  *   service, alternating. Target: at least 0.9×.
  */
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildServer } from '../harness/child-server.js';
 import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
-import { ALICE_BASIC } from './common.js';
+import { ALICE_BASIC, primeAuth } from './common.js';
 import {
   EventsReceiver,
   LoopSender,
@@ -42,7 +43,7 @@ import {
 
 const CONTAINER = 'bench-events';
 /** Writes per second of the steady phase: well below what either side can do. */
-const STEADY_RATE = 50;
+const STEADY_RATE = 20;
 /** The longest wait for a phase's events after its last write. */
 const DELIVERY_TIMEOUT_MS = 180_000;
 const SUBSCRIPTIONS = 10;
@@ -209,7 +210,7 @@ async function loopSample(): Promise<Sample> {
 export const eventsDelivery: Benchmark = {
   name: 'events_delivery',
   description:
-    'webhook delivery of POST /numbers/generate events to a local receiver: commit-to-delivery latency at 50 writes/s and under a flood of writes, delivered events/s',
+    'webhook delivery of POST /numbers/generate events to a local receiver: commit-to-delivery latency at 20 writes/s and under a flood of writes, delivered events/s',
   metrics: [
     { name: 'steady_p50_ms', unit: 'ms', direction: 'lower' },
     { name: 'steady_p99_ms', unit: 'ms', direction: 'lower' },
@@ -222,6 +223,7 @@ export const eventsDelivery: Benchmark = {
   ],
   async setup(ctx) {
     await createEventsContainer(ctx.databaseUrl, CONTAINER);
+    await primeAuth(ctx.service);
     receiver = await EventsReceiver.start();
     loop = new LoopSender(new URL(receiver.url('/baseline')));
     subscription = await subscribe(ctx.service, `${SUBSCRIPTION_PREFIX}delivery`, CONTAINER, receiver.url('/delivery'));
@@ -237,6 +239,12 @@ export const eventsDelivery: Benchmark = {
   },
 };
 
+/** CPU time the process has used, user and system, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The write load for `seconds`, with `subscriptions` active subscriptions matching every write. */
 async function writesSample(ctx: BenchContext, run: RunSpec, subscriptions: number): Promise<Sample> {
   const ids: number[] = [];
@@ -246,7 +254,9 @@ async function writesSample(ctx: BenchContext, run: RunSpec, subscriptions: numb
     );
   }
   const bad = receiver!.badSignatures;
+  const cpu = cpuMs(ctx.service.pid);
   const load = await floodWrites(ctx.service, ctx.connections, run.seconds);
+  const cpuPerWrite = (cpuMs(ctx.service.pid) - cpu) / load.written.answers.size;
   const arrived = Array.from({ length: subscriptions }, (_, i) => receiver!.count(`/writes/${i}`));
   for (const id of ids) await unsubscribe(ctx.service, id);
   // Loops stop at their next step; the service looks whether any subscription is active once a
@@ -257,6 +267,7 @@ async function writesSample(ctx: BenchContext, run: RunSpec, subscriptions: numb
   return {
     requests_per_s: load.requestsPerSec,
     p99_ms: load.p99Ms,
+    service_cpu_ms_per_write: cpuPerWrite,
     ...(subscriptions ? { delivered_per_s: sum / run.seconds, bad_signatures: receiver!.badSignatures - bad } : {}),
   };
 }
@@ -267,11 +278,13 @@ export const eventsWrites: Benchmark = {
   metrics: [
     { name: 'requests_per_s', unit: 'req/s', direction: 'higher', target: { kind: 'ratio', min: 0.9 } },
     { name: 'p99_ms', unit: 'ms', direction: 'lower' },
+    { name: 'service_cpu_ms_per_write', unit: 'ms', direction: 'lower' },
     { name: 'delivered_per_s', unit: 'events/s', direction: 'higher' },
     { name: 'bad_signatures', unit: 'events', direction: 'lower', target: { kind: 'absolute', max: 0 } },
   ],
   async setup(ctx) {
     await createEventsContainer(ctx.databaseUrl, CONTAINER);
+    await primeAuth(ctx.service);
     receiver = await EventsReceiver.start();
   },
   runService: (ctx, run) => writesSample(ctx, run, SUBSCRIPTIONS),
