@@ -166,6 +166,8 @@ async function runOnDatabase(
       MIGRATE_ON_START: 'false',
       SEED_DEMO_DATA: 'false',
       REPORT_MAX_CONCURRENT_PER_USER: '0',
+      // The events benchmarks deliver webhooks to a receiver in the benchmark process.
+      EVENTS_WEBHOOK_ALLOW: '127.0.0.1',
     },
     readyPath: '/files/version',
     // Its request log is part of production work: written to a file, as in a deployment.

@@ -1,5 +1,6 @@
 /** The benchmark modules, in the order `npm run bench` runs them. Add new ones here. */
 import type { Benchmark } from '../harness/types.js';
+import { eventsDelivery, eventsWrites } from './events.js';
 import { files } from './files.js';
 import { reportsGroups, versionToken } from './identity.js';
 import { filesVault } from './files-vault.js';
@@ -23,5 +24,7 @@ export const BENCHMARKS: Benchmark[] = [
   numbers,
   files,
   filesVault,
+  eventsDelivery,
+  eventsWrites,
   soak,
 ];

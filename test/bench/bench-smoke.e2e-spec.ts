@@ -57,4 +57,28 @@ describe('benchmark harness (smoke run)', () => {
       expect(metric(name)).toMatchObject({ status: 'pass', service: { median: 0 } });
     }
   }, 180_000);
+  it('runs the events benchmarks: every write delivered in order, signed, beside the loop and without subscriptions', async () => {
+    const report = await runBench({
+      smoke: true,
+      benchmarks: ['events_delivery', 'events_writes'],
+      databaseUrl: testDatabaseUrl(),
+      log: () => {},
+    });
+    expect(report.failed).toEqual([]);
+    expect(report.benchmarks.map((r) => r.name)).toEqual(['events_delivery', 'events_writes']);
+    const [delivery, writes] = report.benchmarks;
+    const metric = (b: typeof delivery, name: string) => b.metrics.find((m) => m.name === name)!;
+    for (const name of ['steady_p50_ms', 'steady_p99_ms', 'delivered_per_s', 'flood_p99_ms']) {
+      expect(metric(delivery, name).service.median).toBeGreaterThan(0);
+      expect(metric(delivery, name).baseline.samples).toHaveLength(1);
+    }
+    expect(metric(delivery, 'delivered_per_s').ratio).toBeGreaterThan(0);
+    for (const name of ['out_of_order', 'bad_signatures']) {
+      expect(metric(delivery, name)).toMatchObject({ status: 'pass', service: { median: 0 }, baseline: { median: 0 } });
+    }
+    expect(metric(writes, 'requests_per_s').service.median).toBeGreaterThan(0);
+    expect(metric(writes, 'requests_per_s').baseline.median).toBeGreaterThan(0);
+    expect(metric(writes, 'delivered_per_s').service.median).toBeGreaterThan(0);
+    expect(metric(writes, 'bad_signatures')).toMatchObject({ status: 'pass', service: { median: 0 } });
+  }, 300_000);
 });
