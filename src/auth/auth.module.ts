@@ -52,6 +52,14 @@ import { MyTokensController, UserTokensController } from './tokens/tokens.contro
     },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, PermissionsService, FailureThrottle, RequestBodyReader, UsersRepository, OidcGroups, AuthNotices],
+  exports: [
+    AuthService,
+    PermissionsService,
+    FailureThrottle,
+    RequestBodyReader,
+    UsersRepository,
+    OidcGroups,
+    AuthNotices,
+  ],
 })
 export class AuthModule {}
