@@ -77,3 +77,74 @@ export async function dropEvents(db: pg.Pool, containerIds: number[]): Promise<v
   await db.query('DELETE FROM masters WHERE container_id = ANY($1::int[])', [containerIds]);
   await db.query('DELETE FROM containers WHERE id = ANY($1::int[])', [containerIds]);
 }
+
+/** Creates an object as `user` (fails the test on any answer but 201) and answers its body. */
+export async function createObject(
+  http: App,
+  container: string,
+  number: string,
+  type = 'wt.doc.WTDocument',
+  user: User = 'alice',
+): Promise<{ number: string; masterOid: string }> {
+  const res = await as(http, user).post('/objects', { container, type, number, name: `${number} name` });
+  if (res.status !== 201) throw new Error(`object not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { number: string; masterOid: string };
+}
+
+/** Moves an object to `state` as `user` (fails the test on any answer but 200). */
+export async function setState(http: App, number: string, state: string, user: User = 'alice'): Promise<void> {
+  const res = await as(http, user).post(`/objects/${number}/state`, { state });
+  if (res.status !== 200) throw new Error(`state not changed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** The subscription's row as delivery left it (cursor: the last log position handled). */
+export async function subscriptionRow(
+  db: pg.Pool,
+  id: number,
+): Promise<{ cursor: bigint; active: boolean; attempts: number; lease_owner: string | null }> {
+  const { rows } = await db.query<{ cursor: string; active: boolean; attempts: number; lease_owner: string | null }>(
+    'SELECT cursor::text, active, attempts, lease_owner FROM event_subscriptions WHERE id = $1',
+    [id],
+  );
+  if (!rows[0]) throw new Error(`no subscription ${id}`);
+  return { ...rows[0], cursor: BigInt(rows[0].cursor) };
+}
+
+/**
+ * Resolves once the subscription handled the log up to `sequence` (a delivered event's CloudEvents
+ * `sequence`): every event before it was delivered or left out by then. Fails after `ms`.
+ */
+export async function handledUpTo(db: pg.Pool, id: number, sequence: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const { cursor } = await subscriptionRow(db, id);
+    if (cursor >= BigInt(sequence)) return;
+    if (Date.now() > until)
+      throw new Error(`gave up waiting for subscription ${id} to pass ${sequence}; its cursor is ${cursor}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Polls `read` until `done` holds of its answer, which it answers; fails naming `what` after `ms`. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  ms = 15_000,
+): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`gave up waiting until ${what}; last: ${shown(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+  } catch {
+    return String(value);
+  }
+}
