@@ -243,15 +243,6 @@ export async function swaggerMetadata() {
                 description: 'at most a minute behind',
               },
             },
-            TokenIdParamDto: {
-              id: {
-                required: true,
-                type: () => Number,
-                description: "the token's id",
-                minimum: 1,
-                maximum: 2147483647,
-              },
-            },
             TokenListDto: { tokens: { required: true, type: () => [t['./auth/tokens/dto/tokens.dto.js'].TokenDto] } },
             UserTokenIdParamDto: {
               tokenId: {
@@ -520,6 +511,20 @@ export async function swaggerMetadata() {
           },
         ],
         [
+          import('./common/id-param.dto.js'),
+          {
+            IdParamDto: {
+              id: {
+                required: true,
+                type: () => Number,
+                description: "the resource's id",
+                minimum: 1,
+                maximum: 2147483647,
+              },
+            },
+          },
+        ],
+        [
           import('./common/paging.dto.js'),
           {
             PageDto: {
@@ -680,18 +685,21 @@ export async function swaggerMetadata() {
               container: {
                 required: false,
                 type: () => String,
+                nullable: true,
                 description: "only events of this container's objects; required unless the caller is an administrator",
                 maxLength: 200,
               },
               type: {
                 required: false,
                 type: () => String,
+                nullable: true,
                 description: 'only objects of this class or soft type, subclasses and sub-types included',
                 maxLength: 300,
               },
               state: {
                 required: false,
                 type: () => String,
+                nullable: true,
                 description: 'only events that leave the object in this state (`RELEASED`)',
                 pattern: '^[A-Z][A-Z0-9_]{0,39}$',
               },
@@ -721,7 +729,7 @@ export async function swaggerMetadata() {
                 description: "the webhook's signing secret (`whsec_` + base64); made for you when absent",
                 maxLength: 200,
               },
-              active: { required: false, type: () => Boolean, description: 'false: created paused' },
+              active: { required: false, type: () => Boolean, description: 'false: created paused (absent: active)' },
             },
             CreatedSubscriptionDto: { secret: { required: false, type: () => String } },
             DeadLetterDto: {
@@ -793,15 +801,6 @@ export async function swaggerMetadata() {
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },
             },
-            SubscriptionIdParamDto: {
-              id: {
-                required: true,
-                type: () => Number,
-                description: "the subscription's id",
-                minimum: 1,
-                maximum: 2147483647,
-              },
-            },
             SubscriptionListDto: {
               count: { required: true, type: () => Number },
               items: {
@@ -810,25 +809,14 @@ export async function swaggerMetadata() {
               },
             },
             UpdateSubscriptionDto: {
-              name: { required: false, type: () => String, pattern: '^\\S(.*\\S)?$' },
-              actions: { required: false, type: () => [String], maxLength: 100, minItems: 1, maxItems: 50 },
-              container: { required: false, type: () => String, nullable: true, maxLength: 200 },
-              type: { required: false, type: () => String, nullable: true, maxLength: 300 },
-              state: { required: false, type: () => String, nullable: true, pattern: '^[A-Z][A-Z0-9_]{0,39}$' },
-              url: { required: false, type: () => String, maxLength: 2000 },
-              nats: { required: false, type: () => String, maxLength: 200 },
-              amqp: {
-                required: false,
-                type: () => String,
-                description:
-                  'the AMQP routing key prefix to publish each event under on EVENTS_AMQP_EXCHANGE, e.g. `pdm.mes`',
-                maxLength: 200,
-              },
-              secret: { required: false, type: () => String, maxLength: 200 },
+              container: { required: false, type: () => String, nullable: true },
+              type: { required: false, type: () => String, nullable: true },
+              state: { required: false, type: () => String, nullable: true },
               active: {
                 required: false,
                 type: () => Boolean,
-                description: 'true resumes a paused subscription (its failed attempts are forgotten), false pauses it',
+                description:
+                  'true resumes a paused subscription (its failed attempts are forgotten), false pauses it; absent: unchanged',
               },
             },
           },

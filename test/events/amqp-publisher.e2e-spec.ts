@@ -1,51 +1,8 @@
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import type { CloudEvent } from '../../src/events/cloud-event.js';
 import { AmqpPublisher, subjectFor } from '../../src/events/brokers/amqp-publisher.js';
+import { AMQP_BROKER, amqpUnavailable, run, testEvent } from './test-brokers.js';
 
-/** The RabbitMQ broker that .ci/run starts when it is installed (its default user guest may sign in from localhost). */
-const BROKER = 'amqp://guest:guest@127.0.0.1:5672';
-
-/** Why the tests cannot run here, or null. */
-async function unavailable(): Promise<string | null> {
-  let model: ChannelModel | undefined;
-  try {
-    model = await amqp.connect(BROKER, { timeout: 2000 });
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message || err.name : String(err);
-  } finally {
-    await model?.close().catch(() => undefined);
-  }
-}
-
-const reason = await unavailable();
-if (reason) {
-  console.warn(
-    `the AMQP tests are skipped: no RabbitMQ broker at 127.0.0.1:5672 for guest/guest (${reason}); ` +
-      'install rabbitmq-server and start it (.ci/run does)',
-  );
-}
-
-/** Names no other run uses, so runs on one broker do not meet. */
-const run = `${process.pid}_${Date.now().toString(36)}`;
-
-function event(id: string): CloudEvent {
-  return {
-    specversion: '1.0',
-    id,
-    source: 'urn:pdm-services:test',
-    type: 'pdm.object.created',
-    subject: 'OR:wt.doc.WTDocument:4711',
-    time: '2026-11-27T12:00:00.000Z',
-    datacontenttype: 'application/json',
-    data: {
-      action: 'objects.create',
-      user: 'alice',
-      object: { oid: 'OR:wt.doc.WTDocument:4711', number: '0000000042', name: 'Gehäuse', type: 'wt.doc.WTDocument' },
-      detail: { after: { name: 'Gehäuse' } },
-    },
-  };
-}
+const reason = await amqpUnavailable('the AMQP tests are');
 
 (reason ? describe.skip : describe)('publishing change events to an AMQP topic exchange', () => {
   const exchange = `pdm.events.test.${run}`;
@@ -62,9 +19,9 @@ function event(id: string): CloudEvent {
   };
 
   beforeAll(async () => {
-    model = await amqp.connect(BROKER);
+    model = await amqp.connect(AMQP_BROKER);
     ch = await model.createChannel();
-    publisher = await AmqpPublisher.connect({ url: BROKER, exchange, timeoutMs: 5000 });
+    publisher = await AmqpPublisher.connect({ url: AMQP_BROKER, exchange, timeoutMs: 5000 });
   });
 
   afterAll(async () => {
@@ -92,7 +49,7 @@ function event(id: string): CloudEvent {
 
   it('delivers the exact CloudEvent JSON as a persistent message, confirmed before publish resolves', async () => {
     const queue = await queueFor('pdm.erp.#');
-    const e = event('2001');
+    const e = testEvent('2001');
     const key = subjectFor('pdm.erp', e.type);
 
     expect(await publisher.publish(key, e)).toEqual({ kind: 'delivered' });
@@ -115,7 +72,7 @@ function event(id: string): CloudEvent {
   });
 
   it('gives a retry outcome when no queue is bound for the routing key', async () => {
-    expect(await publisher.publish('pdm.nobody.object.created', event('2002'))).toEqual({
+    expect(await publisher.publish('pdm.nobody.object.created', testEvent('2002'))).toEqual({
       kind: 'retry',
       error: `no queue is bound for exchange "${exchange}" with routing key "pdm.nobody.object.created"`,
     });
@@ -124,10 +81,10 @@ function event(id: string): CloudEvent {
   it('gives a retry outcome when the exchange is gone, and declares it again on the next publish', async () => {
     const gone = `pdm.events.test.gone.${run}`;
     exchanges.push(gone);
-    const orphan = await AmqpPublisher.connect({ url: BROKER, exchange: gone, timeoutMs: 5000 });
+    const orphan = await AmqpPublisher.connect({ url: AMQP_BROKER, exchange: gone, timeoutMs: 5000 });
     try {
       await ch.deleteExchange(gone);
-      const first = await orphan.publish('pdm.erp.object.created', event('2003'));
+      const first = await orphan.publish('pdm.erp.object.created', testEvent('2003'));
       expect(first).toEqual({
         kind: 'retry',
         error:
@@ -136,14 +93,14 @@ function event(id: string): CloudEvent {
       });
 
       // The next publish opens a new channel, which declares the exchange; a queue bound then gets the event.
-      let second = await orphan.publish('pdm.erp.object.created', event('2003'));
+      let second = await orphan.publish('pdm.erp.object.created', testEvent('2003'));
       expect(second).toEqual({
         kind: 'retry',
         error: `no queue is bound for exchange "${gone}" with routing key "pdm.erp.object.created"`,
       });
       expect(await ch.checkExchange(gone)).toEqual({});
       const queue = await queueFor('pdm.#', gone);
-      second = await orphan.publish('pdm.erp.object.created', event('2003'));
+      second = await orphan.publish('pdm.erp.object.created', testEvent('2003'));
       expect(second).toEqual({ kind: 'delivered' });
       expect((await ch.checkQueue(queue)).messageCount).toBe(1);
     } finally {
@@ -161,9 +118,9 @@ function event(id: string): CloudEvent {
   });
 
   it('gives a retry outcome after close instead of throwing', async () => {
-    const closing = await AmqpPublisher.connect({ url: BROKER, exchange, timeoutMs: 5000 });
+    const closing = await AmqpPublisher.connect({ url: AMQP_BROKER, exchange, timeoutMs: 5000 });
     await closing.close();
-    expect(await closing.publish('pdm.erp.object.created', event('2004'))).toEqual({
+    expect(await closing.publish('pdm.erp.object.created', testEvent('2004'))).toEqual({
       kind: 'retry',
       error: 'the AMQP publisher is closed',
     });

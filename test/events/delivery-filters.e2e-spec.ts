@@ -1,37 +1,10 @@
-import { useTestApp } from '../helpers/use-test-app.js';
-import { testPool } from '../helpers/test-database.js';
-import {
-  createObject,
-  dropEvents,
-  EVENTS_ENV,
-  eventsContainers,
-  handledUpTo,
-  setState,
-  subscribe,
-} from './events-fixtures.js';
-import { WebhookReceiver, type Received } from './webhook-receiver.js';
+import { createObject, useEventsTest, handledUpTo, setState, subscribe } from './events-fixtures.js';
+import type { Received } from './webhook-receiver.js';
 
 /** Which events a subscription gets: what its filter selects, of what its owner may read when it is delivered. */
 describe('what a subscription delivers', () => {
-  const t = useTestApp(EVENTS_ENV);
-  const db = testPool();
-  let receiver: WebhookReceiver;
-  const made: number[] = [];
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-  });
-  afterAll(async () => {
-    await dropEvents(db, made);
-    await receiver.close();
-    await db.end();
-  });
-
-  async function containers(prefix: string) {
-    const c = await eventsContainers(db, prefix);
-    made.push(c.main.id, c.other.id);
-    return c;
-  }
+  const w = useEventsTest();
+  const { t, db, containers } = w;
 
   const summary = (got: Received[]) => got.map((r) => `${r.event.data.action} ${r.event.data.object?.number}`);
 
@@ -42,7 +15,7 @@ describe('what a subscription delivers', () => {
       ...base,
       name: 'all',
       actions: ['objects.*'],
-      url: receiver.url('/all'),
+      url: w.receiver.url('/all'),
     });
     const subs = [
       all,
@@ -50,28 +23,28 @@ describe('what a subscription delivers', () => {
         ...base,
         name: 'state',
         actions: ['objects.state'],
-        url: receiver.url('/state'),
+        url: w.receiver.url('/state'),
       }),
       await subscribe(t.http, 'carol', {
         ...base,
         name: 'documents',
         actions: ['objects.*'],
         type: 'wt.doc.WTDocument',
-        url: receiver.url('/documents'),
+        url: w.receiver.url('/documents'),
       }),
       await subscribe(t.http, 'carol', {
         ...base,
         name: 'software',
         actions: ['objects.create'],
         type: 'com.acme.SoftwarePart',
-        url: receiver.url('/software'),
+        url: w.receiver.url('/software'),
       }),
       await subscribe(t.http, 'carol', {
         ...base,
         name: 'released',
         actions: ['objects.state'],
         state: 'RELEASED',
-        url: receiver.url('/released'),
+        url: w.receiver.url('/released'),
       }),
     ];
     const doc = await createObject(t.http, c.main.name, `${c.tag}-1`);
@@ -81,7 +54,7 @@ describe('what a subscription delivers', () => {
     await setState(t.http, doc.number, 'RELEASED');
     await setState(t.http, part.number, 'UNDERREVIEW');
 
-    const everything = await receiver.waitFor('/all', 6);
+    const everything = await w.receiver.waitFor('/all', 6);
     const last = everything[5].event.sequence!;
     for (const s of subs) await handledUpTo(db, s.id, last);
 
@@ -93,19 +66,19 @@ describe('what a subscription delivers', () => {
       `objects.state ${doc.number}`,
       `objects.state ${part.number}`,
     ]);
-    expect(summary(receiver.on('/state'))).toEqual([
+    expect(summary(w.receiver.on('/state'))).toEqual([
       `objects.state ${doc.number}`,
       `objects.state ${doc.number}`,
       `objects.state ${part.number}`,
     ]);
-    expect(summary(receiver.on('/documents'))).toEqual([
+    expect(summary(w.receiver.on('/documents'))).toEqual([
       `objects.create ${doc.number}`,
       `objects.state ${doc.number}`,
       `objects.state ${doc.number}`,
     ]);
-    expect(summary(receiver.on('/software'))).toEqual([`objects.create ${boot.number}`]);
-    expect(receiver.on('/software')[0].event.data.object).toMatchObject({ type: 'com.acme.BootloaderPart' });
-    const released = receiver.on('/released');
+    expect(summary(w.receiver.on('/software'))).toEqual([`objects.create ${boot.number}`]);
+    expect(w.receiver.on('/software')[0].event.data.object).toMatchObject({ type: 'com.acme.BootloaderPart' });
+    const released = w.receiver.on('/released');
     expect(summary(released)).toEqual([`objects.state ${doc.number}`]);
     expect(released[0].event.data.detail).toMatchObject({ from: 'UNDERREVIEW', to: 'RELEASED' });
   });
@@ -116,28 +89,28 @@ describe('what a subscription delivers', () => {
       name: 'carol main',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/carol'),
+      url: w.receiver.url('/carol'),
     });
     // No container filter: only carol's rights keep the other container's events from it.
     const wide = await subscribe(t.http, 'carol', {
       name: 'carol wide',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/carol-wide'),
+      url: w.receiver.url('/carol-wide'),
     });
     await db.query('UPDATE event_subscriptions SET container_id = NULL WHERE id = $1', [wide.id]);
     await subscribe(t.http, 'admin', {
       name: `admin ${c.tag}`,
       actions: ['objects.*'],
-      url: receiver.url('/admin'),
+      url: w.receiver.url('/admin'),
     });
 
     const a = await createObject(t.http, c.main.name, `${c.tag}-1`);
     const o = await createObject(t.http, c.other.name, `${c.tag}-O1`);
-    const seen = await receiver.waitFor('/admin', 2);
+    const seen = await w.receiver.waitFor('/admin', 2);
     for (const s of [carol, wide]) await handledUpTo(db, s.id, seen[1].event.sequence!);
-    expect(summary(receiver.on('/carol'))).toEqual([`objects.create ${a.number}`]);
-    expect(summary(receiver.on('/carol-wide'))).toEqual([`objects.create ${a.number}`]);
+    expect(summary(w.receiver.on('/carol'))).toEqual([`objects.create ${a.number}`]);
+    expect(summary(w.receiver.on('/carol-wide'))).toEqual([`objects.create ${a.number}`]);
 
     const removed = await db.query(
       `DELETE FROM memberships WHERE container_id = $1 AND user_id = (SELECT id FROM users WHERE name = 'carol')`,
@@ -146,7 +119,7 @@ describe('what a subscription delivers', () => {
     expect(removed.rowCount).toBe(1);
     const b = await createObject(t.http, c.main.name, `${c.tag}-2`);
     await setState(t.http, a.number, 'UNDERREVIEW');
-    const after = await receiver.waitFor('/admin', 4);
+    const after = await w.receiver.waitFor('/admin', 4);
     for (const s of [carol, wide]) await handledUpTo(db, s.id, after[3].event.sequence!);
 
     expect(
@@ -161,7 +134,7 @@ describe('what a subscription delivers', () => {
       `objects.create ${b.number}`,
       `objects.state ${a.number}`,
     ]);
-    expect(summary(receiver.on('/carol'))).toEqual([`objects.create ${a.number}`]);
-    expect(summary(receiver.on('/carol-wide'))).toEqual([`objects.create ${a.number}`]);
+    expect(summary(w.receiver.on('/carol'))).toEqual([`objects.create ${a.number}`]);
+    expect(summary(w.receiver.on('/carol-wide'))).toEqual([`objects.create ${a.number}`]);
   });
 });

@@ -3,7 +3,10 @@ import type pg from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { USERS } from '../helpers/test-app.js';
+import { testPool } from '../helpers/test-database.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { createContainer, type TestContainer } from '../numbers/numbers-fixtures.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 export type User = keyof typeof USERS;
 
@@ -147,4 +150,34 @@ function shown(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * What a delivery test file needs: the service with change events on (`env`), a pool on the run's
+ * database, a webhook receiver, and `containers(prefix)` of the file's own (so no other file's
+ * subscription sees its events), removed with their subscriptions and objects afterwards.
+ */
+export function useEventsTest(env: Record<string, string> = EVENTS_ENV) {
+  const t = useTestApp(env);
+  const db = testPool();
+  const made: number[] = [];
+  const test = {
+    t,
+    db,
+    receiver: undefined as unknown as WebhookReceiver,
+    async containers(prefix: string) {
+      const c = await eventsContainers(db, prefix);
+      made.push(c.main.id, c.other.id);
+      return c;
+    },
+  };
+  beforeAll(async () => {
+    test.receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await dropEvents(db, made);
+    await test.receiver?.close();
+    await db.end();
+  });
+  return test;
 }

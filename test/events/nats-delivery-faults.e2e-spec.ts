@@ -16,37 +16,13 @@ import {
   type Instance,
 } from './delivery-instances.js';
 import { eventsContainers } from './events-fixtures.js';
+import { NATS_SERVER, natsUnavailable, run } from './test-brokers.js';
 
-/** The NATS server with JetStream that .ci/run starts (nats-server -js) when it is installed. */
-const SERVER = '127.0.0.1:4222';
 const WRITES = 600;
 /** The crash is prepared once this many writes were answered. */
 const KILL_AFTER = 200;
 
-/** Why the test cannot run here, or null: a server that does not answer, or one without JetStream. */
-async function unavailable(): Promise<string | null> {
-  let nc: NatsConnection | undefined;
-  try {
-    nc = await connect({ servers: SERVER, timeout: 2000, reconnect: false });
-    await jetstreamManager(nc, { timeout: 2000 });
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await nc?.close();
-  }
-}
-
-const reason = await unavailable();
-if (reason) {
-  console.warn(
-    `the NATS delivery fault test is skipped: no NATS server with JetStream at ${SERVER} (${reason}); ` +
-      'install nats-server and run it with -js (.ci/run starts it)',
-  );
-}
-
-/** Names no other run uses, so runs on one server do not meet. */
-const run = `${process.pid}_${Date.now().toString(36)}`;
+const reason = await natsUnavailable('the NATS delivery fault test is');
 
 interface Published {
   id: string;
@@ -84,7 +60,7 @@ interface Published {
     scratch = await scratchDatabase({ demo: true });
     db = new pg.Pool({ connectionString: scratch.url, max: 3 });
     db.on('error', () => undefined);
-    nc = await connect({ servers: SERVER });
+    nc = await connect({ servers: NATS_SERVER });
     jsm = await jetstreamManager(nc);
     wire = nc.subscribe(`${root}.>`, {
       callback: (_err, msg) => {
@@ -93,7 +69,7 @@ interface Published {
     });
     await nc.flush();
     c = await eventsContainers(db, 'natskill');
-    const env = { EVENTS_NATS_URL: `nats://${SERVER}`, EVENTS_NATS_STREAM: stream, EVENTS_SUBJECT_ROOT: root };
+    const env = { EVENTS_NATS_URL: `nats://${NATS_SERVER}`, EVENTS_NATS_STREAM: stream, EVENTS_SUBJECT_ROOT: root };
     [a, b] = await Promise.all([startInstance('A', scratch.url, env), startInstance('B', scratch.url, env)]);
   }, 120_000);
 

@@ -1,53 +1,9 @@
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import type { CloudEvent } from '../../src/events/cloud-event.js';
 import { NatsPublisher, subjectFor } from '../../src/events/brokers/nats-publisher.js';
+import { NATS_SERVER, natsUnavailable, run, testEvent } from './test-brokers.js';
 
-/** The NATS server with JetStream that .ci/run starts (nats-server -js) when it is installed. */
-const SERVER = '127.0.0.1:4222';
-
-/** Why the tests cannot run here, or null: a server that does not answer, or one without JetStream. */
-async function unavailable(): Promise<string | null> {
-  let nc: NatsConnection | undefined;
-  try {
-    nc = await connect({ servers: SERVER, timeout: 2000, reconnect: false });
-    await jetstreamManager(nc, { timeout: 2000 });
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await nc?.close();
-  }
-}
-
-const reason = await unavailable();
-if (reason) {
-  console.warn(
-    `the NATS JetStream tests are skipped: no NATS server with JetStream at ${SERVER} (${reason}); ` +
-      'install nats-server and run it with -js (.ci/run starts it)',
-  );
-}
-
-/** Names no other run uses, so runs on one server do not meet. */
-const run = `${process.pid}_${Date.now().toString(36)}`;
-
-function event(id: string): CloudEvent {
-  return {
-    specversion: '1.0',
-    id,
-    source: 'urn:pdm-services:test',
-    type: 'pdm.object.created',
-    subject: 'OR:wt.doc.WTDocument:4711',
-    time: '2026-11-27T12:00:00.000Z',
-    datacontenttype: 'application/json',
-    data: {
-      action: 'objects.create',
-      user: 'alice',
-      object: { oid: 'OR:wt.doc.WTDocument:4711', number: '0000000042', name: 'Gehäuse', type: 'wt.doc.WTDocument' },
-      detail: { after: { name: 'Gehäuse' } },
-    },
-  };
-}
+const reason = await natsUnavailable('the NATS JetStream tests are');
 
 (reason ? describe.skip : describe)('publishing change events to NATS JetStream', () => {
   const stream = `PDM_TEST_${run}`;
@@ -60,9 +16,9 @@ function event(id: string): CloudEvent {
   const messages = async (name: string) => (await jsm.streams.info(name)).state.messages;
 
   beforeAll(async () => {
-    nc = await connect({ servers: SERVER });
+    nc = await connect({ servers: NATS_SERVER });
     jsm = await jetstreamManager(nc);
-    publisher = await NatsPublisher.connect({ servers: SERVER, stream, subjectRoot: root, timeoutMs: 5000 });
+    publisher = await NatsPublisher.connect({ servers: NATS_SERVER, stream, subjectRoot: root, timeoutMs: 5000 });
   });
 
   afterAll(async () => {
@@ -83,7 +39,7 @@ function event(id: string): CloudEvent {
   });
 
   it('stores a published event once, as the exact CloudEvent JSON with its headers, before publish resolves', async () => {
-    const e = event('1001');
+    const e = testEvent('1001');
     const subject = subjectFor(`${root}.erp`, e.type);
     expect(subject).toBe(`${root}.erp.object.created`);
 
@@ -101,7 +57,7 @@ function event(id: string): CloudEvent {
   });
 
   it('drops a second publish of the same event on the same subject, and reports it delivered', async () => {
-    const e = event('1002');
+    const e = testEvent('1002');
     const subject = subjectFor(`${root}.erp`, e.type);
     const before = await messages(stream);
 
@@ -119,7 +75,7 @@ function event(id: string): CloudEvent {
   });
 
   it('uses an existing stream that stores the root, and refuses one that does not', async () => {
-    const again = await NatsPublisher.connect({ servers: SERVER, stream, subjectRoot: root, timeoutMs: 5000 });
+    const again = await NatsPublisher.connect({ servers: NATS_SERVER, stream, subjectRoot: root, timeoutMs: 5000 });
     await again.close();
     expect((await jsm.streams.info(stream)).config.subjects).toEqual([`${root}.>`]);
 
@@ -127,9 +83,9 @@ function event(id: string): CloudEvent {
     created.push(narrow);
     await jsm.streams.add({ name: narrow, subjects: [`${root}_narrow.erp.>`] });
     await expect(
-      NatsPublisher.connect({ servers: SERVER, stream: narrow, subjectRoot: `${root}_narrow`, timeoutMs: 5000 }),
+      NatsPublisher.connect({ servers: NATS_SERVER, stream: narrow, subjectRoot: `${root}_narrow`, timeoutMs: 5000 }),
     ).rejects.toThrow(
-      `NATS at ${SERVER}: the JetStream stream "${narrow}" exists but stores "${root}_narrow.erp.>", ` +
+      `NATS at ${NATS_SERVER}: the JetStream stream "${narrow}" exists but stores "${root}_narrow.erp.>", ` +
         `not every subject under "${root}_narrow.>"`,
     );
   });
@@ -148,7 +104,12 @@ function event(id: string): CloudEvent {
 
     beforeAll(async () => {
       created.push(gone);
-      orphan = await NatsPublisher.connect({ servers: SERVER, stream: gone, subjectRoot: goneRoot, timeoutMs: 1000 });
+      orphan = await NatsPublisher.connect({
+        servers: NATS_SERVER,
+        stream: gone,
+        subjectRoot: goneRoot,
+        timeoutMs: 1000,
+      });
       expect(await jsm.streams.delete(gone)).toBe(true);
     });
 
@@ -158,7 +119,7 @@ function event(id: string): CloudEvent {
 
     it('gives a retry outcome that says no stream stores the subject', async () => {
       const subject = `${goneRoot}.erp.object.created`;
-      expect(await orphan.publish(subject, event('1003'))).toEqual({
+      expect(await orphan.publish(subject, testEvent('1003'))).toEqual({
         kind: 'retry',
         error: `no JetStream stream stores "${subject}" (is the stream "${gone}" deleted, or JetStream down?)`,
       });
@@ -175,12 +136,12 @@ function event(id: string): CloudEvent {
       });
       await nc.flush();
       try {
-        expect(await orphan.publish(subject, event('1004'))).toEqual({
+        expect(await orphan.publish(subject, testEvent('1004'))).toEqual({
           kind: 'retry',
           error: `no acknowledgement from JetStream for "${subject}" in time`,
         });
         await nc.flush();
-        expect(received).toEqual([JSON.stringify(event('1004'))]);
+        expect(received).toEqual([JSON.stringify(testEvent('1004'))]);
       } finally {
         silent.unsubscribe();
       }
@@ -188,9 +149,9 @@ function event(id: string): CloudEvent {
   });
 
   it('gives a retry outcome after close instead of throwing', async () => {
-    const closing = await NatsPublisher.connect({ servers: SERVER, stream, subjectRoot: root, timeoutMs: 5000 });
+    const closing = await NatsPublisher.connect({ servers: NATS_SERVER, stream, subjectRoot: root, timeoutMs: 5000 });
     await closing.close();
-    const outcome = await closing.publish(`${root}.erp.object.created`, event('1005'));
+    const outcome = await closing.publish(`${root}.erp.object.created`, testEvent('1005'));
     expect(outcome.kind).toBe('retry');
     expect(outcome).toEqual({ kind: 'retry', error: expect.stringMatching(/^publishing on ".*" failed: /) });
   });

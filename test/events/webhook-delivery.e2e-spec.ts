@@ -1,44 +1,23 @@
-import { useTestApp } from '../helpers/use-test-app.js';
-import { testPool } from '../helpers/test-database.js';
 import {
   as,
   createObject,
-  dropEvents,
   eventually,
   EVENTS_ENV,
-  eventsContainers,
+  useEventsTest,
   handledUpTo,
   setState,
   subscribe,
   subscriptionRow,
 } from './events-fixtures.js';
-import { WebhookReceiver, type Received } from './webhook-receiver.js';
+import type { Received } from './webhook-receiver.js';
 
 /**
  * What a webhook's answers do to delivery: 5xx and timeouts are tried again (later events wait),
  * EVENTS_MAX_ATTEMPTS failures or a 4xx make a dead letter, a 410 pauses the subscription.
  */
 describe('webhook delivery outcomes', () => {
-  const t = useTestApp({ ...EVENTS_ENV, EVENTS_WEBHOOK_TIMEOUT_MS: '300' });
-  const db = testPool();
-  let receiver: WebhookReceiver;
-  const made: number[] = [];
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-  });
-  afterAll(async () => {
-    await dropEvents(db, made);
-    await receiver.close();
-    await db.end();
-  });
-
-  /** A container of the test's own, so no other test's subscription sees its events. */
-  async function containers(prefix: string) {
-    const c = await eventsContainers(db, prefix);
-    made.push(c.main.id, c.other.id);
-    return c;
-  }
+  const w = useEventsTest({ ...EVENTS_ENV, EVENTS_WEBHOOK_TIMEOUT_MS: '300' });
+  const { t, db, containers } = w;
 
   const ids = (got: Received[]) => got.map((r) => r.event.id);
 
@@ -56,10 +35,10 @@ describe('webhook delivery outcomes', () => {
       name: 'retries',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/retries'),
+      url: w.receiver.url('/retries'),
     });
     const failures = new Map<string, number>();
-    receiver.answer = (r) => {
+    w.receiver.answer = (r) => {
       if (r.path !== '/retries' || r.event.type !== 'pdm.object.created') return 200;
       const n = (failures.get(r.event.id) ?? 0) + 1;
       failures.set(r.event.id, n);
@@ -69,7 +48,7 @@ describe('webhook delivery outcomes', () => {
     await setState(t.http, doc.number, 'UNDERREVIEW');
     await setState(t.http, doc.number, 'INWORK');
 
-    const got = await receiver.waitFor('/retries', 5);
+    const got = await w.receiver.waitFor('/retries', 5);
     const [first, second, third] = [got[0].event.id, got[3].event.id, got[4].event.id];
     expect(ids(got)).toEqual([first, first, first, second, third]);
     expect(got.map((r) => r.event.type)).toEqual([
@@ -99,25 +78,25 @@ describe('webhook delivery outcomes', () => {
       cursor: got[4].event.sequence,
     });
     expect(stats.lastError).toMatch(/500/);
-    expect(receiver.on('/retries')).toHaveLength(5);
+    expect(w.receiver.on('/retries')).toHaveLength(5);
   });
 
-  it('tries an event again after the receiver did not answer in time', async () => {
+  it('tries an event again after the w.receiver did not answer in time', async () => {
     const c = await containers('to');
     const sub = await subscribe(t.http, 'carol', {
       name: 'timeouts',
       actions: ['objects.create'],
       container: c.main.name,
-      url: receiver.url('/timeouts'),
+      url: w.receiver.url('/timeouts'),
     });
     let calls = 0;
-    receiver.answer = (r) => {
+    w.receiver.answer = (r) => {
       if (r.path !== '/timeouts') return 200;
       calls += 1;
       return calls === 1 ? 'hang' : 200;
     };
     const doc = await createObject(t.http, c.main.name, `${c.tag}-1`);
-    await receiver.waitFor('/timeouts', 1);
+    await w.receiver.waitFor('/timeouts', 1);
 
     // The first call hangs: the subscription says so before the event is delivered.
     const meanwhile = await eventually(
@@ -128,7 +107,7 @@ describe('webhook delivery outcomes', () => {
     expect(meanwhile.lastError).toMatch(/timed out after 300 ms/);
     expect(meanwhile.failures).toBe('1');
 
-    const got = await receiver.waitFor('/timeouts', 2);
+    const got = await w.receiver.waitFor('/timeouts', 2);
     expect(got.map((r) => r.event.data.object?.number)).toEqual([doc.number, doc.number]);
     expect(got[1].event.id).toBe(got[0].event.id);
     const after = await eventually(
@@ -145,12 +124,12 @@ describe('webhook delivery outcomes', () => {
       name: 'dead letters',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/dead'),
+      url: w.receiver.url('/dead'),
     });
     let down = true;
-    receiver.answer = (r) => (r.path === '/dead' && down ? 500 : 200);
+    w.receiver.answer = (r) => (r.path === '/dead' && down ? 500 : 200);
     const doc = await createObject(t.http, c.main.name, `${c.tag}-1`);
-    const failed = await receiver.waitFor('/dead', 3);
+    const failed = await w.receiver.waitFor('/dead', 3);
     const eventId = failed[0].event.id;
     expect(ids(failed)).toEqual([eventId, eventId, eventId]);
 
@@ -176,16 +155,16 @@ describe('webhook delivery outcomes', () => {
     });
     expect(letter.lastError).toMatch(/500.*attempt 3/);
 
-    // The cursor moved past it: a later event is delivered once the receiver is back.
+    // The cursor moved past it: a later event is delivered once the w.receiver is back.
     down = false;
     await setState(t.http, doc.number, 'UNDERREVIEW');
-    const after = await receiver.waitFor('/dead', 4);
+    const after = await w.receiver.waitFor('/dead', 4);
     expect(after[3].event).toMatchObject({ type: 'pdm.object.state-changed', data: { detail: { to: 'UNDERREVIEW' } } });
 
     const redeliver = await as(t.http, 'carol').post(`/events/subscriptions/${sub.id}/dead-letters/redeliver`, {});
     expect(redeliver.status).toBe(202);
     expect(redeliver.body).toEqual({ requeued: 1 });
-    const again = await receiver.waitFor('/dead', 5);
+    const again = await w.receiver.waitFor('/dead', 5);
     expect(again[4].headers['webhook-id']).toBe(eventId);
     expect(again[4].event).toMatchObject({ id: eventId, type: 'pdm.object.created' });
     const emptied = await eventually(
@@ -200,18 +179,18 @@ describe('webhook delivery outcomes', () => {
     expect(nothing.body).toEqual({ requeued: 0 });
   });
 
-  it('makes a dead letter of an event the receiver refuses with a 4xx at once, and deletes it on request', async () => {
+  it('makes a dead letter of an event the w.receiver refuses with a 4xx at once, and deletes it on request', async () => {
     const c = await containers('rj');
     const sub = await subscribe(t.http, 'carol', {
       name: 'refused',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/refused'),
+      url: w.receiver.url('/refused'),
     });
-    receiver.answer = (r) => (r.path === '/refused' && r.event.type === 'pdm.object.created' ? 400 : 200);
+    w.receiver.answer = (r) => (r.path === '/refused' && r.event.type === 'pdm.object.created' ? 400 : 200);
     const doc = await createObject(t.http, c.main.name, `${c.tag}-1`);
     await setState(t.http, doc.number, 'UNDERREVIEW');
-    const got = await receiver.waitFor('/refused', 2);
+    const got = await w.receiver.waitFor('/refused', 2);
     // The state change came after the refused event was given up on: no second try of it came.
     expect(got.map((r) => r.event.type)).toEqual(['pdm.object.created', 'pdm.object.state-changed']);
 
@@ -243,20 +222,20 @@ describe('webhook delivery outcomes', () => {
       name: 'gone',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/gone'),
+      url: w.receiver.url('/gone'),
     });
     // Delivers the same events to another path: once it has one, the paused subscription could have too.
     const control = await subscribe(t.http, 'carol', {
       name: 'control',
       actions: ['objects.*'],
       container: c.main.name,
-      url: receiver.url('/control'),
+      url: w.receiver.url('/control'),
     });
     let gone = true;
-    receiver.answer = (r) => (r.path === '/gone' && gone && r.event.type === 'pdm.object.state-changed' ? 410 : 200);
+    w.receiver.answer = (r) => (r.path === '/gone' && gone && r.event.type === 'pdm.object.state-changed' ? 410 : 200);
     const doc = await createObject(t.http, c.main.name, `${c.tag}-1`);
     await setState(t.http, doc.number, 'UNDERREVIEW');
-    const before = await receiver.waitFor('/gone', 2);
+    const before = await w.receiver.waitFor('/gone', 2);
 
     const paused = await eventually(
       () => as(t.http, 'carol').get(`/events/subscriptions/${sub.id}`),
@@ -268,9 +247,9 @@ describe('webhook delivery outcomes', () => {
     expect(paused.body.pausedReason).toMatch(/410/);
 
     await setState(t.http, doc.number, 'INWORK');
-    const seen = await receiver.waitFor('/control', 3);
+    const seen = await w.receiver.waitFor('/control', 3);
     await handledUpTo(db, control.id, seen[2].event.sequence!);
-    expect(receiver.on('/gone')).toHaveLength(2);
+    expect(w.receiver.on('/gone')).toHaveLength(2);
     expect((await subscriptionRow(db, sub.id)).cursor).toBe(BigInt(before[0].event.sequence!));
 
     gone = false;
@@ -278,7 +257,7 @@ describe('webhook delivery outcomes', () => {
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({ id: sub.id, active: true, pausedReason: null });
     expect(resumed.body.secret).toBeUndefined();
-    const got = await receiver.waitFor('/gone', 4);
+    const got = await w.receiver.waitFor('/gone', 4);
     expect(ids(got)).toEqual([seen[0].event.id, seen[1].event.id, seen[1].event.id, seen[2].event.id]);
     expect(got.map((r) => r.event.data.detail?.to ?? null)).toEqual([null, 'UNDERREVIEW', 'UNDERREVIEW', 'INWORK']);
   });

@@ -14,11 +14,11 @@ import { AccessTokensService } from './access-tokens.service.js';
 import {
   CreatedTokenDto,
   CreateTokenDto,
-  TokenIdParamDto,
   TokenListDto,
   UserTokenIdParamDto,
   UserTokenParamDto,
 } from './dto/tokens.dto.js';
+import { IdParamDto } from '../../common/id-param.dto.js';
 
 const CREATE =
   'The token is in the answer this once: only a hash of it is kept. Use it as `Authorization: Bearer <token>`. ' +
@@ -75,7 +75,7 @@ export class MyTokensController {
   })
   @ApiNoContentResponse({ description: 'revoked' })
   @ApiErrors({ 400: 'bad id', 403: 'a read-only token', 404: 'no such token of yours in use' })
-  async revoke(@CurrentUser() caller: AuthUser, @Param() params: TokenIdParamDto): Promise<void> {
+  async revoke(@CurrentUser() caller: AuthUser, @Param() params: IdParamDto): Promise<void> {
     await this.tokens.revoke(caller, params.id);
   }
 }

@@ -7,9 +7,7 @@ import { toCloudEvent } from '../event-record.js';
 import { EventsRepository } from '../events.repository.js';
 import { DeadLettersRepository } from './dead-letters.repository.js';
 import type { DeadLetterListDto, DeadLettersDto, DiscardedDto, RedeliveredDto } from './dto/subscriptions.dto.js';
-import { SubscriptionsService } from './subscriptions.service.js';
-
-const SUBSCRIPTION_CLASS = 'pdm.events.Subscription';
+import { SUBSCRIPTION_CLASS, SubscriptionsService } from './subscriptions.service.js';
 
 /** A subscription's dead letters: listed by who sees it, queued again or deleted by who manages it. */
 @Injectable()

@@ -21,11 +21,11 @@ import {
   DiscardedDto,
   RedeliveredDto,
   SubscriptionDto,
-  SubscriptionIdParamDto,
   SubscriptionListDto,
   UpdateSubscriptionDto,
 } from './dto/subscriptions.dto.js';
 import { SubscriptionsService } from './subscriptions.service.js';
+import { IdParamDto } from '../../common/id-param.dto.js';
 
 const WHO =
   'Administrators manage every subscription; managers of a container make and manage subscriptions of that container.';
@@ -103,7 +103,7 @@ export class SubscriptionsController {
   @ApiErrors({ 400: 'bad id or paging', 404: 'no such subscription the caller sees' })
   deadLetters(
     @CurrentUser() caller: AuthUser,
-    @Param() p: SubscriptionIdParamDto,
+    @Param() p: IdParamDto,
     @Query() q: PageQueryDto,
   ): Promise<DeadLetterListDto> {
     return this.letters.list(caller, p.id, q);
@@ -121,7 +121,7 @@ export class SubscriptionsController {
   @ApiErrors({ 400: 'bad ids', 403: 'not allowed to change it', 404: 'no such subscription the caller sees' })
   redeliver(
     @CurrentUser() caller: AuthUser,
-    @Param() p: SubscriptionIdParamDto,
+    @Param() p: IdParamDto,
     @Body() body: DeadLettersDto,
   ): Promise<RedeliveredDto> {
     return this.letters.redeliver(caller, p.id, body);
@@ -137,7 +137,7 @@ export class SubscriptionsController {
   @ApiErrors({ 400: 'bad ids', 403: 'not allowed to change it', 404: 'no such subscription the caller sees' })
   discard(
     @CurrentUser() caller: AuthUser,
-    @Param() p: SubscriptionIdParamDto,
+    @Param() p: IdParamDto,
     @Body() body: DeadLettersDto,
   ): Promise<DiscardedDto> {
     return this.letters.discard(caller, p.id, body);
@@ -147,7 +147,7 @@ export class SubscriptionsController {
   @ApiOperation({ summary: 'Read a subscription' })
   @ApiOkResponse({ type: SubscriptionDto })
   @ApiErrors({ 400: 'bad id', 404: 'no such subscription the caller sees' })
-  get(@CurrentUser() caller: AuthUser, @Param() p: SubscriptionIdParamDto): Promise<SubscriptionDto> {
+  get(@CurrentUser() caller: AuthUser, @Param() p: IdParamDto): Promise<SubscriptionDto> {
     return this.subscriptions.get(caller, p.id);
   }
 
@@ -166,7 +166,7 @@ export class SubscriptionsController {
   })
   update(
     @CurrentUser() caller: AuthUser,
-    @Param() p: SubscriptionIdParamDto,
+    @Param() p: IdParamDto,
     @Body() body: UpdateSubscriptionDto,
   ): Promise<CreatedSubscriptionDto> {
     return this.subscriptions.update(caller, p.id, body);
@@ -177,7 +177,7 @@ export class SubscriptionsController {
   @ApiOperation({ summary: 'Delete a subscription', description: 'Its dead letters go with it.' })
   @ApiNoContentResponse({ description: 'deleted' })
   @ApiErrors({ 400: 'bad id', 403: 'not allowed to delete it', 404: 'no such subscription the caller sees' })
-  async delete(@CurrentUser() caller: AuthUser, @Param() p: SubscriptionIdParamDto): Promise<void> {
+  async delete(@CurrentUser() caller: AuthUser, @Param() p: IdParamDto): Promise<void> {
     await this.subscriptions.delete(caller, p.id);
   }
 }

@@ -30,7 +30,8 @@ import {
   type SubscriptionViewer,
 } from './subscriptions.repository.js';
 
-const SUBSCRIPTION_CLASS = 'pdm.events.Subscription';
+/** The class audit events of subscriptions and their dead letters name. */
+export const SUBSCRIPTION_CLASS = 'pdm.events.Subscription';
 
 /**
  * Subscriptions over HTTP: administrators manage every one; a container's managers make
@@ -60,7 +61,8 @@ export class SubscriptionsService {
   }
 
   async create(caller: AuthUser, body: CreateSubscriptionDto): Promise<CreatedSubscriptionDto> {
-    const fields = await this.fields(caller, body, null);
+    const managed = caller.admin ? [] : await this.repo.managedContainers(caller.id);
+    const fields = await this.fields(caller, body, null, managed);
     const row = await this.repo
       .create(caller.id, fields, this.config.eventsSubscriptionLimit, (r) => audit(caller, 'create', r, null))
       .catch((e: unknown) => this.duplicate(e, fields.name));
@@ -74,8 +76,8 @@ export class SubscriptionsService {
   }
 
   async update(caller: AuthUser, id: number, body: UpdateSubscriptionDto): Promise<CreatedSubscriptionDto> {
-    const before = await this.managed(caller, id);
-    const fields = await this.fields(caller, body, before);
+    const { row: before, viewer } = await this.access(caller, id, true);
+    const fields = await this.fields(caller, body, before, viewer.managed);
     const resume = body.active === true && !before.active;
     const row = await this.repo
       .update(id, fields, resume, (b, a) => audit(caller, 'update', a, b))
@@ -94,28 +96,27 @@ export class SubscriptionsService {
 
   /** The subscription when the caller may see it (404 otherwise: its existence is not told). */
   async visible(caller: AuthUser, id: number): Promise<SubscriptionRow> {
-    const row = await this.repo.get(id);
-    const viewer = await this.viewer(caller);
-    if (
-      !row ||
-      !(
-        viewer.admin ||
-        row.ownerId === caller.id ||
-        (row.containerId !== null && viewer.managed.includes(row.containerId))
-      )
-    )
-      throw new NotFoundException(`no subscription ${id}`);
-    return row;
+    return (await this.access(caller, id, false)).row;
   }
 
-  /** The subscription when the caller may change it: its owner, its container's manager, an administrator. */
+  /** The subscription when the caller may change it: its container's manager or an administrator. */
   async managed(caller: AuthUser, id: number): Promise<SubscriptionRow> {
-    const row = await this.visible(caller, id);
-    if (caller.admin) return row;
-    const managed = await this.repo.managedContainers(caller.id);
-    if (row.containerId === null || !managed.includes(row.containerId))
+    return (await this.access(caller, id, true)).row;
+  }
+
+  /** The subscription and who asks, when the caller may see it (and change it, with `change`). */
+  private async access(
+    caller: AuthUser,
+    id: number,
+    change: boolean,
+  ): Promise<{ row: SubscriptionRow; viewer: SubscriptionViewer }> {
+    const row = await this.repo.get(id);
+    const viewer = await this.viewer(caller);
+    const manages = viewer.admin || (row?.containerId != null && viewer.managed.includes(row.containerId));
+    if (!row || !(manages || row.ownerId === caller.id)) throw new NotFoundException(`no subscription ${id}`);
+    if (change && !manages)
       throw new ForbiddenException(`only administrators and managers of its container change subscription ${id}`);
-    return row;
+    return { row, viewer };
   }
 
   private async viewer(caller: AuthUser): Promise<SubscriptionViewer> {
@@ -136,6 +137,7 @@ export class SubscriptionsService {
     caller: AuthUser,
     body: CreateSubscriptionDto | UpdateSubscriptionDto,
     before: SubscriptionRow | null,
+    managed: readonly number[],
   ): Promise<SubscriptionFields> {
     const actions = body.actions ?? before?.actions ?? [];
     for (const a of actions) {
@@ -151,7 +153,7 @@ export class SubscriptionsService {
     if (!caller.admin) {
       if (containerId === null)
         throw new ForbiddenException('only administrators subscribe to every container; name a container you manage');
-      if (!(await this.repo.managedContainers(caller.id)).includes(containerId))
+      if (!managed.includes(containerId))
         throw new ForbiddenException(`only administrators and the container's managers subscribe to its events`);
     }
     const type = body.type === undefined ? (before?.type ?? null) : body.type;

@@ -84,17 +84,6 @@ export class TokenListDto {
   tokens!: TokenDto[];
 }
 
-// The examples of ids are those the create examples get on a new database (Swagger UI "Try it out").
-export class TokenIdParamDto {
-  /** the token's id */
-  @ApiProperty({ example: 1 })
-  @Type(() => Number)
-  @IsInt({ message: 'id must be a whole number' })
-  @Min(1, { message: 'id must be at least 1' })
-  @Max(2_147_483_647, { message: 'id must be at most 2147483647' })
-  id!: number;
-}
-
 export class UserTokenParamDto {
   /** user name */
   @ApiProperty({ example: 'alice' })

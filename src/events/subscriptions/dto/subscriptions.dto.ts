@@ -1,17 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsInt,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
 } from 'class-validator';
 import { CloudEventDto } from '../../feed/dto/feed.dto.js';
 
@@ -38,25 +34,25 @@ export class CreateSubscriptionDto {
   actions!: string[];
 
   /** only events of this container's objects; required unless the caller is an administrator */
-  @ApiPropertyOptional({ example: 'Drive Unit' })
+  @ApiPropertyOptional({ example: 'Drive Unit', type: String })
   @IsOptional()
   @IsString({ message: 'container must be a string' })
   @MaxLength(200, { message: 'container must be at most 200 characters' })
-  container?: string;
+  container?: string | null;
 
   /** only objects of this class or soft type, subclasses and sub-types included */
-  @ApiPropertyOptional({ example: 'wt.part.WTPart' })
+  @ApiPropertyOptional({ example: 'wt.part.WTPart', type: String })
   @IsOptional()
   @IsString({ message: 'type must be a string' })
   @MaxLength(300, { message: 'type must be at most 300 characters' })
-  type?: string;
+  type?: string | null;
 
   /** only events that leave the object in this state (`RELEASED`) */
-  @ApiPropertyOptional({ example: 'RELEASED' })
+  @ApiPropertyOptional({ example: 'RELEASED', type: String })
   @IsOptional()
   @IsString({ message: 'state must be a string' })
   @Matches(/^[A-Z][A-Z0-9_]{0,39}$/, { message: 'state must be a state name (upper-case letters, digits, _)' })
-  state?: string;
+  state?: string | null;
 
   /** the webhook to POST each event to (give one of url, nats and amqp) */
   @ApiPropertyOptional({ example: 'https://erp.example.com/pdm-events' })
@@ -86,90 +82,28 @@ export class CreateSubscriptionDto {
   @MaxLength(200, { message: 'secret must be at most 200 characters' })
   secret?: string;
 
-  /** false: created paused */
-  @ApiPropertyOptional({ example: true, default: true })
-  @IsOptional()
-  @IsBoolean({ message: 'active must be true or false' })
-  active?: boolean;
-}
-
-/** A change of a subscription: the fields given replace the old ones (null removes an optional one). */
-export class UpdateSubscriptionDto {
-  @ApiPropertyOptional({ example: 'released parts to ERP', maxLength: SUBSCRIPTION_NAME_MAX })
-  @IsOptional()
-  @IsString({ message: 'name must be a string' })
-  @Matches(/^\S(.*\S)?$/u, { message: 'name must not be empty nor start or end with white space' })
-  @Matches(ONE_LINE, { message: 'name must not contain control characters' })
-  @MaxLength(SUBSCRIPTION_NAME_MAX, { message: `name must be at most ${SUBSCRIPTION_NAME_MAX} characters` })
-  name?: string;
-
-  @ApiPropertyOptional({ example: ['objects.*'], isArray: true, type: String })
-  @IsOptional()
-  @IsArray({ message: 'actions must be an array' })
-  @ArrayMinSize(1, { message: 'actions must name at least one action' })
-  @ArrayMaxSize(50, { message: 'actions must name at most 50 actions' })
-  @IsString({ each: true, message: 'actions must each be a string' })
-  @MaxLength(100, { each: true, message: 'actions must each be at most 100 characters' })
-  actions?: string[];
-
-  @ApiPropertyOptional({ example: 'Drive Unit', nullable: true })
-  @IsOptional()
-  @IsString({ message: 'container must be a string' })
-  @MaxLength(200, { message: 'container must be at most 200 characters' })
-  container?: string | null;
-
-  @ApiPropertyOptional({ example: 'wt.part.WTPart', nullable: true })
-  @IsOptional()
-  @IsString({ message: 'type must be a string' })
-  @MaxLength(300, { message: 'type must be at most 300 characters' })
-  type?: string | null;
-
-  @ApiPropertyOptional({ example: 'RELEASED', nullable: true })
-  @IsOptional()
-  @IsString({ message: 'state must be a string' })
-  @Matches(/^[A-Z][A-Z0-9_]{0,39}$/, { message: 'state must be a state name (upper-case letters, digits, _)' })
-  state?: string | null;
-
-  @ApiPropertyOptional({ example: 'https://erp.example.com/pdm-events' })
-  @IsOptional()
-  @IsString({ message: 'url must be a string' })
-  @MaxLength(2000, { message: 'url must be at most 2000 characters' })
-  url?: string;
-
-  @ApiPropertyOptional({ example: 'pdm.erp' })
-  @IsOptional()
-  @IsString({ message: 'nats must be a string' })
-  @MaxLength(200, { message: 'nats must be at most 200 characters' })
-  nats?: string;
-
-  /** the AMQP routing key prefix to publish each event under on EVENTS_AMQP_EXCHANGE, e.g. `pdm.mes` */
-  @ApiPropertyOptional({ example: 'pdm.mes' })
-  @IsOptional()
-  @IsString({ message: 'amqp must be a string' })
-  @MaxLength(200, { message: 'amqp must be at most 200 characters' })
-  amqp?: string;
-
-  @ApiPropertyOptional({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
-  @IsOptional()
-  @IsString({ message: 'secret must be a string' })
-  @MaxLength(200, { message: 'secret must be at most 200 characters' })
-  secret?: string;
-
-  /** true resumes a paused subscription (its failed attempts are forgotten), false pauses it */
+  /** false: created paused (absent: active) */
   @ApiPropertyOptional({ example: true })
   @IsOptional()
   @IsBoolean({ message: 'active must be true or false' })
   active?: boolean;
 }
 
-export class SubscriptionIdParamDto {
-  /** the subscription's id */
-  @ApiProperty({ example: 1 })
-  @Type(() => Number)
-  @IsInt({ message: 'id must be a whole number' })
-  @Min(1, { message: 'id must be at least 1' })
-  @Max(2_147_483_647, { message: 'id must be at most 2147483647' })
-  id!: number;
+/** A change of a subscription: the fields given replace the old ones (null removes container, type or state). */
+export class UpdateSubscriptionDto extends PartialType(CreateSubscriptionDto) {
+  // The same checks as on creation (a null passes @IsOptional); only the documented shape differs.
+  @ApiPropertyOptional({ example: 'Drive Unit', nullable: true, type: String })
+  declare container?: string | null;
+
+  @ApiPropertyOptional({ example: 'wt.part.WTPart', nullable: true, type: String })
+  declare type?: string | null;
+
+  @ApiPropertyOptional({ example: 'RELEASED', nullable: true, type: String })
+  declare state?: string | null;
+
+  /** true resumes a paused subscription (its failed attempts are forgotten), false pauses it; absent: unchanged */
+  @ApiPropertyOptional({ example: true })
+  declare active?: boolean;
 }
 
 /** Which dead letters: those named, or all of the subscription's. */
