@@ -175,13 +175,28 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(services.app.environment!)).toEqual(['DATABASE_URL', 'SEED_DEMO_DATA']);
   });
 
-  it('has a scaleout profile with a primary, a replica, MinIO, two instances and a balancer', () => {
-    expect(scaleout.sort()).toEqual(['app-1', 'app-2', 'balancer', 'minio', 'minio-bucket', 'primary', 'replica']);
+  it('has a scaleout profile with a primary, a replica, MinIO, NATS, two instances and a balancer', () => {
+    expect(scaleout.sort()).toEqual([
+      'app-1',
+      'app-2',
+      'balancer',
+      'minio',
+      'minio-bucket',
+      'nats',
+      'primary',
+      'replica',
+    ]);
     for (const s of scaleout) {
       for (const dep of Object.keys(services[s].depends_on ?? {})) expect(scaleout).toContain(dep);
       for (const c of services[s].configs ?? []) expect(compose.configs[c.source]).toBeDefined();
     }
-    expect(Object.keys(compose.volumes).sort()).toEqual(['minio-data', 'pgdata', 'primary-data', 'replica-data']);
+    expect(Object.keys(compose.volumes).sort()).toEqual([
+      'minio-data',
+      'nats-data',
+      'pgdata',
+      'primary-data',
+      'replica-data',
+    ]);
   });
 
   it('gives both instances a configuration the service accepts, the same but for start-up', () => {
@@ -191,6 +206,9 @@ describe('docker-compose.yml', () => {
       expect(new URL(config.databaseUrl).host).toBe('primary:5432');
       expect(new URL(config.databaseReplicaUrl).host).toBe('replica:5432');
       expect(config.trustProxy).toBe(1);
+      // Change events may go to the profile's NATS server, with JetStream on.
+      expect(config.eventsNatsUrl).toBe('nats://nats:4222');
+      expect(services.nats.command).toEqual(expect.arrayContaining(['-js']));
       expect(env).toMatchObject({
         FILES_STORE: 's3',
         FILES_S3_ENDPOINT: 'http://minio:9000',
