@@ -81,7 +81,7 @@ export class CollectFilesBodyDto {
   root!: string;
 
   /** class of the root when it is a number carried by several classes */
-  @ApiPropertyOptional({ example: 'wt.part.WTPart' })
+  @ApiPropertyOptional({ example: 'wt.epm.EPMDocument' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -92,7 +92,7 @@ export class CollectFilesBodyDto {
    * or referenced by a part), drawings (CAD documents built from a part), affected (the affected objects of a change
    * order or activity, followed like the root)
    */
-  @ApiPropertyOptional({ enum: RELATIONS, isArray: true, default: ['structure'], example: ['structure', 'documents'] })
+  @ApiPropertyOptional({ enum: RELATIONS, isArray: true, default: ['structure'], example: ['members', 'drawings'] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(RELATIONS.length * 2)
