@@ -38,6 +38,7 @@ export function zipArchive(first: { path: string; bytes: Buffer }, entries: ZipE
     if (stopped) return;
     stopped = true;
     current?.destroy();
+    closeAhead();
     if (e) out.destroy(e);
   };
   out.once('end', () => (finished = true));
@@ -50,19 +51,47 @@ export function zipArchive(first: { path: string; bytes: Buffer }, entries: ZipE
   });
   zip.on('error', (e: Error) => stop(e));
 
+  // The next file is opened while the one before it is sent: its first read (a round trip to
+  // the database or the bucket) overlaps with sending, instead of stalling the archive between
+  // files. At most two files are open at a time.
+  const ahead = new Map<number, Promise<Readable>>();
+  const openEntry = (i: number): Promise<Readable> => {
+    let pending = ahead.get(i);
+    if (!pending) {
+      opened++;
+      pending = entries[i].open().then((bytes) => (bytes instanceof KeptFile ? keptStream(bytes) : bytes));
+      // An error is taken where the stream is awaited; a stream opened for nothing is closed.
+      pending.catch(() => undefined);
+      ahead.set(i, pending);
+    }
+    return pending;
+  };
+  const readAhead = (after: number) => {
+    const next = entries.findIndex((e, i) => i > after && e.size > 0);
+    if (next >= 0 && !stopped) void openEntry(next);
+  };
+  const closeAhead = () => {
+    for (const pending of ahead.values())
+      void pending.then(
+        (stream) => stream.destroy(),
+        () => undefined,
+      );
+    ahead.clear();
+  };
+
   zip.addBuffer(first.bytes, first.path, { mtime, compress: false });
-  for (const entry of entries) {
-    const options = { mtime, compress: false, size: entry.size };
+  entries.forEach((entry, i) => {
     if (entry.size === 0) {
       zip.addBuffer(Buffer.alloc(0), entry.path, { mtime, compress: false });
-      continue;
+      return;
     }
-    zip.addReadStreamLazy(entry.path, options, (done) => {
+    zip.addReadStreamLazy(entry.path, { mtime, compress: false, size: entry.size }, (done) => {
       if (stopped) return;
-      opened++;
-      entry.open().then(
-        (bytes) => {
-          const stream = bytes instanceof KeptFile ? keptStream(bytes) : bytes;
+      const pending = openEntry(i);
+      ahead.delete(i);
+      readAhead(i);
+      pending.then(
+        (stream) => {
           if (stopped) {
             stream.destroy();
             return;
@@ -75,7 +104,7 @@ export function zipArchive(first: { path: string; bytes: Buffer }, entries: ZipE
         (e: Error) => stop(e),
       );
     });
-  }
+  });
   let length = -1;
   // The callback is given the total (typed without it); stored entries of known sizes give it at once.
   const end = zip.end.bind(zip) as (options: object, sized: (total: number) => void) => void;
