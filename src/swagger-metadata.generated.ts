@@ -824,6 +824,41 @@ export async function swaggerMetadata() {
         [
           import('./files/dto/files-request.dto.js'),
           {
+            CollectFilesBodyDto: {
+              root: {
+                required: true,
+                type: () => String,
+                description:
+                  'the object to start from: OID (or VR: reference) or number of a versioned object: an assembly (a part), a CAD document, a document, a change order or change activity',
+                maxLength: 200,
+              },
+              type: {
+                required: false,
+                type: () => String,
+                description: 'class of the root when it is a number carried by several classes',
+                maxLength: 200,
+              },
+              follow: {
+                required: false,
+                type: () => [Object],
+                description:
+                  'what to follow from the root: structure (part usage links), members (CAD members), documents (documents describing or referenced by a part), drawings (CAD documents built from a part), affected (the affected objects of a change order or activity, followed like the root)',
+                enum: ['structure', 'members', 'documents', 'drawings', 'affected'],
+                isArray: true,
+              },
+              levels: {
+                required: false,
+                type: () => Number,
+                description:
+                  'levels of usage links (structure, members) to follow below the root and below each affected object',
+                minimum: 1,
+              },
+              role: {
+                required: false,
+                type: () => String,
+                description: 'content role of the files to collect (e.g. PRIMARY); default all',
+              },
+            },
             DeleteFileQueryDto: {
               iterate: {
                 required: false,
@@ -858,7 +893,14 @@ export async function swaggerMetadata() {
               role: {
                 required: false,
                 type: () => String,
-                description: 'content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all`',
+                description:
+                  'content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all`; default SECONDARY for a list, all for a ZIP',
+              },
+              format: {
+                required: false,
+                type: () => String,
+                description:
+                  'json: the list (default); zip: the files themselves in one ZIP archive, with a manifest.json',
               },
             },
             UploadFileBodyDto: {

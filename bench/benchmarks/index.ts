@@ -2,6 +2,7 @@
 import type { Benchmark } from '../harness/types.js';
 import { eventsDelivery, eventsWrites } from './events.js';
 import { files } from './files.js';
+import { filesZip } from './files-zip.js';
 import { reportsGroups, versionToken } from './identity.js';
 import { filesVault } from './files-vault.js';
 import { memory } from './memory.js';
@@ -23,6 +24,7 @@ export const BENCHMARKS: Benchmark[] = [
   structure,
   numbers,
   files,
+  filesZip,
   filesVault,
   eventsDelivery,
   eventsWrites,

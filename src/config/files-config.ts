@@ -50,6 +50,10 @@ export interface FilesConfig {
   filesS3ForcePathStyle: boolean;
   /** Prepended to every object key, e.g. "pdm/blobs/". */
   filesS3Prefix: string;
+  /** Most objects one ZIP download or collection holds (400 before the first byte past it). */
+  filesZipMaxObjects: number;
+  /** Most bytes of files one ZIP download or collection holds (400 before the first byte past it). */
+  filesZipMaxBytes: number;
 }
 
 function filesStore(raw: string): FilesStoreName {
@@ -84,6 +88,8 @@ export const FILES_SPEC: ConfigSpec<FilesConfig> = {
   filesS3SecretAccessKey: ['FILES_S3_SECRET_ACCESS_KEY', '', text],
   filesS3ForcePathStyle: ['FILES_S3_FORCE_PATH_STYLE', 'false', bool],
   filesS3Prefix: ['FILES_S3_PREFIX', '', s3Prefix],
+  filesZipMaxObjects: ['FILES_ZIP_MAX_OBJECTS', '1000', intIn(1, 1_000_000)],
+  filesZipMaxBytes: ['FILES_ZIP_MAX_BYTES', '10gb', parseSize],
 };
 
 /** What the chosen file store needs besides its name. */

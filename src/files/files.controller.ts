@@ -1,4 +1,18 @@
-import { Controller, Delete, Get, HttpStatus, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiExtraModels,
@@ -11,6 +25,8 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { ReadsOnly } from '../auth/reads-only.decorator.js';
+import contentDisposition from 'content-disposition';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
@@ -20,6 +36,7 @@ import { AnswersRuntime, type WithoutRuntime } from '../common/answers-runtime.j
 import { versionRecord, type VersionRecord } from '../common/version.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {
+  CollectFilesBodyDto,
   DeleteFileQueryDto,
   FileHolderParamsDto,
   FileParamsDto,
@@ -32,6 +49,7 @@ import { FileListDto, FileWriteResultDto } from './dto/files-response.dto.js';
 import { sendFile } from './download/file-download.js';
 import { checkedFileName, mergeWriteOptions, parseHolderRef } from './files.params.js';
 import { FilesService, type FileChangeResult, type FileTarget, type UploadContent } from './files.service.js';
+import { FilesZipService, type ZipAnswer } from './files-zip.service.js';
 import { changeConditions, digestHeaders, parseUploadBody, uploadKind } from './files.request.js';
 
 const ERRORS = {
@@ -50,6 +68,7 @@ const ERRORS = {
 export class FilesController {
   constructor(
     private readonly files: FilesService,
+    private readonly zips: FilesZipService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -61,20 +80,61 @@ export class FilesController {
 
   @Get(':oid_or_number')
   @ApiOperation({
-    summary: 'List the files of a business object',
-    description: 'Lists the files of one role (default SECONDARY) or of all roles. Needs read rights.',
+    summary: 'List the files of a business object, or download them as one ZIP',
+    description:
+      'Lists the files of one role (default SECONDARY) or of all roles. Needs read rights. format=zip answers the ' +
+      'files themselves (of all roles unless role is given) in one ZIP archive with a manifest.json (object, ' +
+      'version, and each file with its role, size and SHA-256); 400 before the first byte when they pass ' +
+      'FILES_ZIP_MAX_BYTES. A ZIP is made anew for every request: to retry, ask again.',
   })
-  @ApiOkResponse({ type: FileListDto })
+  @ApiProduces('application/json', 'application/zip')
+  @ApiOkResponse({
+    description: 'the list (JSON), or with format=zip the ZIP archive',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(FileListDto) } },
+      'application/zip': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiExtraModels(FileListDto)
   @AnswersRuntime()
-  @ApiErrors({ 400: ERRORS.badRequest, 404: ERRORS.notFound })
-  list(
+  @ApiErrors({ 400: ERRORS.badRequest + '; a ZIP past FILES_ZIP_MAX_BYTES', 404: ERRORS.notFound })
+  async list(
     @CurrentUser() user: AuthUser,
     @Param() params: FileHolderParamsDto,
     @Query() query: ListFilesQueryDto,
     @Req() req: Request,
-  ): Promise<WithoutRuntime<FileListDto>> {
+  ): Promise<WithoutRuntime<FileListDto> | StreamableFile> {
     const ref = parseHolderRef(params.oid_or_number, query.type);
+    if (query.format === 'zip') {
+      const role = query.role === undefined || query.role === 'all' ? null : query.role;
+      return zipFile(await this.zips.objectZip(user, ref, role));
+    }
     return this.files.list(user, ref, query.role ?? 'SECONDARY', this.link(req, query));
+  }
+
+  @Post('collect')
+  @ReadsOnly()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Download the files of related objects as one ZIP',
+    description:
+      'From a root (an assembly, a CAD document, a document, a change order or activity), follows what `follow` ' +
+      'names: structure (part usage links, `levels` deep), members (CAD members), documents (describing and ' +
+      'referenced documents), drawings (CAD documents built from a part), affected (the affected objects of a ' +
+      'change, followed like the root). Answers one ZIP, streamed: a folder per object and a manifest.json ' +
+      '(object, version, files with their SHA-256); objects in containers the caller may not read are absent and ' +
+      'listed as restricted, without their number. Limits (FILES_ZIP_MAX_OBJECTS, FILES_ZIP_MAX_BYTES) are ' +
+      'checked before the first byte (400, saying what to narrow). A ZIP is made anew for every request: to ' +
+      'retry, ask again.',
+  })
+  @ApiProduces('application/zip')
+  @ApiOkResponse({ description: 'the ZIP archive', schema: { type: 'string', format: 'binary' } })
+  @ApiErrors({
+    400: 'bad body, unknown role, or a collection past FILES_ZIP_MAX_OBJECTS or FILES_ZIP_MAX_BYTES (the message says what to narrow)',
+    404: 'unknown root (or one the caller may not read)',
+  })
+  async collect(@CurrentUser() user: AuthUser, @Body() body: CollectFilesBodyDto): Promise<StreamableFile> {
+    return zipFile(await this.zips.collect(user, body));
   }
 
   @Get(':oid_or_number/:filename')
@@ -225,6 +285,15 @@ export class FilesController {
     if (result.sha256) res.setHeader('ETag', `"${result.sha256}"`);
     return { success: true, oid: result.oid, url: result.url, holder: result.holder };
   }
+}
+
+/** A ZIP answer: its length is known, it is not cached, and it is saved rather than shown. */
+function zipFile(zip: ZipAnswer): StreamableFile {
+  return new StreamableFile(zip.stream, {
+    type: 'application/zip',
+    length: zip.length,
+    disposition: contentDisposition(zip.fileName, { fallback: zip.fileName.replace(/[^\x20-\x7e]/g, '_') }),
+  });
 }
 
 function declaredLength(req: Request): number | undefined {

@@ -206,6 +206,30 @@ export class FilesRepository {
   }
 
   /**
+   * The files of several iterations (of one role, or all), ordered by iteration as given, then
+   * role and name: what a ZIP collection holds, read in one statement on the primary.
+   */
+  async itemsOf(iterationIds: number[], role: string | null): Promise<(ContentItemRecord & { iterationId: number })[]> {
+    const { rows } = await this.prisma.pgPool.query<ReplicaItemRow & { iteration_id: number }>({
+      name: 'files-items-of',
+      text: `SELECT ci.iteration_id, ci.id, ci.role, ci.file_name, ci.mime_type, ci.size::text AS size, ci.sha256
+        FROM unnest($1::int4[]) WITH ORDINALITY AS w(iteration_id, ord)
+        JOIN content_items ci ON ci.iteration_id = w.iteration_id AND ($2::text IS NULL OR ci.role = $2::text)
+        ORDER BY w.ord, ci.role, ci.file_name`,
+      values: [iterationIds, role],
+    });
+    return rows.map((r) => ({
+      iterationId: r.iteration_id,
+      id: r.id!,
+      role: r.role,
+      fileName: r.file_name,
+      mimeType: r.mime_type,
+      size: Number(r.size),
+      sha256: r.sha256,
+    }));
+  }
+
+  /**
    * Runs a file change in one transaction; the callback gets the operations it may use. Its
    * statements run on the transaction's connection as prepared statements (through Prisma, each
    * of them cost a millisecond of CPU, more than half the time of a small upload); a new

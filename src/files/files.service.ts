@@ -123,6 +123,17 @@ export class FilesService implements OnModuleInit {
     };
   }
 
+  /** The holder `ref` names, if the caller may read it, and its files of `role` (null: all). */
+  async filesOf(
+    user: AuthUser,
+    ref: HolderRef,
+    role: string | null,
+  ): Promise<{ holder: HolderRecord; items: ContentItemRecord[] }> {
+    if (role !== null) await this.checkRole(role);
+    const { holder } = await this.resolve(user, ref, null, 'read');
+    return { holder, items: await this.repository.listItems(holder, role) };
+  }
+
   async find(user: AuthUser, ref: HolderRef, fileName: string): Promise<StoredFile> {
     const { holder, item } = await this.resolve(user, ref, fileName, 'read');
     if (!item) throw new NotFoundException(noFile(fileName, holder));
@@ -285,7 +296,8 @@ export class FilesService implements OnModuleInit {
     );
   }
 
-  private async checkRole(role: string): Promise<void> {
+  /** 400 unless `role` is a content role. */
+  async checkRole(role: string): Promise<void> {
     const roles = await this.repository.roleNames();
     if (!roles.includes(role)) {
       throw new BadRequestException(`unknown role "${role}" (known roles: ${roles.join(', ')}, or all when listing)`);

@@ -12,6 +12,8 @@ import { ObjectLookupService } from './versioned/object-lookup.service.js';
 import { ObjectsRepository } from './versioned/objects.repository.js';
 import { ObjectsService } from './objects.service.js';
 import { PlainObjectsService } from './plain/plain-objects.service.js';
+import { RelatedObjectsRepository } from './structure/related-objects.repository.js';
+import { RelatedObjectsService } from './structure/related-objects.service.js';
 import { StructureRepository } from './structure/structure.repository.js';
 import { UsageLinksController } from './structure/usage-links.controller.js';
 import { UsageLinksService } from './structure/usage-links.service.js';
@@ -29,7 +31,9 @@ import { UsageLinksService } from './structure/usage-links.service.js';
     StructureRepository,
     ObjectListsRepository,
     ObjectLookupService,
+    RelatedObjectsRepository,
+    RelatedObjectsService,
   ],
-  exports: [ObjectLookupService],
+  exports: [ObjectLookupService, RelatedObjectsService],
 })
 export class ObjectsModule {}

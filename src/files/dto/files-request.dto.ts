@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { BUSINESS_CLASSES, OidClass } from '../../catalog/oid.js';
+import { RELATIONS, type Relation } from '../../objects/structure/related-objects.service.js';
 
 // A repeated URL parameter arrives as an array: that is the only way IsString fails on the query.
 const ONCE = { message: '$property must be given at most once' };
@@ -34,11 +46,71 @@ export class HolderTypeQueryDto {
   type?: string;
 }
 
+export const LIST_FORMATS = ['json', 'zip'];
+
 export class ListFilesQueryDto extends HolderTypeQueryDto {
-  /** content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all` */
-  @ApiPropertyOptional({ default: 'SECONDARY', example: 'all' })
+  /**
+   * content role to list (e.g. PRIMARY, SECONDARY, as defined in content_roles), or `all`; default SECONDARY for a
+   * list, all for a ZIP
+   */
+  @ApiPropertyOptional({ example: 'all' })
   @IsOptional()
   @IsString(ONCE)
+  role?: string;
+
+  /** json: the list (default); zip: the files themselves in one ZIP archive, with a manifest.json */
+  @ApiPropertyOptional({ enum: LIST_FORMATS, default: 'json' })
+  @IsOptional()
+  @IsString(ONCE)
+  @IsIn(LIST_FORMATS, { message: `format must be one of ${LIST_FORMATS.join(', ')}` })
+  format?: string;
+}
+
+/** Most levels of usage links a collection follows. */
+export const COLLECT_MAX_LEVELS = 100;
+
+/** The body of POST /files/collect. */
+export class CollectFilesBodyDto {
+  /**
+   * the object to start from: OID (or VR: reference) or number of a versioned object: an assembly (a part), a CAD
+   * document, a document, a change order or change activity
+   */
+  @ApiProperty({ example: '0000500001' })
+  @IsString()
+  @MaxLength(200)
+  root!: string;
+
+  /** class of the root when it is a number carried by several classes */
+  @ApiPropertyOptional({ example: 'wt.epm.EPMDocument' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  type?: string;
+
+  /**
+   * what to follow from the root: structure (part usage links), members (CAD members), documents (documents describing
+   * or referenced by a part), drawings (CAD documents built from a part), affected (the affected objects of a change
+   * order or activity, followed like the root)
+   */
+  @ApiPropertyOptional({ enum: RELATIONS, isArray: true, default: ['structure'], example: ['members', 'drawings'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(RELATIONS.length * 2)
+  @IsIn(RELATIONS, { each: true, message: `follow: each must be one of ${RELATIONS.join(', ')}` })
+  follow?: Relation[];
+
+  /** levels of usage links (structure, members) to follow below the root and below each affected object */
+  @ApiPropertyOptional({ default: 1, minimum: 1, maximum: COLLECT_MAX_LEVELS, example: 2 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(COLLECT_MAX_LEVELS)
+  levels?: number;
+
+  /** content role of the files to collect (e.g. PRIMARY); default all */
+  @ApiPropertyOptional({ example: 'PRIMARY' })
+  @IsOptional()
+  @IsString()
   role?: string;
 }
 
