@@ -50,6 +50,19 @@ export interface FilesConfig {
   filesS3ForcePathStyle: boolean;
   /** Prepended to every object key, e.g. "pdm/blobs/". */
   filesS3Prefix: string;
+  /**
+   * Where the parts of resumable (tus) uploads are kept until they complete: one file per
+   * upload. Several instances behind a load balancer need it on a shared volume.
+   */
+  filesTusDir: string;
+  /** An unfinished resumable upload expires this long after it was created, and is swept. */
+  filesTusExpiryMs: number;
+  /** How often expired resumable uploads are swept; 0 = never. */
+  filesTusSweepIntervalMs: number;
+  /** Bytes of unfinished resumable uploads (their declared lengths) one user may have at once. */
+  filesTusUserMaxBytes: number;
+  /** Unfinished resumable uploads one user may have at once. */
+  filesTusUserMaxUploads: number;
 }
 
 function filesStore(raw: string): FilesStoreName {
@@ -84,6 +97,11 @@ export const FILES_SPEC: ConfigSpec<FilesConfig> = {
   filesS3SecretAccessKey: ['FILES_S3_SECRET_ACCESS_KEY', '', text],
   filesS3ForcePathStyle: ['FILES_S3_FORCE_PATH_STYLE', 'false', bool],
   filesS3Prefix: ['FILES_S3_PREFIX', '', s3Prefix],
+  filesTusDir: ['FILES_TUS_DIR', join(tmpdir(), 'pdm-tus-uploads'), text],
+  filesTusExpiryMs: ['FILES_TUS_EXPIRY_MS', '86400000', intIn(60_000, 2_592_000_000)],
+  filesTusSweepIntervalMs: ['FILES_TUS_SWEEP_INTERVAL_MS', '600000', intIn(0, 604_800_000)],
+  filesTusUserMaxBytes: ['FILES_TUS_USER_MAX_BYTES', '1gb', parseSize],
+  filesTusUserMaxUploads: ['FILES_TUS_USER_MAX_UPLOADS', '20', intIn(1, 100_000)],
 };
 
 /** What the chosen file store needs besides its name. */
