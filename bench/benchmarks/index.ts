@@ -3,6 +3,7 @@ import type { Benchmark } from '../harness/types.js';
 import { eventsDelivery, eventsWrites } from './events.js';
 import { files } from './files.js';
 import { reportsGroups, versionToken } from './identity.js';
+import { filesTus } from './files-tus.js';
 import { filesVault } from './files-vault.js';
 import { memory } from './memory.js';
 import { numbers } from './numbers.js';
@@ -24,6 +25,7 @@ export const BENCHMARKS: Benchmark[] = [
   numbers,
   files,
   filesVault,
+  filesTus,
   eventsDelivery,
   eventsWrites,
   soak,

@@ -19,9 +19,9 @@ export const UPLOAD_ID = /^[0-9a-f]{32}$/;
  * add their own) are ignored.
  */
 export function parseTusTarget(header: string | undefined): TusTarget {
-  let metadata: Record<string, string | null>;
+  let metadata: Record<string, string | null> = {};
   try {
-    metadata = Metadata.parse(header);
+    if (header?.trim()) metadata = Metadata.parse(header);
   } catch {
     throw new BadRequestException(
       'Upload-Metadata is not a comma-separated list of "<key> <base64 value>" pairs with distinct keys',

@@ -43,12 +43,17 @@ export class TusUploadsController {
       'FILES_TUS_USER_MAX_UPLOADS. A body of Content-Type application/offset+octet-stream is its first part.',
   })
   @ApiHeader(TUS_RESUMABLE)
-  @ApiHeader({ name: 'Upload-Length', required: true, description: 'size of the whole file in bytes' })
+  @ApiHeader({
+    name: 'Upload-Length',
+    required: true,
+    description: 'size of the whole file in bytes',
+    schema: { type: 'string', example: '5' },
+  })
   @ApiHeader({
     name: 'Upload-Metadata',
     required: true,
     description: 'comma-separated "key base64(value)": ref, filename; optional type, role, iterate, message, mimetype',
-    example: 'ref MDAwMDAwMDAwMQ==,filename aGVsbG8udHh0',
+    schema: { type: 'string', example: 'ref MDAwMDAwMDAwMQ==,filename dHVzLWhlbGxvLnR4dA==' },
   })
   @ApiResponse({ status: 201, description: 'the upload was created: its address is in Location' })
   @ApiErrors({
@@ -103,11 +108,16 @@ export class TusUploadsController {
       'answered 200 with the raw upload’s JSON answer (success, oid, url, holder), or with its error.',
     requestBody: {
       required: true,
-      content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      content: { 'application/offset+octet-stream': { schema: { type: 'string', example: 'hello' } } },
     },
   })
   @ApiHeader(TUS_RESUMABLE)
-  @ApiHeader({ name: 'Upload-Offset', required: true, description: 'where this part starts' })
+  @ApiHeader({
+    name: 'Upload-Offset',
+    required: true,
+    description: 'where this part starts',
+    schema: { type: 'string', example: '0' },
+  })
   @ApiParam(ID_PARAM)
   @ApiResponse({ status: 200, description: 'the last part: the file was written (JSON as for a raw upload)' })
   @ApiResponse({ status: 204, description: 'the part was stored: the new Upload-Offset' })

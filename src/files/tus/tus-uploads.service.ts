@@ -57,6 +57,8 @@ export class TusUploadsService {
       locker: new MemoryLocker(),
       datastore: this.store,
       maxSize: config.filesMaxSize,
+      // No CORS headers: the service answers no cross-origin requests elsewhere either.
+      allowedOrigins: () => false,
       // The ids are the controller's: it checked (or, for a new upload, recorded) them first.
       namingFunction: (req) => stateOf(req).id,
       getFileIdFromRequest: (req) => stateOf(req).id,
