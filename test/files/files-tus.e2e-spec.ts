@@ -328,6 +328,37 @@ describe('files: resumable uploads (tus)', () => {
     expect((await head(location)).headers['upload-offset']).toBe('0');
   });
 
+  it('checks the rights again on completion: an author made reader meanwhile is refused, nothing is written', async () => {
+    const created = await create(6, metadata('FT-1', 'demoted.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    expect((await patch(location, 0, Buffer.from('abc'))).status).toBe(204);
+    const setRole = (role: string) =>
+      db.query(
+        `UPDATE memberships SET role = $1::member_role
+         WHERE user_id = (SELECT id FROM users WHERE name = 'alice')
+           AND container_id = (SELECT id FROM containers WHERE name = 'FT Files')`,
+        [role],
+      );
+    await setRole('reader');
+    try {
+      const done = await patch(location, 3, Buffer.from('def'));
+      expect(done.status).toBe(403);
+      expect(done.headers['content-type']).toMatch(/^application\/json/);
+      expect(done.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: "changing files needs author or manager rights in container 'FT Files'; you may only read there",
+        ...ENVELOPE,
+      });
+    } finally {
+      await setRole('author');
+    }
+    const file = await download('/files/FT-1/demoted.bin');
+    expect(file.status).toBe(404);
+    expect((await head(location)).status).toBe(404);
+  });
+
   it('refuses bad metadata and lengths with a JSON error', async () => {
     const noRef = await create(10, `filename ${b64('x.bin')}`);
     expect(noRef.status).toBe(400);
