@@ -4,6 +4,7 @@ import { eventsDelivery, eventsWrites } from './events.js';
 import { files } from './files.js';
 import { filesZip } from './files-zip.js';
 import { reportsGroups, versionToken } from './identity.js';
+import { filesTus } from './files-tus.js';
 import { filesVault } from './files-vault.js';
 import { memory } from './memory.js';
 import { numbers } from './numbers.js';
@@ -26,6 +27,7 @@ export const BENCHMARKS: Benchmark[] = [
   files,
   filesZip,
   filesVault,
+  filesTus,
   eventsDelivery,
   eventsWrites,
   soak,

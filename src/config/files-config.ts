@@ -54,6 +54,19 @@ export interface FilesConfig {
   filesZipMaxObjects: number;
   /** Most bytes of files one ZIP download or collection holds (400 before the first byte past it). */
   filesZipMaxBytes: number;
+  /**
+   * Where the parts of resumable (tus) uploads are kept until they complete: one file per
+   * upload. Several instances behind a load balancer need it on a shared volume.
+   */
+  filesTusDir: string;
+  /** An unfinished resumable upload expires this long after it was created, and is swept. */
+  filesTusExpiryMs: number;
+  /** How often expired resumable uploads are swept; 0 = never. */
+  filesTusSweepIntervalMs: number;
+  /** Bytes of unfinished resumable uploads (their declared lengths) one user may have at once. */
+  filesTusUserMaxBytes: number;
+  /** Unfinished resumable uploads one user may have at once. */
+  filesTusUserMaxUploads: number;
 }
 
 function filesStore(raw: string): FilesStoreName {
@@ -90,6 +103,11 @@ export const FILES_SPEC: ConfigSpec<FilesConfig> = {
   filesS3Prefix: ['FILES_S3_PREFIX', '', s3Prefix],
   filesZipMaxObjects: ['FILES_ZIP_MAX_OBJECTS', '1000', intIn(1, 1_000_000)],
   filesZipMaxBytes: ['FILES_ZIP_MAX_BYTES', '10gb', parseSize],
+  filesTusDir: ['FILES_TUS_DIR', join(tmpdir(), 'pdm-tus-uploads'), text],
+  filesTusExpiryMs: ['FILES_TUS_EXPIRY_MS', '86400000', intIn(60_000, 2_592_000_000)],
+  filesTusSweepIntervalMs: ['FILES_TUS_SWEEP_INTERVAL_MS', '600000', intIn(0, 604_800_000)],
+  filesTusUserMaxBytes: ['FILES_TUS_USER_MAX_BYTES', '1gb', parseSize],
+  filesTusUserMaxUploads: ['FILES_TUS_USER_MAX_UPLOADS', '20', intIn(1, 100_000)],
 };
 
 /** What the chosen file store needs besides its name. */

@@ -161,10 +161,8 @@ export class FilesService implements OnModuleInit {
     conditions: ChangeConditions,
     digests: ExpectedDigests,
   ): Promise<FileChangeResult> {
-    if (options.role !== null) await this.checkRole(options.role);
     // Everything that can be refused without the bytes is refused before reading them.
-    const { holder, item } = await this.resolveForChange(user, target);
-    checkConditions(conditions, item, target.fileName);
+    const holder = await this.checkSave(user, target, options, conditions);
     // A large upload is copied into PostgreSQL while it arrives; rolled back unless it is saved.
     const streamed = await this.content.stream(content);
     try {
@@ -188,6 +186,23 @@ export class FilesService implements OnModuleInit {
     } finally {
       await streamed?.abandon();
     }
+  }
+
+  /**
+   * What save() checks before it reads any bytes (role, permissions, latest iteration,
+   * conditions): also run by a resumable upload when it is created, long before its bytes
+   * arrive and save() runs with them.
+   */
+  async checkSave(
+    user: AuthUser,
+    target: FileTarget,
+    options: WriteOptions,
+    conditions: ChangeConditions = {},
+  ): Promise<HolderRecord> {
+    if (options.role !== null) await this.checkRole(options.role);
+    const { holder, item } = await this.resolveForChange(user, target);
+    checkConditions(conditions, item, target.fileName);
+    return holder;
   }
 
   async remove(

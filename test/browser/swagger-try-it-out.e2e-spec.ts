@@ -180,6 +180,21 @@ async function secondGroup(base: string): Promise<void> {
   expect([res.status, ((await res.json()) as { id: number }).id]).toEqual([201, 2]);
 }
 
+/** A resumable upload of 5 bytes into 0000000001 (as admin), as a client's POST makes one: its id. */
+async function tusUpload(base: string, fileName: string): Promise<string> {
+  const res = await fetch(`${base}/files/tus`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+      'tus-resumable': '1.0.0',
+      'upload-length': '5',
+      'upload-metadata': `ref ${btoa('0000000001')},filename ${btoa(fileName)}`,
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.headers.get('location')!.split('/').pop()!;
+}
+
 /**
  * Opens the operation, clicks "Try it out" and "Execute" with what Swagger UI fills in, and the
  * path parameters of `fill` typed in (as a user types the id another operation answered).
@@ -268,6 +283,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
     // The page and close operations have no example id (ids are shared by all users): the user
     // types the session_id that an open answered, as their description says.
     let session: Record<string, string> = {};
+    let uploads = { sent: '', dropped: '' };
     let hung = false;
     for (const op of await operations(base)) {
       // Once the service stopped answering, the others would each wait ANSWER_MS in vain.
@@ -278,8 +294,20 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       // Nesting needs a second group, which the create example (one group, id 1) does not
       // make: it is made as a user would, and the delete example (id 2) removes it again.
       if (op.id === 'GroupsController_putGroup') await secondGroup(base);
+      // The upload operations need an upload's id, which the create example answers only in its
+      // Location header: the user types the id of one they made (one sent, one terminated).
+      if (op.id === 'TusUploadsController_head') {
+        uploads = { sent: await tusUpload(base, 'tus-try.txt'), dropped: await tusUpload(base, 'tus-dropped.txt') };
+      }
       const uses = op.id === 'QueryController_page' || op.id === 'QueryController_close';
-      const { outcome, json } = await tryItOut(page, op, uses ? session : {});
+      const fill = uses
+        ? session
+        : op.id === 'TusUploadsController_head' || op.id === 'TusUploadsController_patch'
+          ? { id: uploads.sent }
+          : op.id === 'TusUploadsController_terminate'
+            ? { id: uploads.dropped }
+            : {};
+      const { outcome, json } = await tryItOut(page, op, fill);
       outcomes[op.id] = outcome;
       hung = outcome.message?.startsWith('no answer') === true;
       if (op.id === 'QueryController_open' && outcome.status === 200) {
@@ -309,6 +337,11 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ReportsController_runNamedPost: { status: 200, body: 'XML' },
       ReportsController_put: { status: 201, fields: TEMPLATE },
       ReportsController_remove: { status: 204, body: 'text' },
+      TusUploadsController_create: { status: 201, body: 'text' },
+      TusUploadsController_options: { status: 204, body: 'text' },
+      TusUploadsController_head: { status: 200, body: 'text' },
+      TusUploadsController_patch: { status: 200, fields: FILE_WRITE },
+      TusUploadsController_terminate: { status: 204, body: 'text' },
       FilesController_version: { status: 200, fields: VERSION },
       FilesController_list: { status: 200, fields: LIST },
       // A ZIP: Swagger UI offers it as a download link, showing no body.

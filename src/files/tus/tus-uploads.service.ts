@@ -1,0 +1,254 @@
+import { HttpException, HttpStatus, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { FileStore } from '@tus/file-store';
+import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
+import type { KvStore, Upload } from '@tus/utils';
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Request, Response } from 'express';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { Clock } from '../../common/clock.js';
+import { errorEnvelope } from '../../common/error-envelope.js';
+import { baseUrl } from '../../common/public-url.js';
+import { requestIdOf } from '../../common/request-id.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { parseHolderRef } from '../files.params.js';
+import { FilesService, type FileTarget } from '../files.service.js';
+import { parseTusTarget, parseUploadLength } from './tus-request.js';
+import { TusUploadsRepository, type TusTarget, type TusUploadRecord } from './tus-uploads.repository.js';
+
+/** What the controller has settled about a request before the tus server sees it. */
+interface TusRequestState {
+  user: AuthUser;
+  id: string;
+}
+
+const STATE = Symbol('tus request');
+type TusNodeRequest = Request & { [STATE]?: TusRequestState };
+
+/** Expired uploads removed per sweep at most. */
+const SWEEP_BATCH = 1000;
+
+/**
+ * Resumable uploads (the tus protocol, served by @tus/server) into files: an upload is made
+ * for one file of one object, its bytes arrive in as many PATCH requests as the client likes,
+ * and once the last byte is in it is written exactly as a raw upload is (FilesService.save,
+ * with the same checks, digest, deduplication and audit event). The controller authenticates
+ * and checks ownership before the tus server reads anything; the uploads' records are rows of
+ * tus_uploads (so every instance sees them), their bytes files in FILES_TUS_DIR.
+ */
+@Injectable()
+export class TusUploadsService {
+  private readonly logger = new Logger('TusUploads');
+  readonly store: FileStore;
+  private readonly server: Server;
+
+  constructor(
+    private readonly files: FilesService,
+    private readonly uploads: TusUploadsRepository,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.store = new FileStore({ directory: config.filesTusDir, configstore: new RowConfigstore(uploads) });
+    const options: ServerOptions & { datastore: FileStore } = {
+      path: `${config.basePath}/files/tus`,
+      // Requests of one upload take turns on this instance; see docs/deployment.md for several.
+      locker: new MemoryLocker(),
+      datastore: this.store,
+      maxSize: config.filesMaxSize,
+      // No CORS headers: the service answers no cross-origin requests elsewhere either.
+      allowedOrigins: () => false,
+      // The ids are the controller's: it checked (or, for a new upload, recorded) them first.
+      namingFunction: (req) => stateOf(req).id,
+      getFileIdFromRequest: (req) => stateOf(req).id,
+      generateUrl: (req, { id }) => `${baseUrl(nodeRequest(req), config)}/files/tus/${id}`,
+      onUploadFinish: (req, upload) => this.finish(nodeRequest(req), upload),
+      // Upload-Length stays required: a deferred length could not be counted against the limits.
+      onUploadCreate: (_req, upload) => Promise.resolve({ metadata: upload.metadata }),
+    };
+    this.server = new Server(options);
+  }
+
+  /**
+   * POST: a new upload, if the caller may write the file now and their uploads under way stay
+   * within FILES_TUS_USER_MAX_BYTES and FILES_TUS_USER_MAX_UPLOADS; then the tus server answers.
+   */
+  async create(user: AuthUser, req: Request, res: Response): Promise<void> {
+    const target = parseTusTarget(req.get('upload-metadata'));
+    const length = parseUploadLength(req.get('upload-length'), this.config.filesMaxSize);
+    await this.files.checkSave(user, this.fileTarget(req, target), target.options);
+    const id = randomBytes(16).toString('hex');
+    const now = this.clock.now();
+    const refused = await this.uploads.create(user.id, id, length, target, {
+      maxBytes: this.config.filesTusUserMaxBytes,
+      maxUploads: this.config.filesTusUserMaxUploads,
+      now,
+      expiresAt: new Date(now.getTime() + this.config.filesTusExpiryMs),
+    });
+    if (refused) throw overQuota(refused, length, this.config);
+    (req as TusNodeRequest)[STATE] = { user, id };
+    try {
+      await this.server.handle(req, res);
+    } catch (e) {
+      await this.discard(id);
+      throw e;
+    }
+    // Refused by the tus server (a bad header): nothing of it is kept.
+    if (res.statusCode >= 300) await this.discard(id);
+  }
+
+  /** HEAD, PATCH, DELETE of an upload: only its creator's, and only before it expires (404 otherwise). */
+  async resume(user: AuthUser, id: string, req: Request, res: Response): Promise<void> {
+    await this.owned(user, id);
+    (req as TusNodeRequest)[STATE] = { user, id };
+    await this.server.handle(req, res);
+  }
+
+  /** OPTIONS: what the server supports (no upload involved). */
+  async options(user: AuthUser, req: Request, res: Response): Promise<void> {
+    (req as TusNodeRequest)[STATE] = { user, id: '' };
+    await this.server.handle(req, res);
+  }
+
+  /** Removes expired uploads (row and bytes) and spool files no row names; returns how many uploads went. */
+  async sweep(): Promise<number> {
+    const expired = await this.uploads.expired(this.clock.now(), SWEEP_BATCH);
+    for (const id of expired) await this.discard(id);
+    return expired.length + (await this.sweepLeftovers());
+  }
+
+  /** The upload's record, when it is the caller's and has not expired; 404 otherwise. */
+  private async owned(user: AuthUser, id: string): Promise<TusUploadRecord> {
+    const upload = await this.uploads.find(id);
+    if (!upload || upload.userId !== user.id || upload.expiresAt <= this.clock.now()) {
+      throw new NotFoundException(`no resumable upload ${id} of yours (unknown, expired, completed or another user's)`);
+    }
+    return upload;
+  }
+
+  /**
+   * The last byte is in: the file is written as a raw upload of the same bytes would be, and the
+   * upload goes. The answer (200 with the raw upload's JSON, or its error envelope) replaces the
+   * tus server's 204. When the write failed for a reason that may pass (503), the upload stays,
+   * complete, until it expires: an empty PATCH at its full offset tries again.
+   */
+  private async finish(
+    req: TusNodeRequest,
+    upload: Upload,
+  ): Promise<{ status_code: number; headers: Record<string, string>; body: string }> {
+    const { user, id } = stateOf(req);
+    const json = { 'Content-Type': 'application/json; charset=utf-8' };
+    try {
+      const record = await this.owned(user, id);
+      const size = upload.size ?? 0;
+      const result = await this.files.save(
+        user,
+        this.fileTarget(req, record),
+        record.options,
+        { kind: 'stream', body: createReadStream(join(this.config.filesTusDir, id)), length: size },
+        {},
+        {},
+      );
+      await this.discard(id);
+      const headers: Record<string, string> = { ...json };
+      if (result.sha256) headers.ETag = `"${result.sha256}"`;
+      if (result.created) headers['Content-Location'] = result.url;
+      const body = { success: true, oid: result.oid, url: result.url, holder: result.holder };
+      return { status_code: HttpStatus.OK, headers, body: JSON.stringify(body) };
+    } catch (e) {
+      const status = e instanceof HttpException ? e.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+      if (!(e instanceof HttpException)) this.logger.error(`completing upload ${id} failed`, (e as Error).stack);
+      if (status < 500) await this.discard(id);
+      const message = e instanceof HttpException ? messageOf(e) : 'internal error';
+      return {
+        status_code: status,
+        headers: json,
+        body: JSON.stringify(errorEnvelope(status, message, requestIdOf(req))),
+      };
+    }
+  }
+
+  private fileTarget(req: Request, target: TusTarget): FileTarget {
+    const type = target.holderType ?? undefined;
+    return {
+      ref: parseHolderRef(target.ref, type),
+      fileName: target.fileName,
+      link: { base: baseUrl(req, this.config), query: type ? `?type=${encodeURIComponent(type)}` : '' },
+    };
+  }
+
+  /** Removes an upload's bytes and row; nothing when they are gone already. */
+  private async discard(id: string): Promise<void> {
+    await this.store.remove(id).catch(() => undefined);
+    await this.uploads.delete(id);
+  }
+
+  /** Files of FILES_TUS_DIR older than the expiry that no row names (a user deleted, a crash). */
+  private async sweepLeftovers(): Promise<number> {
+    const names = await readdir(this.config.filesTusDir).catch(() => [] as string[]);
+    const old: string[] = [];
+    const before = this.clock.now().getTime() - this.config.filesTusExpiryMs;
+    for (const name of names) {
+      const info = await stat(join(this.config.filesTusDir, name)).catch(() => null);
+      if (info?.isFile() && info.mtimeMs < before) old.push(name.replace(/\.json$/, ''));
+    }
+    const left = await this.uploads.unknown([...new Set(old)]);
+    for (const id of left) await this.store.remove(id).catch(() => undefined);
+    return left.length;
+  }
+}
+
+/** The tus server's configstore: what it keeps of an upload, in the upload's row. */
+class RowConfigstore implements KvStore<Upload> {
+  constructor(private readonly uploads: TusUploadsRepository) {}
+
+  async get(key: string): Promise<Upload | undefined> {
+    return (await this.uploads.info(key)) as Upload | undefined;
+  }
+
+  set(key: string, value: Upload): Promise<void> {
+    return this.uploads.setInfo(key, value);
+  }
+
+  delete(key: string): Promise<void> {
+    return this.uploads.delete(key);
+  }
+
+  list(): Promise<string[]> {
+    return this.uploads.ids();
+  }
+}
+
+/** The Node request under the tus server's (srvx) request. */
+function nodeRequest(req: unknown): TusNodeRequest {
+  const node = (req as { runtime?: { node?: { req?: TusNodeRequest } } }).runtime?.node?.req;
+  if (!node) throw new Error('the tus server was handed a request without its Node request');
+  return node;
+}
+
+function stateOf(req: unknown): TusRequestState {
+  const node = (req as { [STATE]?: TusRequestState })[STATE] ? (req as TusNodeRequest) : nodeRequest(req);
+  const state = node[STATE];
+  if (!state) throw new Error('a tus request reached the server without passing the controller');
+  return state;
+}
+
+function messageOf(e: HttpException): string {
+  const response = e.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  return Array.isArray(message) ? message.join('; ') : String(message ?? e.message);
+}
+
+function overQuota(
+  refused: { refused: 'bytes' | 'uploads'; open: number; bytes: number },
+  length: number,
+  config: AppConfig,
+): HttpException {
+  const message =
+    refused.refused === 'uploads'
+      ? `you have ${refused.open} unfinished resumable uploads, the most one user may have (FILES_TUS_USER_MAX_UPLOADS=${config.filesTusUserMaxUploads}); finish or terminate one first`
+      : `a resumable upload of ${length} bytes would bring your unfinished uploads to ${refused.bytes + length} bytes, over the limit of ${config.filesTusUserMaxBytes} (FILES_TUS_USER_MAX_BYTES); finish or terminate some first`;
+  return new HttpException(message, HttpStatus.PAYLOAD_TOO_LARGE);
+}

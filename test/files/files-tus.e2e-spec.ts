@@ -1,0 +1,404 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type pg from 'pg';
+import request from 'supertest';
+import { Upload } from 'tus-js-client';
+import { TusSweeper } from '../../src/files/tus/tus-sweeper.js';
+import { recorded } from '../audit/audit-fixtures.js';
+import { pollUntil } from '../helpers/bounded-wait.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { interleave } from '../helpers/interleave.js';
+import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
+import { createTestApp, USERS, type TestApp } from '../helpers/test-app.js';
+import { testPool } from '../helpers/test-database.js';
+import { binaryParser, importFilesFixture, removeFilesFixture } from './files-fixtures.js';
+
+const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const EXPIRY_MS = 3_600_000;
+const USER_MAX_UPLOADS = 4;
+const USER_MAX_BYTES = 8 * 1024 * 1024;
+const ENVELOPE = { requestId: expect.any(String) as unknown };
+
+type User = readonly [string, string];
+
+/** Upload-Metadata of a new upload of `<ref>/<filename>`, with the options given. */
+function metadata(ref: string, filename: string, more: Record<string, string> = {}): string {
+  return Object.entries({ ref, filename, ...more })
+    .map(([k, v]) => `${k} ${b64(v)}`)
+    .join(',');
+}
+
+describe('files: resumable uploads (tus)', () => {
+  let t: TestApp;
+  let db: pg.Pool;
+  let port: number;
+  const clock = new FakeClock();
+
+  beforeAll(async () => {
+    await importFilesFixture('FT');
+    db = testPool();
+    t = await createTestApp(
+      {
+        FILES_TUS_EXPIRY_MS: String(EXPIRY_MS),
+        FILES_TUS_USER_MAX_UPLOADS: String(USER_MAX_UPLOADS),
+        FILES_TUS_USER_MAX_BYTES: String(USER_MAX_BYTES),
+        FILES_TUS_SWEEP_INTERVAL_MS: '0',
+      },
+      { clock },
+    );
+    port = await listeningPort(t);
+  });
+  afterEach(async () => {
+    RawConnection.destroyAll();
+    // Every test leaves no upload behind (the limits count them).
+    const left = await db.query<{ id: string }>(`SELECT id FROM tus_uploads`);
+    for (const { id } of left.rows) {
+      await request(t.http)
+        .delete(`/files/tus/${id}`)
+        .auth(...USERS.alice)
+        .set('Tus-Resumable', '1.0.0');
+    }
+    await db.query(`DELETE FROM tus_uploads`);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await removeFilesFixture(db, 'FT');
+    await db.end();
+  });
+
+  const create = (length: number, meta: string, user: User = USERS.alice) =>
+    request(t.http)
+      .post('/files/tus')
+      .auth(...user)
+      .set('Tus-Resumable', '1.0.0')
+      .set('Upload-Length', String(length))
+      .set('Upload-Metadata', meta);
+  const head = (location: string, user: User = USERS.alice) =>
+    request(t.http)
+      .head(new URL(location).pathname)
+      .auth(...user)
+      .set('Tus-Resumable', '1.0.0');
+  const patch = (location: string, offset: number, bytes: Buffer, user: User = USERS.alice) =>
+    request(t.http)
+      .patch(new URL(location).pathname)
+      .auth(...user)
+      .set('Tus-Resumable', '1.0.0')
+      .set('Upload-Offset', String(offset))
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(bytes);
+  const download = (path: string) =>
+    request(t.http)
+      .get(path)
+      .auth(...USERS.bob)
+      .buffer(true)
+      .parse(binaryParser);
+
+  it('uploads a file with tus-js-client in parts; it becomes the file, as a raw upload would', async () => {
+    const content = randomBytes(300 * 1024 + 17);
+    const [url, events] = await recorded(
+      db,
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const upload = new Upload(content, {
+            endpoint: `http://127.0.0.1:${port}/files/tus`,
+            chunkSize: 64 * 1024,
+            headers: { Authorization: basicAuth(USERS.alice) },
+            metadata: { ref: 'FT-1', filename: 'tus-client.bin', role: 'PRIMARY', message: 'sent with tus' },
+            retryDelays: [],
+            onError: reject,
+            onSuccess: () => resolve(upload.url!),
+          });
+          upload.start();
+        }),
+    );
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/files/tus/[0-9a-f]{32}$`));
+    const got = await download('/files/FT-1/tus-client.bin');
+    expect(got.status).toBe(200);
+    expect(got.headers.etag).toBe(`"${sha(content)}"`);
+    expect(Buffer.compare(got.body as Buffer, content)).toBe(0);
+    const list = await request(t.http)
+      .get('/files/FT-1?role=PRIMARY')
+      .auth(...USERS.alice);
+    expect(list.body.items).toContainEqual(
+      expect.objectContaining({
+        filename: 'tus-client.bin',
+        role: 'PRIMARY',
+        size: content.length,
+        sha256: sha(content),
+      }),
+    );
+    // The same audit event as a raw upload's, and nothing of the upload is left.
+    expect(events).toEqual([
+      expect.objectContaining({
+        action: 'files.upload',
+        detail: expect.objectContaining({
+          fileName: 'tus-client.bin',
+          after: { role: 'PRIMARY', mimeType: 'application/octet-stream', size: content.length, sha256: sha(content) },
+        }) as unknown,
+      }),
+    ]);
+    expect((await db.query(`SELECT 1 FROM tus_uploads`)).rowCount).toBe(0);
+    const gone = await head(url);
+    expect(gone.status).toBe(404);
+  });
+
+  it('resumes from the offset HEAD reports after the connection dropped three times', async () => {
+    const content = randomBytes(1024 * 1024 + 3);
+    const created = await create(content.length, metadata('FT-1', 'resumed.bin', { message: 'resumed three times' }));
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({});
+    const location = created.headers.location;
+    expect(location).toMatch(/\/files\/tus\/[0-9a-f]{32}$/);
+    const id = location.split('/').pop()!;
+    const spooled = join(t.config.filesTusDir, id);
+
+    let offset = 0;
+    for (const cut of [100_000, 250_001, 333_333]) {
+      // A part announced whole, of which only `cut` bytes arrive before the connection drops.
+      const c = await RawConnection.connect(port);
+      await c.head('PATCH', new URL(location).pathname, {
+        Authorization: basicAuth(USERS.alice),
+        'Tus-Resumable': '1.0.0',
+        'Upload-Offset': String(offset),
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': String(content.length - offset),
+      });
+      expect(await c.write(content.subarray(offset, offset + cut))).toBe(true);
+      await pollUntil(async () => (await stat(spooled)).size === offset + cut, 'the server has stored what was sent');
+      c.destroy();
+      const resumed = await head(location);
+      expect(resumed.status).toBe(200);
+      expect(resumed.headers['upload-offset']).toBe(String(offset + cut));
+      expect(resumed.headers['upload-length']).toBe(String(content.length));
+      offset = Number(resumed.headers['upload-offset']);
+    }
+    // Resuming from an offset other than the server's is refused.
+    const wrong = await patch(location, 0, content.subarray(0, 10));
+    expect(wrong.status).toBe(409);
+
+    const done = await patch(location, offset, content.subarray(offset));
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({
+      success: true,
+      oid: expect.stringMatching(/^OR:wt\.content\.ApplicationData:\d+$/) as unknown,
+      url: expect.stringMatching(/\/files\/FT-1\/resumed\.bin$/) as unknown,
+      holder: expect.stringMatching(/^OR:wt\.doc\.WTDocument:\d+$/) as unknown,
+    });
+    expect(done.headers['upload-offset']).toBe(String(content.length));
+    expect(done.headers.etag).toBe(`"${sha(content)}"`);
+    const got = await download('/files/FT-1/resumed.bin');
+    expect(got.status).toBe(200);
+    expect(got.headers.etag).toBe(`"${sha(content)}"`);
+    expect(Buffer.compare(got.body as Buffer, content)).toBe(0);
+    await expect(stat(spooled)).rejects.toThrow();
+  });
+
+  it('writes an upload of the same bytes as an existing blob into a file sharing it (deduplicated)', async () => {
+    const content = Buffer.from('the same bytes twice\n');
+    const raw = await request(t.http)
+      .post('/files/FT-3/raw-twin.txt')
+      .auth(...USERS.alice)
+      .set('Content-Type', 'application/octet-stream')
+      .send(content);
+    expect(raw.status).toBe(201);
+    const created = await create(content.length, metadata('FT-3', 'tus-twin.txt'));
+    expect(created.status).toBe(201);
+    const done = await patch(created.headers.location, 0, content);
+    expect(done.status).toBe(200);
+    expect(done.body.success).toBe(true);
+    const blobs = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM content_blobs WHERE sha256 = $1`, [
+      sha(content),
+    ]);
+    expect(blobs.rows).toEqual([{ n: 1 }]);
+    const items = await db.query<{ file_name: string }>(
+      `SELECT file_name FROM content_items WHERE sha256 = $1 ORDER BY file_name`,
+      [sha(content)],
+    );
+    expect(items.rows.map((r) => r.file_name)).toEqual(['raw-twin.txt', 'tus-twin.txt']);
+  });
+
+  it('expires an unfinished upload, and the sweep removes its row and bytes', async () => {
+    const created = await create(1000, metadata('FT-1', 'expiring.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    const id = location.split('/').pop()!;
+    expect((await patch(location, 0, Buffer.alloc(400, 1))).status).toBe(204);
+    expect((await stat(join(t.config.filesTusDir, id))).size).toBe(400);
+
+    clock.advance(EXPIRY_MS + 1000);
+    const late = await head(location);
+    expect(late.status).toBe(404);
+    const latePatch = await patch(location, 400, Buffer.alloc(600, 1));
+    expect(latePatch.status).toBe(404);
+    expect(latePatch.body).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: `no resumable upload ${id} of yours (unknown, expired, completed or another user's)`,
+      ...ENVELOPE,
+    });
+    expect(await t.app.get(TusSweeper).sweep()).toBeGreaterThanOrEqual(1);
+    expect((await db.query(`SELECT 1 FROM tus_uploads WHERE id = $1`, [id])).rowCount).toBe(0);
+    await expect(stat(join(t.config.filesTusDir, id))).rejects.toThrow();
+  });
+
+  it('refuses uploads past the per-user limits of open uploads and of bytes, with a JSON error', async () => {
+    const tooBig = await create(USER_MAX_BYTES + 1, metadata('FT-1', 'big.bin'));
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: expect.stringContaining(`over the limit of ${USER_MAX_BYTES} (FILES_TUS_USER_MAX_BYTES)`) as unknown,
+      ...ENVELOPE,
+    });
+    for (let i = 0; i < USER_MAX_UPLOADS; i++) {
+      expect((await create(10, metadata('FT-1', `open-${i}.bin`))).status).toBe(201);
+    }
+    const fifth = await create(10, metadata('FT-1', 'one-too-many.bin'));
+    expect(fifth.status).toBe(413);
+    expect(fifth.body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message:
+        `you have ${USER_MAX_UPLOADS} unfinished resumable uploads, the most one user may have ` +
+        `(FILES_TUS_USER_MAX_UPLOADS=${USER_MAX_UPLOADS}); finish or terminate one first`,
+      ...ENVELOPE,
+    });
+    // Terminating one makes room again.
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM tus_uploads LIMIT 1`);
+    const terminated = await request(t.http)
+      .delete(`/files/tus/${rows[0].id}`)
+      .auth(...USERS.alice)
+      .set('Tus-Resumable', '1.0.0');
+    expect(terminated.status).toBe(204);
+    expect((await create(10, metadata('FT-1', 'room-again.bin'))).status).toBe(201);
+  });
+
+  it('keeps the limit when two creations race (two connections forced to interleave)', async () => {
+    for (let i = 0; i < USER_MAX_UPLOADS - 1; i++) {
+      expect((await create(10, metadata('FT-1', `race-${i}.bin`))).status).toBe(201);
+    }
+    // Both creations count the user's uploads, then wait to insert theirs: with the per-user
+    // lock the second counts only after the first has committed.
+    const [a, b] = await interleave(
+      db,
+      'LOCK TABLE tus_uploads IN EXCLUSIVE MODE',
+      () => create(10, metadata('FT-1', 'race-a.bin')).then((r) => r),
+      () => create(10, metadata('FT-1', 'race-b.bin')).then((r) => r),
+    );
+    expect([a.status, b.status].sort()).toEqual([201, 413]);
+    const loser = a.status === 413 ? a : b;
+    expect(loser.body.message).toMatch(/^you have 4 unfinished resumable uploads/);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tus_uploads`);
+    expect(rows).toEqual([{ n: USER_MAX_UPLOADS }]);
+  });
+
+  it('lets only users who may write the object create an upload, and only its creator use it', async () => {
+    const readerOnly = await create(10, metadata('FT-1', 'bob.bin'), USERS.bob);
+    expect(readerOnly.status).toBe(403);
+    expect(readerOnly.body).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: "changing files needs author or manager rights in container 'FT Files'; you may only read there",
+      ...ENVELOPE,
+    });
+    const stranger = await create(10, metadata('FT-1', 'carol.bin'), USERS.carol);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'no wt.doc.WTDocument with number FT-1',
+      ...ENVELOPE,
+    });
+
+    const created = await create(10, metadata('FT-1', 'alices.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    const id = location.split('/').pop()!;
+    for (const user of [USERS.bob, USERS.admin]) {
+      const seen = await head(location, user);
+      expect(seen.status).toBe(404);
+      const sent = await patch(location, 0, Buffer.alloc(10), user);
+      expect(sent.status).toBe(404);
+      expect(sent.body.message).toBe(
+        `no resumable upload ${id} of yours (unknown, expired, completed or another user's)`,
+      );
+    }
+    expect((await head(location)).headers['upload-offset']).toBe('0');
+  });
+
+  it('checks the rights again on completion: an author made reader meanwhile is refused, nothing is written', async () => {
+    const created = await create(6, metadata('FT-1', 'demoted.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    expect((await patch(location, 0, Buffer.from('abc'))).status).toBe(204);
+    const setRole = (role: string) =>
+      db.query(
+        `UPDATE memberships SET role = $1::member_role
+         WHERE user_id = (SELECT id FROM users WHERE name = 'alice')
+           AND container_id = (SELECT id FROM containers WHERE name = 'FT Files')`,
+        [role],
+      );
+    await setRole('reader');
+    try {
+      const done = await patch(location, 3, Buffer.from('def'));
+      expect(done.status).toBe(403);
+      expect(done.headers['content-type']).toMatch(/^application\/json/);
+      expect(done.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: "changing files needs author or manager rights in container 'FT Files'; you may only read there",
+        ...ENVELOPE,
+      });
+    } finally {
+      await setRole('author');
+    }
+    const file = await download('/files/FT-1/demoted.bin');
+    expect(file.status).toBe(404);
+    expect((await head(location)).status).toBe(404);
+  });
+
+  it('refuses bad metadata and lengths with a JSON error', async () => {
+    const noRef = await create(10, `filename ${b64('x.bin')}`);
+    expect(noRef.status).toBe(400);
+    expect(noRef.body.message).toBe(
+      'Upload-Metadata needs "ref" (the OID or number of the object) and "filename" (the file to write), base64-encoded',
+    );
+    const badRole = await create(10, metadata('FT-1', 'x.bin', { role: 'NO_SUCH_ROLE' }));
+    expect(badRole.status).toBe(400);
+    expect(badRole.body.message).toMatch(/^unknown role "NO_SUCH_ROLE"/);
+    const noLength = await request(t.http)
+      .post('/files/tus')
+      .auth(...USERS.alice)
+      .set('Tus-Resumable', '1.0.0')
+      .set('Upload-Defer-Length', '1')
+      .set('Upload-Metadata', metadata('FT-1', 'x.bin'));
+    expect(noLength.status).toBe(400);
+    expect(noLength.body.message).toMatch(/^Upload-Length is required/);
+    const overMax = await create(t.config.filesMaxSize + 1, metadata('FT-1', 'x.bin'));
+    expect(overMax.status).toBe(413);
+    expect(overMax.body.message).toBe(
+      `the file is larger than the limit of ${t.config.filesMaxSize} bytes (FILES_MAX_SIZE)`,
+    );
+    expect((await db.query(`SELECT 1 FROM tus_uploads`)).rowCount).toBe(0);
+  });
+
+  it('answers every tus request without credentials 401, before reading anything', async () => {
+    const created = await create(10, metadata('FT-1', 'auth.bin'));
+    const path = new URL(created.headers.location).pathname;
+    const answers = await Promise.all([
+      request(t.http).post('/files/tus').set('Tus-Resumable', '1.0.0').set('Upload-Length', '10'),
+      request(t.http).patch(path).set('Tus-Resumable', '1.0.0').set('Upload-Offset', '0'),
+      request(t.http).delete(path).set('Tus-Resumable', '1.0.0'),
+      request(t.http).options('/files/tus'),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(expect.objectContaining({ statusCode: 401, error: 'Unauthorized' }));
+    }
+    const unauthenticatedHead = await request(t.http).head(path).set('Tus-Resumable', '1.0.0');
+    expect(unauthenticatedHead.status).toBe(401);
+    expect((await head(path.replace(/^/, 'http://x'))).headers['upload-offset']).toBe('0');
+  });
+});
