@@ -26,12 +26,10 @@ const BUSY_SLICE_MS = 250;
  * While the instance is busy answering requests (EVENTS_BUSY_REQUESTS in flight on average)
  * delivery yields to them: a webhook call costs this process and the machine about a third of
  * what a write costs, so ten subscriptions delivering each write as it commits took a third or
- * more of the writes' rate.
- * Then one subscription is delivered at a time, for a slice of BUSY_SLICE_MS each (the one
- * furthest behind next), and the instance rests between slices so delivery runs EVENTS_BUSY_SHARE
- * percent of the time.
- * Events wait longer under load, in order and at least once as always, and are caught up at full
- * concurrency once the writes calm down.
+ * more of the writes' rate. Then one subscription is delivered at a time, for a slice of
+ * BUSY_SLICE_MS each (the one furthest behind next), and the instance rests between slices so
+ * delivery runs EVENTS_BUSY_SHARE percent of the time. Events wait longer under load, in order and
+ * at least once as always, and are caught up at full concurrency once the requests calm down.
  */
 @Injectable()
 export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy {

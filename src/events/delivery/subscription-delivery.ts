@@ -21,7 +21,7 @@ export interface DeliveryContext {
   filter: () => Promise<EventFilter>;
   backoff: (attempt: number) => number;
   signal: AbortSignal;
-  /** Whether the loop should end after the window it is at (writes are busy: others take turns). */
+  /** Whether the loop should give its turn before its next event (the instance is busy: others take turns). */
   yields?: () => boolean;
 }
 
@@ -80,7 +80,7 @@ export class SubscriptionDelivery {
   /** The lease was found taken by another instance: this loop sends nothing more. */
   private lost = false;
 
-  /** The loop ended after a window because writes were busy, with events left to deliver. */
+  /** The loop gave its turn (yields), its cursor written, with events possibly left to deliver. */
   yielded = false;
 
   private get stopped(): boolean {
