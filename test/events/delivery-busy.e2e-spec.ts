@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { testPool } from '../helpers/test-database.js';
 import { as, dropEvents, EVENTS_ENV, eventsContainers, subscribe } from './events-fixtures.js';
@@ -16,6 +17,9 @@ describe('delivery while the instance is busy', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
+    // One listening server for the concurrent writes (supertest would start one per request).
+    const server = t.http as Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
     await dropEvents(db, made);
