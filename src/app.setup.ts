@@ -4,6 +4,7 @@ import { DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '
 import type { AppConfig } from './config/app-config.js';
 import { parseUrlQuery } from './common/invalid-utf8.js';
 import { createLogger, requestContext } from './common/logger.js';
+import { countRequestsInFlight } from './common/requests-in-flight.js';
 import type { Logger } from 'pino';
 import { versionRecord } from './common/version.js';
 import { gatewayAliases } from './gateway/gateway-aliases.js';
@@ -26,6 +27,8 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   // Express's own parser, refusing %-escapes that are not UTF-8 instead of decoding them to U+FFFD.
   app.set('query parser', parseUrlQuery);
   applyHttpTimeouts(app.getHttpServer() as Server, config);
+  // Event delivery yields to requests while the instance is busy answering them (docs/events.md).
+  app.use(countRequestsInFlight);
   app.use(requestContext(logger ?? createLogger(config.logLevel)));
   // The addresses of the original gateway (GATEWAY_BASE_PATH) are rewritten to the routes they
   // are aliases of before any route is matched; the request log shows the address as sent.

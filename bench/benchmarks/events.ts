@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildServer } from '../harness/child-server.js';
 import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
+import { withClient } from '../harness/database.js';
 import { ALICE_BASIC, primeAuth } from './common.js';
 import {
   EventsReceiver,
@@ -245,6 +246,38 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time (ms) of the database's server processes serving `databaseUrl` (its backends now). */
+async function databaseCpuMs(databaseUrl: string): Promise<Map<number, number>> {
+  const pids = await withClient(databaseUrl, async (c) => {
+    const { rows } = await c.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return rows.map((r) => r.pid);
+  });
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      cpu.set(pid, cpuMs(pid));
+    } catch {
+      // gone meanwhile, or another machine's server: not counted
+    }
+  }
+  return cpu;
+}
+
+/** CPU the backends of `before` used since (those that ended meanwhile are left out). */
+async function databaseCpuSince(before: Map<number, number>): Promise<number> {
+  let sum = 0;
+  for (const [pid, ms] of before) {
+    try {
+      sum += cpuMs(pid) - ms;
+    } catch {
+      // ended
+    }
+  }
+  return sum;
+}
+
 /** The write load for `seconds`, with `subscriptions` active subscriptions matching every write. */
 async function writesSample(ctx: BenchContext, run: RunSpec, subscriptions: number): Promise<Sample> {
   const ids: number[] = [];
@@ -255,8 +288,14 @@ async function writesSample(ctx: BenchContext, run: RunSpec, subscriptions: numb
   }
   const bad = receiver!.badSignatures;
   const cpu = cpuMs(ctx.service.pid);
+  const own = process.cpuUsage();
+  const db = await databaseCpuMs(ctx.databaseUrl);
   const load = await floodWrites(ctx.service, ctx.connections, run.seconds);
-  const cpuPerWrite = (cpuMs(ctx.service.pid) - cpu) / load.written.answers.size;
+  const writes = load.written.answers.size;
+  const cpuPerWrite = (cpuMs(ctx.service.pid) - cpu) / writes;
+  const ownUsage = process.cpuUsage(own);
+  const benchPerWrite = (ownUsage.user + ownUsage.system) / 1000 / writes;
+  const dbPerWrite = (await databaseCpuSince(db)) / writes;
   const arrived = Array.from({ length: subscriptions }, (_, i) => receiver!.count(`/writes/${i}`));
   for (const id of ids) await unsubscribe(ctx.service, id);
   // Loops stop at their next step; the service looks whether any subscription is active once a
@@ -268,6 +307,8 @@ async function writesSample(ctx: BenchContext, run: RunSpec, subscriptions: numb
     requests_per_s: load.requestsPerSec,
     p99_ms: load.p99Ms,
     service_cpu_ms_per_write: cpuPerWrite,
+    db_cpu_ms_per_write: dbPerWrite,
+    bench_cpu_ms_per_write: benchPerWrite,
     ...(subscriptions ? { delivered_per_s: sum / run.seconds, bad_signatures: receiver!.badSignatures - bad } : {}),
   };
 }
@@ -279,6 +320,8 @@ export const eventsWrites: Benchmark = {
     { name: 'requests_per_s', unit: 'req/s', direction: 'higher', target: { kind: 'ratio', min: 0.9 } },
     { name: 'p99_ms', unit: 'ms', direction: 'lower' },
     { name: 'service_cpu_ms_per_write', unit: 'ms', direction: 'lower' },
+    { name: 'db_cpu_ms_per_write', unit: 'ms', direction: 'lower' },
+    { name: 'bench_cpu_ms_per_write', unit: 'ms', direction: 'lower' },
     { name: 'delivered_per_s', unit: 'events/s', direction: 'higher' },
     { name: 'bad_signatures', unit: 'events', direction: 'lower', target: { kind: 'absolute', max: 0 } },
   ],

@@ -29,6 +29,13 @@ export interface EventsConfig {
   eventsLeaseMs: number;
   /** Subscriptions one instance delivers at once. */
   eventsConcurrency: number;
+  /**
+   * Requests in flight (averaged over about a second) from which the instance is busy and delivery
+   * yields to the requests: one subscription at a time, resting between turns (eventsBusyShare); 0: never.
+   */
+  eventsBusyRequests: number;
+  /** While the instance is busy: the share of the time (percent) delivery runs. */
+  eventsBusyShare: number;
   /** Long polls (`GET /events?wait=`) one user may hold open on one instance. */
   eventsFeedWaitsPerUser: number;
   /** NATS server(s) for subscriptions delivering to NATS JetStream; empty: none. */
@@ -56,6 +63,8 @@ export const EVENTS_SPEC: ConfigSpec<EventsConfig> = {
   eventsPollMs: ['EVENTS_POLL_MS', '1000', intIn(10, 600_000)],
   eventsLeaseMs: ['EVENTS_LEASE_MS', '15000', intIn(1000, 600_000)],
   eventsConcurrency: ['EVENTS_CONCURRENCY', '8', intIn(1, 1000)],
+  eventsBusyRequests: ['EVENTS_BUSY_REQUESTS', '2', intIn(0, 100_000)],
+  eventsBusyShare: ['EVENTS_BUSY_SHARE', '25', intIn(1, 100)],
   eventsFeedWaitsPerUser: ['EVENTS_FEED_WAITS_PER_USER', '4', intIn(0, 10_000)],
   eventsNatsUrl: ['EVENTS_NATS_URL', '', text],
   eventsNatsStream: ['EVENTS_NATS_STREAM', 'PDM_EVENTS', natsName],

@@ -36,7 +36,8 @@ export class DeliveryRepository {
 
   /**
    * Leases up to `limit` active subscriptions due for delivery (events after their cursor, or
-   * requeued dead letters; no backoff pending) that no other instance holds, skipping `busy`.
+   * requeued dead letters; no backoff pending) that no other instance holds, skipping `busy`; the
+   * ones furthest behind first (when fewer loops may run than are due, each gets its turn).
    */
   claim(owner: string, leaseMs: number, limit: number, busy: readonly number[]): Promise<DeliveryLease[]> {
     return this.prisma.$queryRaw<DeliveryLease[]>`
@@ -48,7 +49,7 @@ export class DeliveryRepository {
           AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= clock_timestamp())
           AND (s.cursor < head.last OR EXISTS (
                 SELECT 1 FROM event_dead_letters d WHERE d.subscription_id = s.id AND d.requeued_at IS NOT NULL))
-        ORDER BY s.id LIMIT ${limit}
+        ORDER BY s.cursor, s.id LIMIT ${limit}
         FOR UPDATE OF s SKIP LOCKED
       )
       UPDATE event_subscriptions s

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../config/app-config.js';
+import type { EventRecord } from '../event-record.js';
 import type { EventWakeups } from '../event-wakeups.js';
 import type { EventsRepository } from '../events.repository.js';
 import type { SubscriptionFilters } from '../subscriptions/subscription-filters.js';
@@ -88,5 +89,101 @@ describe('the delivery service', () => {
     await service.onModuleDestroy();
     expect(seen.maxClaims).toBe(1);
     expect(seen.maxLoops).toBe(1);
+  });
+
+  /**
+   * Three subscriptions far behind a long log, delivered by one instance whose requests in flight
+   * are `load` (EVENTS_BUSY_REQUESTS 2): how many sends ran at once at most, and which
+   * subscriptions were sent events.
+   */
+  async function deliverBehind(load: number) {
+    const cursors = new Map([1, 2, 3].map((id) => [id, 0n]));
+    const held = new Set<number>();
+    const repo = {
+      anyActive: () => Promise.resolve(true),
+      // As the database does it: due ones not held, the furthest behind first.
+      claim: (_owner: string, _ms: number, limit: number) => {
+        const due = [...cursors.entries()]
+          .filter(([id]) => !held.has(id))
+          .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]))
+          .slice(0, limit);
+        for (const [id] of due) held.add(id);
+        return Promise.resolve(due.map(([id, cursor]) => ({ ...lease, id, cursor })));
+      },
+      requeued: () => Promise.resolve([]),
+      advance: (id: number, _owner: string, position: bigint) => {
+        cursors.set(id, position);
+        return Promise.resolve(true);
+      },
+      renew: () => Promise.resolve(true),
+      release: (id: number) => {
+        held.delete(id);
+        return Promise.resolve();
+      },
+      releaseAll: () => Promise.resolve(),
+    } as unknown as DeliveryRepository;
+    const record = (position: bigint) => ({ position, id: position, at: new Date(0), action: 'x', visible: true });
+    const events = {
+      byIds: () => Promise.resolve([]),
+      window: (after: bigint) =>
+        Promise.resolve(Array.from({ length: 20 }, (_, i) => record(after + BigInt(i + 1)) as unknown as EventRecord)),
+      prune: () => Promise.resolve(0),
+    } as unknown as EventsRepository;
+    const seen = { sending: 0, maxSending: 0, targets: new Set<string>() };
+    const senders = {
+      send: async (target: { target: string }) => {
+        seen.maxSending = Math.max(seen.maxSending, ++seen.sending);
+        seen.targets.add(target.target);
+        await sleep(2);
+        seen.sending--;
+        return { kind: 'delivered' };
+      },
+    } as unknown as EventSenders;
+    const config = {
+      eventsDelivery: true,
+      eventsPollMs: 10,
+      eventsLeaseMs: 2000,
+      eventsConcurrency: 8,
+      eventsBusyRequests: 2,
+      eventsBusyShare: 50,
+      eventsRetentionHours: 168,
+      eventsRetryBaseMs: 50,
+      eventsRetryMaxMs: 200,
+      eventsMaxAttempts: 3,
+      eventsSource: 'urn:test',
+    } as AppConfig;
+    const filters = {
+      of: () => Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null }),
+    };
+    const wakeups = { listen: () => () => undefined } as unknown as EventWakeups;
+    const service = new DeliveryService(
+      config,
+      repo,
+      events,
+      filters as unknown as SubscriptionFilters,
+      senders,
+      wakeups,
+    );
+    // Each loop's lease names its subscription by its target, so the sends say whose they were.
+    const claim = repo.claim.bind(repo);
+    repo.claim = async (...args) => (await claim(...args)).map((l) => ({ ...l, target: `hook ${l.id}` }));
+    service.load = { load: () => load };
+    service.onApplicationBootstrap();
+    // Long enough for several turns of a quarter of a second each (BUSY_SLICE_MS), rests between.
+    await sleep(1500);
+    await service.onModuleDestroy();
+    return seen;
+  }
+
+  it('delivers one subscription at a time while the instance is busy answering requests, each in turn', async () => {
+    const busy = await deliverBehind(10);
+    expect(busy.maxSending).toBe(1);
+    expect([...busy.targets].sort()).toEqual(['hook 1', 'hook 2', 'hook 3']);
+  });
+
+  it('delivers its subscriptions at once while it is not', async () => {
+    const calm = await deliverBehind(0);
+    expect(calm.maxSending).toBe(3);
+    expect([...calm.targets].sort()).toEqual(['hook 1', 'hook 2', 'hook 3']);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PeriodicTask } from '../../common/periodic-task.js';
+import { requestsInFlight, type RequestsInFlight } from '../../common/requests-in-flight.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { EventWakeups } from '../event-wakeups.js';
 import { retryDelayMs } from '../webhooks/retry-backoff.js';
@@ -14,11 +15,21 @@ import { SubscriptionFilters } from '../subscriptions/subscription-filters.js';
 /** Events of the log pruned per statement. */
 const PRUNE_BATCH = 10_000;
 const PRUNE_INTERVAL_MS = 60_000;
+/** While the instance is busy: how long one loop delivers before it gives its turn and the instance rests. */
+const BUSY_SLICE_MS = 250;
 
 /**
  * Runs the delivery loops of this instance: leases due subscriptions (at most EVENTS_CONCURRENCY
  * at once; one instance per subscription, see DeliveryRepository.claim) whenever events are
  * committed or every EVENTS_POLL_MS, and prunes the log. Off with EVENTS_DELIVERY=false.
+ *
+ * While the instance is busy answering requests (EVENTS_BUSY_REQUESTS in flight on average)
+ * delivery yields to them: a webhook call costs this process and the machine about a third of
+ * what a write costs, so ten subscriptions delivering each write as it commits took a third or
+ * more of the writes' rate. Then one subscription is delivered at a time, for a slice of
+ * BUSY_SLICE_MS each (the one furthest behind next), and the instance rests between slices so
+ * delivery runs EVENTS_BUSY_SHARE percent of the time. Events wait longer under load, in order and
+ * at least once as always, and are caught up at full concurrency once the requests calm down.
  */
 @Injectable()
 export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -31,6 +42,11 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
   private again = false;
   /** Whether the last look found active subscriptions: notices only start a look while there are. */
   private active = true;
+  /** The requests delivery yields to (the process's; a test may put its own). */
+  load: Pick<RequestsInFlight, 'load'> = requestsInFlight;
+  /** While the instance is busy: no turn starts before this (ms since the epoch). */
+  private restUntil = 0;
+  private restTimer?: NodeJS.Timeout;
   private poll?: PeriodicTask;
   private pruner?: PeriodicTask;
   private unlisten?: () => void;
@@ -74,6 +90,7 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
   async onModuleDestroy(): Promise<void> {
     this.stopping.abort();
     this.unlisten?.();
+    clearTimeout(this.restTimer);
     await Promise.all([this.poll?.stop(), this.pruner?.stop()]);
     await this.claiming;
     await Promise.all(this.running.values());
@@ -103,8 +120,24 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
       });
   }
 
+  /** Whether the instance is busy enough answering requests for delivery to yield to them. */
+  private busy(): boolean {
+    const from = this.config.eventsBusyRequests;
+    return from > 0 && this.load.load() >= from;
+  }
+
   private async claim(): Promise<void> {
-    const free = this.config.eventsConcurrency - this.running.size;
+    const busy = this.busy();
+    if (busy && Date.now() < this.restUntil) {
+      // Resting: the notices that come meanwhile cost no look; one look when the rest is over.
+      this.restTimer ??= setTimeout(() => {
+        this.restTimer = undefined;
+        this.kick();
+      }, this.restUntil - Date.now());
+      this.restTimer.unref();
+      return;
+    }
+    const free = (busy ? 1 : this.config.eventsConcurrency) - this.running.size;
     if (free <= 0 || this.stopping.signal.aborted) return;
     const leases = await this.repo.claim(this.owner, this.config.eventsLeaseMs, free, [...this.running.keys()]);
     for (const lease of leases) if (!this.running.has(lease.id)) this.start(lease);
@@ -122,12 +155,21 @@ export class DeliveryService implements OnApplicationBootstrap, OnModuleDestroy 
       filter: () => this.filters.of(lease),
       backoff: (attempt) => retryDelayMs(attempt, this.config.eventsRetryBaseMs, this.config.eventsRetryMaxMs),
       signal: this.stopping.signal,
+      // Loops started before the instance got busy give their turn at once, the one left after its slice.
+      yields: () => this.busy() && (this.running.size > 1 || Date.now() - started >= BUSY_SLICE_MS),
     });
+    const started = Date.now();
     const run = loop
       .run()
       .catch((e: unknown) => this.logger.warn(`delivering subscription ${lease.id} failed: ${(e as Error).message}`))
       .finally(() => {
         if (this.running.get(lease.id) === run) this.running.delete(lease.id);
+        if (loop.yielded) {
+          // Delivery ran for `took`; it rests so that it runs EVENTS_BUSY_SHARE percent of the time.
+          const took = Math.min(Date.now() - started, BUSY_SLICE_MS);
+          const rest = (took * (100 - this.config.eventsBusyShare)) / this.config.eventsBusyShare;
+          this.restUntil = Math.max(this.restUntil, Date.now() + rest);
+        }
         this.kick();
       });
     this.running.set(lease.id, run);

@@ -45,7 +45,7 @@ function record(position: number, visible = true): EventRecord {
 }
 
 /** A log of `records`, a repository recording its calls, and senders answering `outcomes` in turn (then delivered). */
-function harness(records: EventRecord[], outcomes: DeliveryOutcome[] = []) {
+function harness(records: EventRecord[], outcomes: DeliveryOutcome[] = [], yields?: () => boolean) {
   const calls: string[] = [];
   const sent: string[] = [];
   const repo = {
@@ -91,6 +91,7 @@ function harness(records: EventRecord[], outcomes: DeliveryOutcome[] = []) {
     filter: () => Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null }),
     backoff: () => 1000,
     signal: new AbortController().signal,
+    yields,
   });
   return { loop, calls, sent };
 }
@@ -128,5 +129,29 @@ describe('a subscription delivery loop', () => {
     );
     await gone.loop.run();
     expect(gone.calls).toEqual(['advance 11 +1', 'pause']);
+  });
+
+  it('gives its turn when told to, with its cursor past what was acknowledged, and goes on from there next time', async () => {
+    // Busy from the second event on: the loop sends one event, writes its cursor, and ends.
+    let asked = 0;
+    const first = harness(
+      [11, 12, 13, 14].map((p) => record(p)),
+      [],
+      () => ++asked > 0,
+    );
+    await first.loop.run();
+    expect(first.sent).toEqual(['11']);
+    expect(first.calls).toEqual(['advance 11 +1', 'release']);
+    expect(first.loop.yielded).toBe(true);
+
+    // Never busy: the whole log, and no turn given.
+    const calm = harness(
+      [11, 12, 13, 14].map((p) => record(p)),
+      [],
+      () => false,
+    );
+    await calm.loop.run();
+    expect(calm.sent).toEqual(['11', '12', '13', '14']);
+    expect(calm.loop.yielded).toBe(false);
   });
 });

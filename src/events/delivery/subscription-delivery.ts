@@ -21,6 +21,8 @@ export interface DeliveryContext {
   filter: () => Promise<EventFilter>;
   backoff: (attempt: number) => number;
   signal: AbortSignal;
+  /** Whether the loop should give its turn before its next event (the instance is busy: others take turns). */
+  yields?: () => boolean;
 }
 
 /**
@@ -77,6 +79,9 @@ export class SubscriptionDelivery {
 
   /** The lease was found taken by another instance: this loop sends nothing more. */
   private lost = false;
+
+  /** The loop gave its turn (yields), its cursor written, with events possibly left to deliver. */
+  yielded = false;
 
   private get stopped(): boolean {
     return this.lost || this.ctx.signal.aborted;
@@ -145,12 +150,18 @@ export class SubscriptionDelivery {
       return true;
     };
     let attempts = this.lease.attempts;
+    let sent = 0;
     while (!this.stopped) {
       const window = await events.window(handled, WINDOW, this.reader);
       if (window.length === 0) return flush();
       for (const e of window) {
         if (this.stopped) return this.lost ? false : flush();
         if (!e.visible || !filterMatches(filter, e)) continue;
+        if (sent > 0 && this.ctx.yields?.()) {
+          this.yielded = true;
+          return flush();
+        }
+        sent += 1;
         const outcome = await this.send(e);
         if (outcome.kind === 'delivered') {
           handled = e.position;
@@ -178,6 +189,10 @@ export class SubscriptionDelivery {
       // Past the events the filter or the owner's rights left out, too.
       handled = window[window.length - 1].position;
       if (!(await flush())) return false;
+      if (sent > 0 && this.ctx.yields?.()) {
+        this.yielded = true;
+        return true;
+      }
     }
     return flush();
   }

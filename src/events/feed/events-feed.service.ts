@@ -1,6 +1,7 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { HttpErrorWithHeaders } from '../../common/http-errors.js';
+import { requestsInFlight } from '../../common/requests-in-flight.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toCloudEvent } from '../event-record.js';
 import { EventWakeups } from '../event-wakeups.js';
@@ -52,7 +53,13 @@ export class EventsFeedService {
           this.hold(caller);
           holding = true;
         }
-        await this.wakeups.next(until - Date.now(), closed);
+        // Waiting is not work: delivery need not yield to a long poll.
+        const resume = requestsInFlight.waiting();
+        try {
+          await this.wakeups.next(until - Date.now(), closed);
+        } finally {
+          resume();
+        }
       }
     } finally {
       if (holding) this.release(caller);
