@@ -36,7 +36,9 @@ export class CheckoutService {
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref, { latestOnly: true, holder: 'any' });
       if (cur.checkedOutById === user.id) {
-        throw new ConflictException(`${cur.number} is checked out by you already; its working copy is the one you change`);
+        throw new ConflictException(
+          `${cur.number} is checked out by you already; its working copy is the one you change`,
+        );
       }
       if (cur.checkedOutById !== null) throw heldBy(cur.number, cur.checkedOutBy!);
       if (this.config.objectsReleasedStates.has(cur.state)) {
@@ -52,7 +54,10 @@ export class CheckoutService {
       }
       await tx.checkouts.makeWorkingCopy(cur.iterationId, user.id);
       const working = (await tx.findInMaster(cur.masterId, 'working', user.id))!;
-      await this.audit(tx, user, 'objects.checkout', cur, { from: iterationLabel(cur), working: iterationLabel(working) });
+      await this.audit(tx, user, 'objects.checkout', cur, {
+        from: iterationLabel(cur),
+        working: iterationLabel(working),
+      });
       return describeObject(working);
     });
   }
