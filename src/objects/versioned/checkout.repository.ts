@@ -11,8 +11,10 @@ import type { CheckoutHold } from './checkout-hold.js';
  * UPDATE instead (see ObjectChangeTx.lockMaster).
  */
 export function lockMasterText(forDelete = false): string {
-  return `SELECT m.checked_out_by AS "holderId", u.name AS holder
-    FROM masters m LEFT JOIN users u ON u.id = m.checked_out_by
+  // The name by a subquery, not a join: when the lock waited for a change of the row, PostgreSQL
+  // reads the row again as committed, and a subquery (not a joined row) follows its new holder.
+  return `SELECT m.checked_out_by AS "holderId", (SELECT u.name FROM users u WHERE u.id = m.checked_out_by) AS holder
+    FROM masters m
     WHERE m.id = $1::int4 AND ${boundLockWaitsPg(2)} FOR ${forDelete ? 'UPDATE' : 'NO KEY UPDATE'} OF m`;
 }
 
