@@ -323,7 +323,10 @@ describe('check-out and check-in', () => {
   </select>
   <from><table alias="D">wt.doc.WTDocument</table></from>
   <where><condition><operand><column alias="D">master&gt;number</column></operand><operator type="like"/><operand><constant>${NAME}-R%</constant></operand></condition></where>
-  <orderBy><column alias="D">master&gt;number</column><column alias="D">iterationInfo.identifier.iterationId</column></orderBy>
+  <orderBy>
+    <orderByItem><columnTarget heading="Number"/></orderByItem>
+    <orderByItem><columnTarget heading="Iteration"/></orderByItem>
+  </orderBy>
 </query></statement></qml>`;
     const res = await request(f.t.http)
       .post('/reports')
