@@ -967,6 +967,18 @@ export async function swaggerMetadata() {
                 type: () => [t['./files/dto/files-response.dto.js'].FileItemDto],
                 description: 'ordered by role, then file name',
               },
+              isCheckedOut: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'whether the object holding the files is checked out (then only its holder may change them)',
+              },
+              checkedOutBy: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'who holds it checked out',
+              },
               _runtime: { required: true, type: () => Number, description: 'seconds the request took' },
             },
             FileWriteResultDto: {
@@ -1631,6 +1643,13 @@ export async function swaggerMetadata() {
         [
           import('./objects/dto/object-request.dto.js'),
           {
+            CheckinDto: {
+              message: {
+                required: false,
+                type: () => String,
+                description: 'check-in comment: the note of the iteration the check-in makes',
+              },
+            },
             CreateObjectDto: {
               type: { required: true, type: () => String },
               subtype: { required: false, type: () => String, description: 'CAD documents only, and required there' },
@@ -1809,6 +1828,23 @@ export async function swaggerMetadata() {
               createdAt: { required: true, type: () => Date },
               modifiedBy: { required: true, type: () => String, description: 'user who changed it last' },
               modifiedAt: { required: true, type: () => Date },
+              isCheckedOut: {
+                required: true,
+                type: () => Boolean,
+                description: 'whether the object is checked out (POST /objects/<ref>/checkout)',
+              },
+              checkedOutBy: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'who holds it checked out: only they may change it until it is checked in',
+              },
+              workingCopy: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'whether this iteration is the working copy of a check-out (seen by its holder alone; check-in makes it the latest iteration)',
+              },
             },
             ObjectUseDto: {
               id: {

@@ -4,7 +4,9 @@ import { auditViaPrisma, recordAudit } from '../audit/audit.repository.js';
 import { latestOfBranchSql } from '../objects/versioned/iterations.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
-import { boundLockWaits, ObjectLocks } from '../prisma/object-locks.js';
+import { ObjectLocks } from '../prisma/object-locks.js';
+import type { CheckoutHold } from '../objects/versioned/checkout-hold.js';
+import { holdOf, lockMasterText, WORKING_COPY_TEXT } from '../objects/versioned/checkout.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttributeValue } from '../objects/versioned/attributes.js';
 import type { CadRef } from './cad-params.js';
@@ -27,6 +29,10 @@ export interface CadIteration {
   version: string;
   iteration: number;
   latest: boolean;
+  /** Whether the iteration is the working copy of a check-out (its holder's alone). */
+  working: boolean;
+  /** Who holds the document checked out (null: checked in). */
+  checkedOutById: number | null;
   attributes: Record<string, AttributeValue>;
 }
 
@@ -58,7 +64,8 @@ async function findIteration(db: Db, ref: CadRef): Promise<CadIteration | null> 
       : Prisma.sql`m.class = ${OidClass.cadDocument} AND m.number = ${ref.text} AND i.latest`;
   const rows = await db.$queryRaw<CadIteration[]>`
     SELECT i.id AS "iterationId", m.id AS "masterId", m.class AS cls, m.subtype, m.number,
-           m.container_id AS "containerId", i.version, i.iteration, i.latest, i.attributes
+           m.container_id AS "containerId", i.version, i.iteration, i.latest, i.working,
+           m.checked_out_by AS "checkedOutById", i.attributes
     FROM iterations i JOIN masters m ON m.id = i.master_id
     WHERE ${where}`;
   return rows[0] ?? null;
@@ -124,10 +131,18 @@ export class CadChangeTx {
    * Serialises changes of one CAD document (its attributes, iterations, the line numbers of its
    * links) with each other and with the file service's changes, which take the same lock: what
    * is read after this is what the change applies to. Waits at most DB_LOCK_TIMEOUT_MS (503).
+   * Answers who holds the document checked out, as every change of an object reads it
+   * (checkout.repository.ts).
    */
-  async lockMaster(masterId: number): Promise<void> {
-    await this.tx.$queryRaw`
-      SELECT id FROM masters WHERE id = ${masterId} AND ${boundLockWaits(this.lockTimeoutMs)} FOR NO KEY UPDATE`;
+  async lockMaster(masterId: number): Promise<CheckoutHold> {
+    return holdOf(
+      await this.tx.$queryRawUnsafe<CheckoutHold[]>(lockMasterText(), masterId, String(this.lockTimeoutMs)),
+    );
+  }
+
+  /** The working copy of the document's check-out, read under its lock. */
+  async workingCopyId(masterId: number): Promise<number | null> {
+    return (await this.tx.$queryRawUnsafe<{ id: number }[]>(WORKING_COPY_TEXT, masterId))[0]?.id ?? null;
   }
 
   findIteration(ref: CadRef): Promise<CadIteration | null> {

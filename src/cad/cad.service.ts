@@ -16,6 +16,7 @@ import { attributesEvent, linkEvent, usedEvent } from './cad-audit.js';
 import { CadRepository, MAX_LINKS, type CadChangeTx, type CadIteration, type CadLink } from './cad.repository.js';
 import type { CadAttributesDto, CadLinkDto, LinkChangeBodyDto, NumberUsedLinksDto } from './dto/cad.dto.js';
 import { clip } from '../common/clip.js';
+import { checkoutGuard } from '../objects/versioned/checkout-hold.js';
 
 const ASSEMBLY = 'CADASSEMBLY';
 
@@ -57,9 +58,11 @@ export class CadService {
     const change = checkAttributes(body.attributes);
     const note = body.message ?? null;
     return this.changing(user, ref, async (tx, doc) => {
-      const made = body.iterate
-        ? await tx.newIteration(doc.iterationId, user.id, note, this.config.objectsReleasedStates)
-        : null;
+      // A working copy (the caller holds the document checked out) is changed in place.
+      const made =
+        body.iterate && !doc.working
+          ? await tx.newIteration(doc.iterationId, user.id, note, this.config.objectsReleasedStates)
+          : null;
       const target = made?.id ?? doc.iterationId;
       const attributes = mergeAttributes(doc.attributes, change);
       await tx.saveAttributes(target, attributes, user.id, note);
@@ -141,6 +144,8 @@ export class CadService {
     if (!doc || doc.cls !== OidClass.cadDocument || !(await this.permissions.canRead(user, doc.containerId))) {
       throw notFound(ref);
     }
+    // A working copy is its holder's alone.
+    if (doc.working && doc.checkedOutById !== user.id) throw notFound(ref);
     return doc;
   }
 
@@ -163,7 +168,15 @@ export class CadService {
       throw new ForbiddenException(`changing ${found.number} needs author or manager rights in its container`);
     }
     return this.repository.change(found.masterId, async (tx) => {
-      await tx.lockMaster(found.masterId);
+      // Another user's check-out refuses the change (409 naming them); the holder's goes to the working copy.
+      const hold = await tx.lockMaster(found.masterId);
+      if (checkoutGuard(hold, user.id, found.number) === 'holder') {
+        const workingId = await tx.workingCopyId(found.masterId);
+        const working =
+          workingId === null ? null : await tx.findIteration({ kind: 'iteration', text: '', id: workingId });
+        if (!working) throw notFound(ref);
+        return work(tx, working);
+      }
       // Read again under the lock: a change that committed meanwhile may have made a new iteration.
       const doc = await tx.findIteration(ref);
       if (!doc) throw notFound(ref);

@@ -11,6 +11,7 @@ const COMPUTED_NEEDS: Partial<Record<ComputedKind, (k: StorageKind) => boolean>>
   iterationDisplay: (k) => k === 'iteration',
   versionReference: (k) => k === 'iteration',
   branchId: (k) => k === 'iteration',
+  checkoutState: (k) => k === 'iteration',
   identity: (k) => k === 'iteration' || k === 'master',
   folderPath: (k) => STORAGES[k].aux.container !== undefined,
   containerName: (k) => STORAGES[k].aux.container !== undefined,

@@ -21,7 +21,8 @@ export type ComputedKind =
   | 'typeName'
   | 'versionReference'
   | 'branchId'
-  | 'identity';
+  | 'identity'
+  | 'checkoutState';
 export const COMPUTED_KINDS: readonly ComputedKind[] = [
   'oid',
   'classname',
@@ -34,6 +35,7 @@ export const COMPUTED_KINDS: readonly ComputedKind[] = [
   'versionReference',
   'branchId',
   'identity',
+  'checkoutState',
 ];
 
 /** A property as written: a column (of the storage or of a helper join), a JSON key, a computed value. */

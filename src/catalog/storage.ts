@@ -51,6 +51,7 @@ export const TABLE_COLUMNS: Readonly<Record<string, Readonly<Record<string, Colu
     version: 'string',
     iteration: 'long',
     latest: 'boolean',
+    working: 'boolean',
     state: 'string',
     title: 'string',
     description: 'string',
@@ -71,6 +72,8 @@ export const TABLE_COLUMNS: Readonly<Record<string, Readonly<Record<string, Colu
     attributes: 'json',
     created_at: 'timestamp',
     modified_at: 'timestamp',
+    checked_out_by: 'long',
+    checked_out_at: 'timestamp',
   },
   usage_links: {
     id: 'long',

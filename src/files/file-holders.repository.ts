@@ -20,6 +20,9 @@ export interface HolderRow {
   container_id: number;
   container_name: string;
   stamp: string;
+  working: boolean;
+  checked_out_by: number | null;
+  checked_out_by_name: string | null;
   item_id: number | null;
   item_role: string | null;
   item_mime_type: string | null;
@@ -29,11 +32,13 @@ export interface HolderRow {
 
 const HOLDER_COLUMNS = `i.id AS iteration_id, m.id AS master_id, m.class AS cls, m.number, i.version, i.iteration, i.latest,
            m.container_id, c.name AS container_name, i.xmin::text AS stamp,
+           i.working, m.checked_out_by, ou.name AS checked_out_by_name,
            ci.id AS item_id, ci.role AS item_role, ci.mime_type AS item_mime_type, ci.size AS item_size,
            ci.sha256 AS item_sha256`;
 const HOLDER_JOINS = `FROM iterations i
     JOIN masters m ON m.id = i.master_id
-    JOIN containers c ON c.id = m.container_id`;
+    JOIN containers c ON c.id = m.container_id
+    LEFT JOIN users ou ON ou.id = m.checked_out_by`;
 
 /**
  * The holder, its master and container, and optionally one of its files, in one statement:
@@ -97,6 +102,9 @@ export function holderLookup(row: HolderRow, fileName: string | null): HolderLoo
       containerId: row.container_id,
       containerName: row.container_name,
       stamp: row.stamp,
+      working: row.working,
+      checkedOutById: row.checked_out_by,
+      checkedOutBy: row.checked_out_by_name,
     },
     item:
       row.item_id === null

@@ -4,7 +4,9 @@ import type { AuditEvent, AuditSql } from '../audit/audit-events.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { Prisma, type MemberRole } from '../generated/prisma/client.js';
 import { IterationsService } from '../objects/versioned/iterations.service.js';
-import { boundLockWaitsPg, ObjectLocks } from '../prisma/object-locks.js';
+import { ObjectLocks } from '../prisma/object-locks.js';
+import type { CheckoutHold } from '../objects/versioned/checkout-hold.js';
+import { holdOf, lockMasterText, WORKING_COPY_TEXT } from '../objects/versioned/checkout.repository.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import { ReadReplica } from '../prisma/read-replica.js';
 import {
@@ -32,6 +34,11 @@ export interface HolderRecord {
    * iteration, the importer's upsert), so the same stamp on a replica means the same files.
    */
   stamp: string;
+  /** Whether the iteration is the working copy of a check-out (its holder's alone). */
+  working: boolean;
+  /** Who holds the object checked out (null: checked in): only they change its files. */
+  checkedOutById: number | null;
+  checkedOutBy: string | null;
 }
 
 export interface ContentItemRecord {
@@ -263,13 +270,16 @@ export class FileChangeTx {
    * Serialises changes to one business object's files and iterations: the holder, its latest
    * flag and the item read after this are what the change applies to. NO KEY UPDATE leaves
    * rows that merely reference the master (new iterations) unblocked. Waits at most
-   * DB_LOCK_TIMEOUT_MS (503).
+   * DB_LOCK_TIMEOUT_MS (503). Answers who holds the object checked out, as every change of an
+   * object reads it (checkout.repository.ts).
    */
-  async lockMaster(masterId: number): Promise<void> {
-    await this.sql(`SELECT id FROM masters WHERE id = $1::int4 AND ${boundLockWaitsPg(2)} FOR NO KEY UPDATE`, [
-      masterId,
-      String(this.lockTimeoutMs),
-    ]);
+  async lockMaster(masterId: number): Promise<CheckoutHold> {
+    return holdOf(await this.sql<CheckoutHold>(lockMasterText(), [masterId, String(this.lockTimeoutMs)]));
+  }
+
+  /** The working copy of the master's check-out, read under its lock. */
+  async workingCopyId(masterId: number): Promise<number | null> {
+    return (await this.sql<{ id: number }>(WORKING_COPY_TEXT, [masterId]))[0]?.id ?? null;
   }
 
   findHolder(key: HolderKey, fileName: string | null = null): Promise<HolderLookup | null> {

@@ -23,6 +23,7 @@ import { FileContent, unavailableAs503, unreadableAs502 } from './file-content.j
 import type { FileListDto } from './dto/files-response.dto.js';
 import { fileChangeEvent } from './file-audit.js';
 import { guessMimeType } from './file-name.js';
+import { checkoutGuard } from '../objects/versioned/checkout-hold.js';
 import { defaultMessage, pathSegment, type HolderRef, type WriteOptions } from './files.params.js';
 import {
   FilesRepository,
@@ -120,6 +121,8 @@ export class FilesService implements OnModuleInit {
         oid: formatOid(OidClass.content, item.id),
         sha256: item.sha256,
       })),
+      isCheckedOut: holder.checkedOutById !== null,
+      checkedOutBy: holder.checkedOutBy,
     };
   }
 
@@ -215,10 +218,16 @@ export class FilesService implements OnModuleInit {
     return this.change(user, target, holder, { kind: 'delete', iterate }, conditions);
   }
 
-  /** The iteration a change applies to, after the permission and latest-iteration checks. */
+  /**
+   * The iteration a change applies to, after the permission, check-out and latest-iteration
+   * checks (made again under the lock by change(), which alone decides: these refuse early, before
+   * the bytes are read).
+   */
   private async resolveForChange(user: AuthUser, target: FileTarget): Promise<HolderLookup> {
     const found = await this.resolve(user, target.ref, target.fileName, 'write');
-    if (!found.holder.latest) await this.refuseOldIteration(found.holder);
+    const { holder } = found;
+    checkoutGuard({ holderId: holder.checkedOutById, holder: holder.checkedOutBy }, user.id, holder.number);
+    if (!holder.latest && !holder.working) await this.refuseOldIteration(holder);
     return found;
   }
 
@@ -229,15 +238,25 @@ export class FilesService implements OnModuleInit {
     op: ChangeOp,
     conditions: ChangeConditions,
   ): Promise<FileChangeResult> {
-    const iterate = op.kind === 'save' ? op.options.iterate : op.iterate;
     const outcome = await this.repository.change(resolved.masterId, async (tx) => {
-      await tx.lockMaster(resolved.masterId);
+      // Every write of files (uploads of any kind, deletions) passes here: another user's
+      // check-out refuses it (409 naming the holder); the holder's goes to the working copy.
+      const hold = await tx.lockMaster(resolved.masterId);
+      const workingId =
+        checkoutGuard(hold, user.id, resolved.number) === 'holder' ? await tx.workingCopyId(resolved.masterId) : null;
       // Re-read under the lock: another change may have committed since the checks above.
-      const key = ref.kind === 'oid' ? iterationKey(resolved) : masterKey(resolved);
+      const key: HolderKey =
+        workingId !== null
+          ? { kind: 'iteration', id: workingId }
+          : ref.kind === 'oid'
+            ? iterationKey(resolved)
+            : masterKey(resolved);
       const found = await tx.findHolder(key, fileName);
       if (!found) throw new NotFoundException(noHolder(ref));
       const { holder, item: existing } = found;
-      if (!holder.latest) await this.refuseOldIteration(holder, tx);
+      if (!holder.latest && !holder.working) await this.refuseOldIteration(holder, tx);
+      // The working copy is changed in place: check-in makes it the new iteration.
+      const iterate = !holder.working && (op.kind === 'save' ? op.options.iterate : op.iterate);
       checkConditions(conditions, existing, fileName);
       if (op.kind === 'delete' && !existing) throw new NotFoundException(noFile(fileName, holder));
 
@@ -292,6 +311,8 @@ export class FilesService implements OnModuleInit {
     const holder = found.holder;
     const access = accessFromRole(user, found.memberRole);
     if (access === 'none') throw new NotFoundException(noHolder(ref));
+    // A working copy is its holder's alone.
+    if (holder.working && holder.checkedOutById !== user.id) throw new NotFoundException(noHolder(ref));
     if (need === 'write' && access === 'read') {
       throw new ForbiddenException(
         `changing files needs author or manager rights in container '${holder.containerName}'; you may only read there`,

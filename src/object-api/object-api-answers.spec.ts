@@ -30,6 +30,9 @@ const record: ObjectRecord = {
   createdAt: new Date('2026-03-02T10:00:00.123Z'),
   modifiedAt: new Date('2026-03-04T16:30:00Z'),
   memberRole: 'author',
+  checkedOutBy: null,
+  checkedOutById: null,
+  working: false,
 };
 
 describe('api/1.0 answers', () => {

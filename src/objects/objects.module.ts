@@ -3,6 +3,8 @@ import { AuthModule } from '../auth/auth.module.js';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { NumbersModule } from '../numbers/numbers.module.js';
 import { CatalogLinksService } from './links/catalog-links.service.js';
+import { CheckoutController } from './versioned/checkout.controller.js';
+import { CheckoutService } from './versioned/checkout.service.js';
 import { CatalogObjectsController } from './plain/catalog-objects.controller.js';
 import { ObjectChangesController } from './versioned/object-changes.controller.js';
 import { ObjectChangesService } from './versioned/object-changes.service.js';
@@ -20,10 +22,17 @@ import { UsageLinksService } from './structure/usage-links.service.js';
 
 @Module({
   imports: [AuthModule, CatalogModule, NumbersModule],
-  controllers: [ObjectsController, ObjectChangesController, UsageLinksController, CatalogObjectsController],
+  controllers: [
+    ObjectsController,
+    ObjectChangesController,
+    CheckoutController,
+    UsageLinksController,
+    CatalogObjectsController,
+  ],
   providers: [
     ObjectsService,
     ObjectChangesService,
+    CheckoutService,
     UsageLinksService,
     PlainObjectsService,
     CatalogLinksService,

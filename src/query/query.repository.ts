@@ -155,10 +155,11 @@ function matchesSql(req: SnapshotRequest): Sql {
     return sql`
       SELECT array_agg(i.id ORDER BY ${req.order}) AS ids
       FROM iterations i JOIN masters m ON m.id = i.master_id
-      WHERE ${permitted(req.readable)} AND ${req.where}`;
+      WHERE ${permitted(req.readable)} AND NOT i.working AND ${req.where}`;
   }
   const dir = Prisma.raw(scan.desc ? 'DESC' : 'ASC');
-  const latest = scan.latest ? sql`AND i.latest` : Prisma.empty;
+  // Working copies of check-outs are their holders' alone: never matched.
+  const latest = scan.latest ? sql`AND i.latest` : sql`AND NOT i.working`;
   return sql`
     SELECT array_agg(o.id) AS ids FROM (
       SELECT i.id

@@ -65,11 +65,13 @@ const CAD = ['attributes', 'number', 'oid', 'subtype', 'version'];
 const CAD_LINK = ['attributes', 'id', 'lineNumber', 'member', 'quantity', 'referenceNumber', 'unit'];
 const OBJECT = [
   'attributes',
+  'checkedOutBy',
   'class',
   'container',
   'createdAt',
   'createdBy',
   'description',
+  'isCheckedOut',
   'iteration',
   'latest',
   'masterOid',
@@ -86,6 +88,7 @@ const OBJECT = [
   'type',
   'version',
   'versionReference',
+  'workingCopy',
 ];
 const OBJECT_USE = ['id', 'lineNumber', 'member', 'oid', 'parent', 'quantity', 'unit'];
 const PLAIN_OBJECT = [
@@ -343,7 +346,7 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       TusUploadsController_patch: { status: 200, fields: FILE_WRITE },
       TusUploadsController_terminate: { status: 204, body: 'text' },
       FilesController_version: { status: 200, fields: VERSION },
-      FilesController_list: { status: 200, fields: LIST },
+      FilesController_list: { status: 200, fields: [...LIST, 'checkedOutBy', 'isCheckedOut'].sort() },
       // A ZIP: Swagger UI offers it as a download link, showing no body.
       FilesController_collect: { status: 200, body: 'none shown' },
       FilesController_download: { status: 200, body: 'text' },
@@ -363,6 +366,13 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       ObjectChangesController_remove: {
         status: 200,
         fields: ['class', 'files', 'iterations', 'links', 'masterOid', 'number', 'references', 'usedBy'],
+      },
+      // The example checks 0000000003 out and in; undoing the check-out then finds nothing to undo.
+      CheckoutController_checkout: { status: 200, fields: OBJECT },
+      CheckoutController_checkin: { status: 200, fields: OBJECT },
+      CheckoutController_undo: {
+        status: 409,
+        message: '0000000003 is not checked out (POST /objects/0000000003/checkout checks it out)',
       },
       UsageLinksController_add: { status: 201, fields: OBJECT_USE },
       UsageLinksController_update: { status: 200, fields: OBJECT_USE },

@@ -49,6 +49,8 @@ describe('files: listing and downloading (demo data, read only)', () => {
             sha256: sha(NOTES_MD),
           },
         ],
+        isCheckedOut: false,
+        checkedOutBy: null,
         _runtime: expect.any(Number),
       });
     });
@@ -85,7 +87,13 @@ describe('files: listing and downloading (demo data, read only)', () => {
     it('answers count 0 for an object without files in the role', async () => {
       const res = await get('/files/0000000003?role=all');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ count: 0, items: [], _runtime: expect.any(Number) });
+      expect(res.body).toEqual({
+        count: 0,
+        items: [],
+        isCheckedOut: false,
+        checkedOutBy: null,
+        _runtime: expect.any(Number),
+      });
       const none = await get('/files/0000000002');
       expect(none.body).toMatchObject({ count: 0, items: [] });
     });

@@ -62,9 +62,11 @@ describe('GET /query/1.0/api.json', () => {
         'container',
         'createdBy',
         'modifiedBy',
+        'checkedOutBy',
         'created',
         'modified',
         'latest',
+        'checkedOut',
         'sort',
       ].sort(),
     );

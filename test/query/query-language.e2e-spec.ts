@@ -230,7 +230,7 @@ describe('the q language', () => {
     [
       'an unknown key',
       ['{"colour":"red"}'],
-      'q[0].colour: unknown key (known: type, subtype, number, name, state, version, iteration, container, createdBy, modifiedBy, created, modified, latest, attributes.<name>, sort)',
+      'q[0].colour: unknown key (known: type, subtype, number, name, state, version, iteration, container, createdBy, modifiedBy, checkedOutBy, created, modified, latest, checkedOut, attributes.<name>, sort)',
     ],
     ['an inherited name as key', ['{"constructor":"x"}'], 'q[0].constructor: unknown key'],
     [

@@ -38,6 +38,14 @@ export class FileListDto {
   /** ordered by role, then file name */
   items!: FileItemDto[];
 
+  /** whether the object holding the files is checked out (then only its holder may change them) */
+  @ApiProperty({ example: false })
+  isCheckedOut!: boolean;
+
+  /** who holds it checked out */
+  @ApiProperty({ type: String, example: null })
+  checkedOutBy!: string | null;
+
   /** seconds the request took */
   @ApiProperty({ example: 0.0042 })
   _runtime!: number;

@@ -216,6 +216,16 @@ export class NewRevisionDto extends PickType(NewIterationDto, ['note'] as const)
   declare note?: string;
 }
 
+export class CheckinDto {
+  /** check-in comment: the note of the iteration the check-in makes */
+  @ApiPropertyOptional({ example: 'hole pattern moved 2 mm' })
+  @ValidateIf(given)
+  @IsString({ message: 'message must be a string' })
+  @MaxLength(NOTE_MAX, { message: `message must be at most ${NOTE_MAX} characters` })
+  @Matches(NO_NUL, { message: 'message must not contain NUL characters' })
+  message?: string;
+}
+
 export class StateChangeDto {
   /** the state to go to (OBJECTS_LIFECYCLE says which may follow which) */
   @ApiProperty({ example: 'UNDERREVIEW' })

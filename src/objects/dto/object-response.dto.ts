@@ -85,6 +85,21 @@ export class ObjectDto {
 
   @ApiProperty({ example: '2026-11-24T09:30:00.000Z' })
   modifiedAt!: Date;
+
+  /** whether the object is checked out (POST /objects/<ref>/checkout) */
+  @ApiProperty({ example: false })
+  isCheckedOut!: boolean;
+
+  /** who holds it checked out: only they may change it until it is checked in */
+  @ApiProperty({ type: String, example: null })
+  checkedOutBy!: string | null;
+
+  /**
+   * whether this iteration is the working copy of a check-out (seen by its holder alone; check-in makes it the
+   * latest iteration)
+   */
+  @ApiProperty({ example: false })
+  workingCopy!: boolean;
 }
 
 export class IterationListDto {

@@ -46,7 +46,9 @@ export class UsageLinksService {
           `member: ${member.number} contains ${parent.number} in its structure; using it would make a cycle`,
         );
       }
-      const target = body.iterate ? await this.iterate(tx, user, parent) : parent;
+      // A working copy (the caller holds the object checked out) is changed in place: it is the new iteration.
+      const iterate = !!body.iterate && !parent.working;
+      const target = iterate ? await this.iterate(tx, user, parent) : parent;
       const values = { quantity: body.quantity ?? 1, unit: body.unit ?? 'ea', lineNumber: toBig(body.lineNumber) };
       const existing = await tx.links.list(target.iterationId, user.id);
       // Adds are serialised by lockStructures: the count read here is the count the add makes one more of.
@@ -58,7 +60,7 @@ export class UsageLinksService {
       }
       checkLineNumber(user, existing, values, null, parent.number);
       const id = await tx.links.add(target.iterationId, linkClass, member.masterId, values);
-      if (!body.iterate) await tx.changeIteration(target.iterationId, {}, user.id);
+      if (!iterate) await tx.changeIteration(target.iterationId, {}, user.id);
       const link = (await tx.links.list(target.iterationId, user.id)).find((l) => l.id === id)!;
       await recordAudit(tx.audit, {
         ...auditOf(user, 'objects.uses.add', parent),
@@ -67,7 +69,7 @@ export class UsageLinksService {
           member: member.number,
           ...plain(values),
           version: iterationLabel(target),
-          iterated: !!body.iterate,
+          iterated: iterate,
         },
       });
       return describeUse(user, link, { cls: parent.cls, iterationId: target.iterationId });
@@ -76,7 +78,7 @@ export class UsageLinksService {
 
   async update(user: AuthUser, ref: ObjectRef, linkRef: string, body: ChangeUseDto): Promise<ObjectUseDto> {
     return this.repo.change(async (tx) => {
-      const { parent, target, link } = await this.linkForChange(tx, user, ref, linkRef, !!body.iterate);
+      const { parent, target, link, iterated } = await this.linkForChange(tx, user, ref, linkRef, !!body.iterate);
       const before = { quantity: link.quantity, unit: link.unit, lineNumber: link.lineNumber };
       const values = {
         quantity: body.quantity ?? link.quantity,
@@ -85,7 +87,7 @@ export class UsageLinksService {
       };
       checkLineNumber(user, await tx.links.list(target.iterationId, user.id), values, link.id, parent.number);
       await tx.links.update(link.id, values);
-      if (!body.iterate) await tx.changeIteration(target.iterationId, {}, user.id);
+      if (!iterated) await tx.changeIteration(target.iterationId, {}, user.id);
       await recordAudit(tx.audit, {
         ...auditOf(user, 'objects.uses.update', parent),
         detail: {
@@ -94,7 +96,7 @@ export class UsageLinksService {
           before: plain(before),
           after: plain(values),
           version: iterationLabel(target),
-          iterated: !!body.iterate,
+          iterated,
         },
       });
       return describeUse(user, { ...link, ...values }, { cls: parent.cls, iterationId: target.iterationId });
@@ -103,9 +105,9 @@ export class UsageLinksService {
 
   async remove(user: AuthUser, ref: ObjectRef, linkRef: string, iterate: boolean): Promise<ObjectUseDto> {
     return this.repo.change(async (tx) => {
-      const { parent, target, link } = await this.linkForChange(tx, user, ref, linkRef, iterate);
+      const { parent, target, link, iterated } = await this.linkForChange(tx, user, ref, linkRef, iterate);
       await tx.links.remove(link.id);
-      if (!iterate) await tx.changeIteration(target.iterationId, {}, user.id);
+      if (!iterated) await tx.changeIteration(target.iterationId, {}, user.id);
       await recordAudit(tx.audit, {
         ...auditOf(user, 'objects.uses.remove', parent),
         detail: {
@@ -113,7 +115,7 @@ export class UsageLinksService {
           member: link.memberNumber,
           ...plain(link),
           version: iterationLabel(target),
-          iterated: iterate,
+          iterated,
         },
       });
       return describeUse(user, link, { cls: parent.cls, iterationId: target.iterationId });
@@ -128,7 +130,8 @@ export class UsageLinksService {
     const parent = await lockForChange(tx, user, ref);
     usingClass(parent);
     const named = pickLink(user, await tx.links.list(parent.iterationId, user.id), linkRef, parent);
-    if (!iterate) return { parent, target: parent, link: named };
+    // A working copy (the caller holds the object checked out) is changed in place.
+    if (!iterate || parent.working) return { parent, target: parent, link: named, iterated: false };
     const made = await tx.newIteration(parent.iterationId, {
       userId: user.id,
       released: this.config.objectsReleasedStates,
@@ -136,7 +139,7 @@ export class UsageLinksService {
     const target = (await tx.findInMaster(parent.masterId, 'latest', user.id))!;
     const copy = made.links.get(named.id)!;
     const link = (await tx.links.list(made.id, user.id)).find((l) => l.id === copy)!;
-    return { parent, target, link };
+    return { parent, target, link, iterated: true };
   }
 
   private async iterate(tx: ObjectChangeTx, user: AuthUser, parent: ObjectRecord): Promise<ObjectRecord> {

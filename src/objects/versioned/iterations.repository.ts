@@ -104,7 +104,7 @@ export function latestOfBranchSql(branchId: number): Prisma.Sql {
   return Prisma.sql`(
     SELECT l.id FROM iterations b
     JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
-    WHERE b.id = ${branchId}
+    WHERE b.id = ${branchId} AND NOT l.working
       AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
     ORDER BY l.iteration DESC LIMIT 1)`;
 }
@@ -112,7 +112,7 @@ export function latestOfBranchSql(branchId: number): Prisma.Sql {
 /** The same as SQL text with the branch id as the parameter `param` (`$1`), for prepared statements. */
 export function latestOfBranchText(param: string): string {
   return `(SELECT l.id FROM iterations b JOIN iterations l ON l.master_id = b.master_id AND l.version = b.version
-    WHERE b.id = ${param}
+    WHERE b.id = ${param} AND NOT l.working
       AND b.id = (SELECT min(c.id) FROM iterations c WHERE c.master_id = b.master_id AND c.version = b.version)
     ORDER BY l.iteration DESC LIMIT 1)`;
 }

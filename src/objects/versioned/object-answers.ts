@@ -32,6 +32,9 @@ export function describeObject(r: ObjectRecord): ObjectDto {
     createdAt: r.createdAt,
     modifiedBy: r.modifiedBy,
     modifiedAt: r.modifiedAt,
+    isCheckedOut: r.checkedOutById !== null,
+    checkedOutBy: r.checkedOutBy,
+    workingCopy: r.working,
   };
 }
 

@@ -9,7 +9,8 @@ import {
   type Reservation,
 } from '../../numbers/numbers.repository.js';
 import type { NumbersService } from '../../numbers/numbers.service.js';
-import { boundLockWaits } from '../../prisma/object-locks.js';
+import { CheckoutTx, holdOf, lockMasterText } from './checkout.repository.js';
+import type { CheckoutHold } from './checkout-hold.js';
 import { newIteration, type IterationStart, type NewIteration } from './iterations.repository.js';
 import type { ObjectRef } from '../../catalog/object-ref.js';
 import {
@@ -105,6 +106,8 @@ export class ObjectChangeTx {
   readonly rows: CatalogRowsTx;
   /** References plain objects keep in their JSON. */
   readonly refs: ObjectReferencesTx;
+  /** Check-out, check-in and undo. */
+  readonly checkouts: CheckoutTx;
 
   constructor(
     private readonly tx: Prisma.TransactionClient,
@@ -116,6 +119,7 @@ export class ObjectChangeTx {
     this.links = new UsageLinksTx(tx, lockTimeoutMs);
     this.rows = new CatalogRowsTx(tx, lockTimeoutMs);
     this.refs = new ObjectReferencesTx(tx);
+    this.checkouts = new CheckoutTx(tx);
   }
 
   /** For recordAudit, in this transaction. */
@@ -129,12 +133,12 @@ export class ObjectChangeTx {
    * same lock. NO KEY UPDATE leaves rows that merely reference the master unblocked; a
    * deletion takes FOR UPDATE instead, so a usage link being added to the object (whose foreign
    * key check holds the master's KEY SHARE lock) is committed, and counted, before it looks.
-   * From here on, no lock wait of the change is longer than DB_LOCK_TIMEOUT_MS (503).
+   * From here on, no lock wait of the change is longer than DB_LOCK_TIMEOUT_MS (503). Answers
+   * who holds the object checked out (checkoutGuard says what that allows).
    */
-  async lockMaster(masterId: number, forDelete = false): Promise<void> {
-    const bounded = boundLockWaits(this.lockTimeoutMs);
-    if (forDelete) await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} AND ${bounded} FOR UPDATE`;
-    else await this.tx.$queryRaw`SELECT id FROM masters WHERE id = ${masterId} AND ${bounded} FOR NO KEY UPDATE`;
+  async lockMaster(masterId: number, forDelete = false): Promise<CheckoutHold> {
+    const text = lockMasterText(forDelete);
+    return holdOf(await this.tx.$queryRawUnsafe<CheckoutHold[]>(text, masterId, String(this.lockTimeoutMs)));
   }
 
   findByRef(ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {

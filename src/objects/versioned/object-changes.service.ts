@@ -136,11 +136,14 @@ export class ObjectChangesService {
       const cur = await lockForChange(tx, user, ref);
       checkTitle(cur.cls, body.title);
       const change = body.attributes === undefined ? null : checkObjectAttributes(catalog, cur, body.attributes);
-      const made = await tx.newIteration(cur.iterationId, {
-        userId: user.id,
-        note: body.note ?? null,
-        released: this.config.objectsReleasedStates,
-      });
+      // The holder of a check-out changes the working copy in place: check-in makes it the new iteration.
+      const made = cur.working
+        ? { id: cur.iterationId }
+        : await tx.newIteration(cur.iterationId, {
+            userId: user.id,
+            note: body.note ?? null,
+            released: this.config.objectsReleasedStates,
+          });
       const fields: {
         title?: string | null;
         description?: string | null;
@@ -149,9 +152,10 @@ export class ObjectChangesService {
       if (body.title !== undefined) fields.title = body.title;
       if (body.description !== undefined) fields.description = body.description;
       if (change) fields.attributes = mergeAttributes(cur.attributes, change);
-      if (Object.keys(fields).length) await tx.changeIteration(made.id, fields, user.id);
+      if (cur.working && body.note !== undefined) Object.assign(fields, { note: body.note });
+      if (Object.keys(fields).length || cur.working) await tx.changeIteration(made.id, fields, user.id);
       if (body.name !== undefined && body.name !== cur.name) await tx.renameMaster(cur.masterId, body.name);
-      const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
+      const after = (await tx.findInMaster(cur.masterId, cur.working ? 'working' : 'latest', user.id))!;
       await recordAudit(tx.audit, {
         ...this.auditOf(user, 'objects.iterate', cur),
         detail: { from: iterationLabel(cur), to: iterationLabel(after), changed: changedFields(cur, after) },
@@ -164,7 +168,7 @@ export class ObjectChangesService {
     const state = this.config.objectsLifecycle.initial;
     const ref = parseVersionedRef(await this.catalog.current(), text, type);
     return this.repo.change(async (tx) => {
-      const cur = await lockForChange(tx, user, ref);
+      const cur = await lockForChange(tx, user, ref, { latestOnly: true, holder: { refuse: 'a revision' } });
       const highest = await tx.highestVersion(cur.masterId);
       const version = nextVersion(highest);
       if (version === null) {
@@ -195,7 +199,7 @@ export class ObjectChangesService {
       );
     }
     return this.repo.change(async (tx) => {
-      const cur = await lockForChange(tx, user, ref);
+      const cur = await lockForChange(tx, user, ref, { latestOnly: true, holder: { refuse: 'a state change' } });
       const problem = transitionProblem(lifecycle, cur.state, state);
       if (problem) throw new ConflictException(`${cur.number} ${iterationLabel(cur)}: ${problem}`);
       await tx.changeIteration(cur.iterationId, { state }, user.id);
@@ -225,7 +229,11 @@ export class ObjectChangesService {
     return this.repo.change(async (tx) => {
       // FOR UPDATE: a usage link, catalog link or reference to it being stored (holding the master
       // FOR KEY SHARE or FOR SHARE) commits first and is counted below.
-      const cur = await lockForChange(tx, user, ref, { latestOnly: false, forDelete: true });
+      const cur = await lockForChange(tx, user, ref, {
+        latestOnly: false,
+        forDelete: true,
+        holder: { refuse: 'a deletion' },
+      });
       const users = await tx.usersOf(cur.masterId, user.id);
       const iterationIds = await tx.rows.iterationIds(cur.masterId);
       const sides = [...linkSides(catalog, 'iteration', iterationIds), ...linkSides(catalog, 'master', [cur.masterId])];

@@ -44,7 +44,8 @@ export class ObjectListsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   list(f: ObjectListFilter): Promise<ObjectListRow[]> {
-    const where: Prisma.Sql[] = [sql`m.class = ANY(${[...f.classes]}::text[])`];
+    // Working copies of check-outs are their holders' alone: never listed.
+    const where: Prisma.Sql[] = [sql`m.class = ANY(${[...f.classes]}::text[])`, sql`NOT i.working`];
     if (f.readable !== null) where.push(sql`m.container_id = ANY(${[...f.readable]}::integer[])`);
     if (f.namePattern !== null) where.push(sql`m.name LIKE ${f.namePattern}`);
     if (f.numberPattern !== null) where.push(sql`m.number LIKE ${f.numberPattern}`);
@@ -55,7 +56,7 @@ export class ObjectListsRepository {
     if (f.iterations.kind === 'released') {
       where.push(sql`i.id = (
         SELECT max(r.id) FROM iterations r
-        WHERE r.master_id = i.master_id AND r.state = ANY(${[...f.iterations.states]}::text[]))`);
+        WHERE r.master_id = i.master_id AND NOT r.working AND r.state = ANY(${[...f.iterations.states]}::text[]))`);
     }
     return this.prisma.$queryRaw<ObjectListRow[]>`
       SELECT i.id AS "iterationId", m.class AS cls, m.number, m.name

@@ -39,10 +39,18 @@ export interface ObjectRecord {
   modifiedAt: Date;
   /** The caller's membership role in the container (null: not a member). */
   memberRole: MemberRole | null;
+  /** Who holds the object checked out (null: checked in). */
+  checkedOutBy: string | null;
+  checkedOutById: number | null;
+  /** Whether this iteration is the working copy of a check-out. */
+  working: boolean;
 }
 
-/** Which iteration of a master: its latest, a version's latest, or one version.iteration. */
-export type IterationPick = { version: string; iteration: number | null } | 'latest';
+/**
+ * Which iteration of a master: its latest, a version's latest, one version.iteration, or the
+ * working copy of a check-out.
+ */
+export type IterationPick = { version: string; iteration: number | null } | 'latest' | 'working';
 
 export type Db = Prisma.TransactionClient | PrismaService;
 
@@ -70,9 +78,11 @@ export function recordSql(
            c.class AS "containerClass", i.version, i.iteration, i.latest, i.state, i.title, i.description, i.note,
            i.attributes, cu.name AS "createdBy", mu.name AS "modifiedBy", i.created_by AS "createdById",
            i.modified_by AS "modifiedById", i.created_at AS "createdAt",
-           i.modified_at AS "modifiedAt", mb.role::text AS "memberRole"
+           i.modified_at AS "modifiedAt", mb.role::text AS "memberRole",
+           ou.name AS "checkedOutBy", m.checked_out_by AS "checkedOutById", i.working
     FROM ${from.iterations} i
     JOIN ${from.masters} m ON m.id = i.master_id
+    LEFT JOIN users ou ON ou.id = m.checked_out_by
     JOIN containers c ON c.id = m.container_id
     JOIN users cu ON cu.id = i.created_by
     JOIN users mu ON mu.id = i.modified_by
@@ -81,11 +91,17 @@ export function recordSql(
     ${order}`;
 }
 
+/** A working copy is seen by its holder alone; for everyone else it does not exist. */
+export function workingVisibleTo(userId: number): Prisma.Sql {
+  return Prisma.sql`(NOT i.working OR m.checked_out_by = ${userId})`;
+}
+
 /** The iterations a reference names: one, or one per class carrying the number. */
 export function findByRef(db: Db, ref: ObjectRef, userId: number): Promise<ObjectRecord[]> {
   const where =
     ref.kind === 'oid'
-      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id} AND m.class = ${ref.cls}`
+      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id} AND m.class = ${ref.cls}
+          AND ${workingVisibleTo(userId)}`
       : ref.cls === null
         ? Prisma.sql`m.number = ${ref.number} AND i.latest`
         : Prisma.sql`m.number = ${ref.number} AND m.class = ${ref.cls} AND i.latest`;
@@ -102,9 +118,12 @@ export async function findInMaster(
   const where =
     pick === 'latest'
       ? Prisma.sql`i.master_id = ${masterId} AND i.latest`
-      : pick.iteration === null
-        ? Prisma.sql`i.master_id = ${masterId} AND i.version = ${pick.version}`
-        : Prisma.sql`i.master_id = ${masterId} AND i.version = ${pick.version} AND i.iteration = ${pick.iteration}`;
+      : pick === 'working'
+        ? Prisma.sql`i.master_id = ${masterId} AND i.working`
+        : pick.iteration === null
+          ? Prisma.sql`i.master_id = ${masterId} AND i.version = ${pick.version} AND NOT i.working`
+          : Prisma.sql`i.master_id = ${masterId} AND i.version = ${pick.version} AND i.iteration = ${pick.iteration}
+              AND ${workingVisibleTo(userId)}`;
   const rows = await db.$queryRaw<ObjectRecord[]>(
     recordSql(userId, where, Prisma.sql`ORDER BY i.iteration DESC LIMIT 1`),
   );

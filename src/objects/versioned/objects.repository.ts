@@ -12,6 +12,7 @@ import {
   recordSql,
   type IterationPick,
   type ObjectRecord,
+  workingVisibleTo,
 } from './object-records.repository.js';
 
 /**
@@ -39,7 +40,7 @@ export class ObjectsRepository {
     return this.prisma.$queryRaw<ObjectRecord[]>(
       recordSql(
         userId,
-        Prisma.sql`i.master_id = ${masterId}`,
+        Prisma.sql`i.master_id = ${masterId} AND ${workingVisibleTo(userId)}`,
         Prisma.sql`ORDER BY length(i.version), i.version, i.iteration`,
       ),
     );

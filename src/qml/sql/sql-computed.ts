@@ -116,6 +116,12 @@ export function computed(name: Extract<SqlExpr, { k: 'computed' }>['name'], t: C
       if (t.storage.kind !== 'iteration') return sql`${head})`;
       return sql`${head} || ', ' || ${ident(a, 'version')} || '.' || ${ident(a, 'iteration')}::text)`;
     }
+    case 'checkoutState': {
+      // Windchill's checkoutInfo.state (wt.vc.wip.WorkInProgressState): `wrk` the working copy,
+      // `c/o` the latest iteration of an object checked out (the original), `c/i` every other.
+      const m = auxAlias(a, t.storage, 'master');
+      return sql`(CASE WHEN ${ident(a, 'working')} THEN 'wrk' WHEN ${ident(a, 'latest')} AND ${ident(m, 'checked_out_by')} IS NOT NULL THEN 'c/o' ELSE 'c/i' END)`;
+    }
     case 'folderPath':
       return sql`('/' || ${ident(auxAlias(a, t.storage, 'container'), 'name')})`;
     case 'containerName':

@@ -7,6 +7,15 @@ function where(...q: object[]) {
 }
 
 describe('compileWhere', () => {
+  it('finds objects checked out or in, and by their holder, on the master', () => {
+    expect(where({ checkedOut: true, latest: false })).toEqual({ sql: 'm.checked_out_by IS NOT NULL', values: [] });
+    expect(where({ checkedOut: false })).toEqual({ sql: '(i.latest AND m.checked_out_by IS NULL)', values: [] });
+    expect(where({ checkedOutBy: 'alice', latest: false })).toEqual({
+      sql: 'm.checked_out_by IN (SELECT u.id FROM users u WHERE u.name = $1::text)',
+      values: ['alice'],
+    });
+  });
+
   it('keeps exact and prefix matches on number index-friendly', () => {
     expect(where({ number: '0000000042' })).toEqual({
       sql: '(i.latest AND m.number = $1::text)',

@@ -33,8 +33,14 @@ const NAME_LOOKUPS: Record<string, (pred: Sql) => Sql> = {
   container: (pred) => sql`m.container_id IN (SELECT c.id FROM containers c WHERE ${pred})`,
   createdBy: (pred) => sql`i.created_by IN (SELECT u.id FROM users u WHERE ${pred})`,
   modifiedBy: (pred) => sql`i.modified_by IN (SELECT u.id FROM users u WHERE ${pred})`,
+  checkedOutBy: (pred) => sql`m.checked_out_by IN (SELECT u.id FROM users u WHERE ${pred})`,
 };
-const LOOKUP_NAME: Record<string, Sql> = { container: sql`c.name`, createdBy: sql`u.name`, modifiedBy: sql`u.name` };
+const LOOKUP_NAME: Record<string, Sql> = {
+  container: sql`c.name`,
+  createdBy: sql`u.name`,
+  modifiedBy: sql`u.name`,
+  checkedOutBy: sql`u.name`,
+};
 
 const SORT_COLUMNS: Record<string, Sql> = {
   ...COLUMNS,
@@ -62,6 +68,7 @@ export function compileWhere(query: ParsedQuery): Sql {
   return or(
     query.parts.map((part) => {
       const conds = part.criteria.map((c) => compileCriterion(c, query.types));
+      if (part.checkedOut !== null) conds.unshift(checkedOutCond(part.checkedOut));
       if (part.latest) conds.unshift(sql`i.latest`);
       return and(conds);
     }),
@@ -75,7 +82,12 @@ export function compileOrder(sort: SortKey[]): Sql {
 }
 
 /** Criteria keys that compare columns of masters (or rows found from them) only. */
-const MASTER_KEYS: ReadonlySet<string> = new Set(['number', 'name', 'type', 'subtype', 'container']);
+const MASTER_KEYS: ReadonlySet<string> = new Set(['number', 'name', 'type', 'subtype', 'container', 'checkedOutBy']);
+
+/** `checkedOut`: the object is checked out (true) or checked in (false), a condition on its master. */
+function checkedOutCond(checkedOut: boolean): Sql {
+  return checkedOut ? sql`m.checked_out_by IS NOT NULL` : sql`m.checked_out_by IS NULL`;
+}
 
 /**
  * A query that can take its order from masters_number_idx: one `q` object, sorted by number
@@ -94,8 +106,10 @@ export function numberOrderScan(query: ParsedQuery): NumberOrderScan | null {
   if (query.parts.length !== 1 || query.sort.length !== 1 || query.sort[0].key !== 'number') return null;
   const [part] = query.parts;
   if (!part.criteria.every((c) => c.kind !== 'attribute' && MASTER_KEYS.has(c.key))) return null;
+  const conds = part.criteria.map((c) => compileCriterion(c, query.types));
+  if (part.checkedOut !== null) conds.unshift(checkedOutCond(part.checkedOut));
   return {
-    where: and(part.criteria.map((c) => compileCriterion(c, query.types))),
+    where: and(conds),
     desc: query.sort[0].desc,
     latest: part.latest,
   };

@@ -118,6 +118,11 @@ export function qJsonSchema(): Record<string, unknown> {
     description: 'only latest iterations',
     [MESSAGE]: '{value} is not a boolean',
   };
+  properties.checkedOut = {
+    type: 'boolean',
+    description: 'only objects checked out (true) or checked in (false)',
+    [MESSAGE]: '{value} is not a boolean',
+  };
   const sortKey = {
     type: 'string',
     pattern: `^-?(${SORT_KEYS.join('|')})$`,
@@ -142,7 +147,7 @@ export function qJsonSchema(): Record<string, unknown> {
     ],
     [MESSAGE]: { anyOf: notSortKeys },
   };
-  const known = [...FIELDS.keys(), 'latest', `${ATTRIBUTE_PREFIX}<name>`, 'sort'].join(', ');
+  const known = [...FIELDS.keys(), 'latest', 'checkedOut', `${ATTRIBUTE_PREFIX}<name>`, 'sort'].join(', ');
   const criteria = (max: number) => ({ maxProperties: max, [MESSAGE]: `more than ${MAX_CRITERIA} criteria ({count})` });
   return {
     $id: 'q',
@@ -161,7 +166,7 @@ export function qJsonSchema(): Record<string, unknown> {
         maxLength: ATTRIBUTE_PREFIX.length + MAX_ATTRIBUTE_NAME,
         [MESSAGE]: `an attribute name of 1 to ${MAX_ATTRIBUTE_NAME} characters is needed`,
       },
-      else: { enum: [...FIELDS.keys(), 'latest', 'sort'], [MESSAGE]: `unknown key (known: ${known})` },
+      else: { enum: [...FIELDS.keys(), 'latest', 'checkedOut', 'sort'], [MESSAGE]: `unknown key (known: ${known})` },
     },
     // At most MAX_CRITERIA criteria, besides sort.
     if: { required: ['sort'] },

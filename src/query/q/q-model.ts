@@ -41,6 +41,8 @@ export interface ParsedQ {
   criteria: Criterion[];
   /** only latest iterations (default true) */
   latest: boolean;
+  /** only objects checked out (true) or checked in (false); null: either */
+  checkedOut: boolean | null;
   /** the object's own `sort`, or null when it has none */
   sort: SortKey[] | null;
   /** the object as echoed back in `query`: values normalized, defaults made explicit */
@@ -105,6 +107,7 @@ export const FIELDS: ReadonlyMap<string, FieldKind> = new Map<string, FieldKind>
   ['container', 'text'],
   ['createdBy', 'text'],
   ['modifiedBy', 'text'],
+  ['checkedOutBy', 'text'],
   ['created', 'timestamp'],
   ['modified', 'timestamp'],
 ]);

@@ -78,6 +78,7 @@ function parseQ(raw: unknown, path: string, types: ReadonlyMap<string, QType>): 
   const criteria: Criterion[] = [];
   const normalized: Record<string, unknown> = {};
   let latest = true;
+  let checkedOut: boolean | null = null;
   let sort: SortKey[] | null = null;
   for (const [key, v] of Object.entries(q)) {
     if (key === 'sort') {
@@ -85,6 +86,9 @@ function parseQ(raw: unknown, path: string, types: ReadonlyMap<string, QType>): 
       normalized.sort = sort.map((k) => (k.desc ? `-${k.key}` : k.key));
     } else if (key === 'latest') {
       latest = v as boolean;
+    } else if (key === 'checkedOut') {
+      checkedOut = v as boolean;
+      normalized.checkedOut = checkedOut;
     } else {
       const kind = key.startsWith(ATTRIBUTE_PREFIX) ? 'attribute' : FIELDS.get(key)!;
       const attribute = kind === 'attribute' ? key.slice(ATTRIBUTE_PREFIX.length) : undefined;
@@ -95,7 +99,7 @@ function parseQ(raw: unknown, path: string, types: ReadonlyMap<string, QType>): 
     }
   }
   normalized.latest = latest;
-  return { criteria, latest, sort, normalized };
+  return { criteria, latest, checkedOut, sort, normalized };
 }
 
 /**
