@@ -347,8 +347,8 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       TusUploadsController_terminate: { status: 204, body: 'text' },
       FilesController_version: { status: 200, fields: VERSION },
       FilesController_list: { status: 200, fields: [...LIST, 'checkedOutBy', 'isCheckedOut'].sort() },
-      // A ZIP: Swagger UI offers it as a download link, showing no body.
-      FilesController_collect: { status: 200, body: 'none shown' },
+      // A ZIP (stored entries, the manifest readable): Swagger UI shows its bytes as text.
+      FilesController_collect: { status: 200, body: 'text' },
       FilesController_download: { status: 200, body: 'text' },
       FilesController_upload: { status: 201, fields: FILE_WRITE },
       FilesController_remove: { status: 200, fields: FILE_WRITE },
