@@ -147,6 +147,8 @@ describe('the embedded database', () => {
       expect(before[0].body).toEqual({
         count: expect.any(Number),
         items: expect.arrayContaining([expect.objectContaining({ filename: 'spec.txt', role: 'PRIMARY' })]),
+        isCheckedOut: false,
+        checkedOutBy: null,
       });
       expect(before[3].body).toEqual({ count: 1, items: [['0000000001', 'Drive unit specification']] });
 
