@@ -468,5 +468,5 @@ describeWithBrowser('Swagger UI "Try it out" on every operation', () => {
       HealthController_ready: { status: 200, fields: ['database', 'migrations', 'status'] },
     });
     // A deadline, not a measure: some hundred operations, each a page interaction, on a busy machine.
-  }, 600_000);
+  }, 900_000);
 });
