@@ -82,3 +82,15 @@ export async function removeBenchContainer(c: pg.Client, container: string): Pro
   await c.query('DELETE FROM masters WHERE container_id IN (SELECT id FROM containers WHERE name = $1)', [container]);
   await c.query('DELETE FROM containers WHERE name = $1', [container]);
 }
+
+/** A file benchmark's container and objects, and the blobs made since `since` that only they used. */
+export async function removeBenchFiles(databaseUrl: string, container: string, since: Date): Promise<void> {
+  await withClient(databaseUrl, async (c) => {
+    await removeBenchContainer(c, container);
+    await c.query(
+      `DELETE FROM content_blobs b WHERE b.created_at >= $1
+       AND NOT EXISTS (SELECT 1 FROM content_items i WHERE i.sha256 = b.sha256)`,
+      [since],
+    );
+  });
+}

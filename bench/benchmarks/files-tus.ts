@@ -12,9 +12,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withClient } from '../harness/database.js';
 import type { Benchmark, BenchContext, Sample } from '../harness/types.js';
-import { ALICE_BASIC, createBenchDocument, removeBenchContainer } from './common.js';
+import { ALICE_BASIC, createBenchDocument, removeBenchFiles } from './common.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 100 * MiB;
@@ -137,18 +136,6 @@ async function rawUpload(ctx: BenchContext): Promise<Sample> {
   return { upload_100mib_mb_s: SIZE / MiB / ((performance.now() - start) / 1000) };
 }
 
-/** The benchmark's objects and the blobs only they used. */
-async function removeObjects(ctx: BenchContext): Promise<void> {
-  await withClient(ctx.databaseUrl, async (c) => {
-    await removeBenchContainer(c, CONTAINER);
-    await c.query(
-      `DELETE FROM content_blobs b WHERE b.created_at >= $1
-       AND NOT EXISTS (SELECT 1 FROM content_items i WHERE i.sha256 = b.sha256)`,
-      [startedAt],
-    );
-  });
-}
-
 export const filesTus: Benchmark = {
   name: 'files-tus',
   description: 'a 100 MiB tus upload in 5 MiB parts vs. the same upload raw in one POST (MB/s)',
@@ -161,7 +148,7 @@ export const filesTus: Benchmark = {
   runService: (ctx) => tusUpload(ctx),
   runBaseline: (ctx) => rawUpload(ctx),
   async teardown(ctx) {
-    await removeObjects(ctx);
+    await removeBenchFiles(ctx.databaseUrl, CONTAINER, startedAt);
     if (dir) await rm(dir, { recursive: true, force: true });
   },
 };

@@ -20,7 +20,7 @@ import type { ChildServer } from '../harness/child-server.js';
 import { withClient } from '../harness/database.js';
 import { memoryStatus, resetPeak, RssSampler } from '../harness/proc-stats.js';
 import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
-import { ALICE_BASIC, createBenchDocument, removeBenchContainer } from './common.js';
+import { ALICE_BASIC, createBenchDocument, removeBenchFiles } from './common.js';
 import { exchange } from './files.js';
 
 const MiB = 1024 * 1024;
@@ -131,7 +131,7 @@ async function measure(side: Side, ctx: BenchContext, run: RunSpec): Promise<Sam
  */
 async function prepare(ctx: BenchContext): Promise<void> {
   startedAt = new Date();
-  await removeObjects(ctx);
+  await removeBenchFiles(ctx.databaseUrl, CONTAINER, startedAt);
   await createBenchDocument(ctx, CONTAINER, DOCUMENT, 'ZIP benchmark');
   await withClient(ctx.databaseUrl, async (c) => {
     const parts = [ASSEMBLY, ...Array.from({ length: LARGE_COUNT }, (_, i) => `${ASSEMBLY}-${i}`)];
@@ -175,18 +175,6 @@ async function prepare(ctx: BenchContext): Promise<void> {
   }
 }
 
-/** The benchmark's objects, and the blobs only they used. */
-async function removeObjects(ctx: BenchContext): Promise<void> {
-  await withClient(ctx.databaseUrl, async (c) => {
-    await removeBenchContainer(c, CONTAINER);
-    await c.query(
-      `DELETE FROM content_blobs b WHERE b.created_at >= $1
-       AND NOT EXISTS (SELECT 1 FROM content_items i WHERE i.sha256 = b.sha256)`,
-      [startedAt],
-    );
-  });
-}
-
 export const filesZip: Benchmark = {
   name: 'files-zip',
   description: 'ZIP downloads: 100 × 1 MiB MB/s, and a 1 GiB collection (MB/s, RSS growth) vs. yazl over node:http',
@@ -207,7 +195,7 @@ export const filesZip: Benchmark = {
   async teardown(ctx) {
     await baseline?.stop();
     baseline = undefined;
-    await removeObjects(ctx);
+    await removeBenchFiles(ctx.databaseUrl, CONTAINER, startedAt);
     if (dir) await rm(dir, { recursive: true, force: true });
   },
 };

@@ -27,7 +27,7 @@ import type { ChildServer } from '../harness/child-server.js';
 import { withClient } from '../harness/database.js';
 import { memoryStatus, resetPeak, RssSampler } from '../harness/proc-stats.js';
 import type { Benchmark, BenchContext, RunSpec, Sample } from '../harness/types.js';
-import { ALICE_BASIC, createBenchDocument, removeBenchContainer } from './common.js';
+import { ALICE_BASIC, createBenchDocument, removeBenchFiles } from './common.js';
 
 const MiB = 1024 * 1024;
 const CONTAINER = 'bench-files';
@@ -211,7 +211,7 @@ async function settleWrites(ctx: BenchContext): Promise<void> {
 /** The benchmark's container (alice author) and document, with both files uploaded through the service. */
 async function prepare(ctx: BenchContext): Promise<void> {
   startedAt = new Date();
-  await removeObjects(ctx);
+  await removeBenchFiles(ctx.databaseUrl, CONTAINER, startedAt);
   await createBenchDocument(ctx, CONTAINER, NUMBER, 'file benchmark');
   dir = await mkdtemp(join(tmpdir(), 'pdm-bench-files-'));
   content.small = randomBytes(FILES.small.size);
@@ -241,18 +241,6 @@ async function checkSameBytes(): Promise<void> {
       }
     }
   }
-}
-
-/** The benchmark's objects, and the blobs only they used (every upload left one). */
-async function removeObjects(ctx: BenchContext): Promise<void> {
-  await withClient(ctx.databaseUrl, async (c) => {
-    await removeBenchContainer(c, CONTAINER);
-    await c.query(
-      `DELETE FROM content_blobs b WHERE b.created_at >= $1
-       AND NOT EXISTS (SELECT 1 FROM content_items i WHERE i.sha256 = b.sha256)`,
-      [startedAt],
-    );
-  });
 }
 
 export const files: Benchmark = {
@@ -287,7 +275,7 @@ export const files: Benchmark = {
   async teardown(ctx) {
     await baseline?.stop();
     baseline = undefined;
-    await removeObjects(ctx);
+    await removeBenchFiles(ctx.databaseUrl, CONTAINER, startedAt);
     if (dir) await rm(dir, { recursive: true, force: true });
   },
 };
