@@ -100,6 +100,18 @@ interface ReplicaItemRow {
   sha256: string;
 }
 
+/** A listed file as the service names it. */
+function itemOf(r: ReplicaItemRow): ContentItemRecord {
+  return {
+    id: r.id!,
+    role: r.role,
+    fileName: r.file_name,
+    mimeType: r.mime_type,
+    size: Number(r.size),
+    sha256: r.sha256,
+  };
+}
+
 const ITEM_SELECT = {
   id: true,
   role: true,
@@ -202,14 +214,7 @@ export class FilesRepository {
     });
     if (rows.length === 0) return undefined;
     if (rows[0].id === null) return [];
-    return rows.map((r) => ({
-      id: r.id!,
-      role: r.role,
-      fileName: r.file_name,
-      mimeType: r.mime_type,
-      size: Number(r.size),
-      sha256: r.sha256,
-    }));
+    return rows.map(itemOf);
   }
 
   /**
@@ -225,15 +230,7 @@ export class FilesRepository {
         ORDER BY w.ord, ci.role, ci.file_name`,
       values: [iterationIds, role],
     });
-    return rows.map((r) => ({
-      iterationId: r.iteration_id,
-      id: r.id!,
-      role: r.role,
-      fileName: r.file_name,
-      mimeType: r.mime_type,
-      size: Number(r.size),
-      sha256: r.sha256,
-    }));
+    return rows.map((r) => ({ iterationId: r.iteration_id, ...itemOf(r) }));
   }
 
   /**
