@@ -1,24 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { MemberRole } from '../../generated/prisma/client.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
+import type { RelatedLinkClasses } from './related-link-classes.js';
 
 /** What a collection follows from an object: see RelatedObjectsService. */
 export const RELATIONS = ['structure', 'members', 'documents', 'drawings', 'affected'] as const;
 export type Relation = (typeof RELATIONS)[number];
-
-/** The usage link class of each relation over `usage_links`. */
-export const USAGE_CLASSES = {
-  structure: 'wt.part.WTPartUsageLink',
-  members: 'wt.epm.structure.EPMMemberLink',
-} as const;
-
-/** Links of `links` whose role B names the describing document: an iteration, or a master (its latest iteration). */
-export const DOCUMENT_LINKS = ['wt.part.WTPartDescribeLink', 'wt.part.WTPartDocumentLink'];
-export const DOCUMENT_MASTER_LINKS = ['wt.part.WTPartReferenceLink'];
-/** Links whose role A is a CAD document (a drawing, a model) built from the part of role B. */
-export const DRAWING_LINKS = ['wt.epm.build.EPMBuildRule'];
-export const INCLUDED_IN = 'wt.change2.IncludedIn2';
-export const AFFECTED = 'wt.change2.AffectedActivityData';
 
 /** One object reached from an object of the frontier. */
 export interface RelatedRow {
@@ -39,9 +26,8 @@ export interface RelatedStep {
   /** The iterations to follow from, with their depth below the root (usage links are followed above `levels`). */
   from: { iterationId: number; depth: number }[];
   levels: number;
-  usageClasses: string[];
-  documents: boolean;
-  drawings: boolean;
+  /** The link classes of each relation (see relatedLinkClasses); a relation not followed has none. */
+  classes: RelatedLinkClasses;
   /** The iteration whose change's affected objects are followed (the root), or null. */
   affectedFrom: number | null;
   userId: number;
@@ -53,7 +39,8 @@ export interface RelatedStep {
  * One statement per step of a collection: the objects that the frontier's usage links (of its
  * iteration), catalog links (of any iteration of its master: links name the iteration they were
  * made on) and change links name, each with the caller's role in its container. Links the
- * caller may not read are not followed.
+ * caller may not read are not followed. The link classes are bound values, from the catalog; a
+ * relation not followed has none, and its part of the statement is skipped at once.
  */
 const RELATED_SQL = `
 WITH f AS (SELECT * FROM unnest($1::int4[], $2::int4[]) AS f(iteration_id, depth)),
@@ -67,32 +54,32 @@ rl AS (
 ),
 hits AS (
   SELECT f.iteration_id AS from_id,
-         CASE ul.class WHEN '${USAGE_CLASSES.structure}' THEN 'structure' ELSE 'members' END AS via,
+         CASE WHEN ul.class = ANY($3::text[]) THEN 'structure' ELSE 'members' END AS via,
          li.id AS target, ul.id AS ord
   FROM f JOIN usage_links ul ON ul.parent_id = f.iteration_id
   JOIN iterations li ON li.master_id = ul.child_id AND li.latest
-  WHERE ul.class = ANY($3::text[]) AND f.depth < $4::int4
+  WHERE ul.class = ANY($3::text[] || $13::text[]) AND f.depth < $4::int4
   UNION ALL
   SELECT fm.from_id, 'documents', l.role_b_id, l.id
   FROM fm JOIN rl l ON l.role_a_id = fm.any_id AND l.class = ANY($5::text[])
-  WHERE $6::bool
+  WHERE cardinality($5::text[]) > 0
   UNION ALL
   SELECT fm.from_id, 'documents', li.id, l.id
-  FROM fm JOIN rl l ON l.role_a_id = fm.any_id AND l.class = ANY($10::text[])
+  FROM fm JOIN rl l ON l.role_a_id = fm.any_id AND l.class = ANY($6::text[])
   JOIN iterations li ON li.master_id = l.role_b_id AND li.latest
-  WHERE $6::bool
+  WHERE cardinality($6::text[]) > 0
   UNION ALL
   SELECT fm.from_id, 'drawings', l.role_a_id, l.id
-  FROM fm JOIN rl l ON l.role_b_id = fm.any_id AND l.class = ANY($11::text[])
-  WHERE $7::bool
+  FROM fm JOIN rl l ON l.role_b_id = fm.any_id AND l.class = ANY($7::text[])
+  WHERE cardinality($7::text[]) > 0
   UNION ALL
   SELECT fm.from_id, 'affected', ad.role_b_id, ad.id
-  FROM fm JOIN rl inc ON inc.class = '${INCLUDED_IN}' AND inc.role_a_id = fm.any_id
-  JOIN rl ad ON ad.class = '${AFFECTED}' AND ad.role_a_id = inc.role_b_id
+  FROM fm JOIN rl inc ON inc.class = ANY($10::text[]) AND inc.role_a_id = fm.any_id
+  JOIN rl ad ON ad.class = ANY($11::text[]) AND ad.role_a_id = inc.role_b_id
   WHERE fm.from_id = $8::int4
   UNION ALL
   SELECT fm.from_id, 'affected', ad.role_b_id, ad.id
-  FROM fm JOIN rl ad ON ad.class = '${AFFECTED}' AND ad.role_a_id = fm.any_id
+  FROM fm JOIN rl ad ON ad.class = ANY($11::text[]) AND ad.role_a_id = fm.any_id
   WHERE fm.from_id = $8::int4
 )
 SELECT h.from_id, h.via, i.id AS iteration_id, m.id AS master_id, m.class AS cls, m.number, i.version, i.iteration,
@@ -115,16 +102,17 @@ export class RelatedObjectsRepository {
       values: [
         step.from.map((f) => f.iterationId),
         step.from.map((f) => f.depth),
-        step.usageClasses,
+        step.classes.structure,
         step.levels,
-        DOCUMENT_LINKS,
-        step.documents,
-        step.drawings,
+        step.classes.documents,
+        step.classes.documentMasters,
+        step.classes.drawings,
         step.affectedFrom,
         step.readable === null ? null : [...step.readable],
-        DOCUMENT_MASTER_LINKS,
-        DRAWING_LINKS,
+        step.classes.includedIn,
+        step.classes.affected,
         step.userId,
+        step.classes.members,
       ],
     });
     return rows;

@@ -5,7 +5,8 @@ import { parseVersionedRef } from '../../catalog/object-ref.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
 import { mayRead, pickReadable } from '../versioned/object-access.js';
 import { ObjectsRepository } from '../versioned/objects.repository.js';
-import { RelatedObjectsRepository, USAGE_CLASSES, type Relation } from './related-objects.repository.js';
+import { relatedLinkClasses, type RelatedLinkClasses } from './related-link-classes.js';
+import { RelatedObjectsRepository, type Relation } from './related-objects.repository.js';
 
 export { RELATIONS, type Relation } from './related-objects.repository.js';
 
@@ -46,7 +47,8 @@ export interface Collection {
  * The objects a collection names, from a root: the structure below it (part usage links, CAD
  * members) level by level, the documents describing and referenced by each part, the CAD
  * documents (drawings) built from it, and a change's affected objects, which are followed like
- * the root. Each object once (the first path that reaches it), breadth first. An object in a
+ * the root. Each relation follows its link classes and those users declared below them (see
+ * relatedLinkClasses). Each object once (the first path that reaches it), breadth first. An object in a
  * container the caller may not read is listed as not readable and not followed; a link the
  * caller may not read is not followed at all.
  */
@@ -60,7 +62,8 @@ export class RelatedObjectsService {
   ) {}
 
   async collect(user: AuthUser, request: CollectRequest): Promise<Collection> {
-    const ref = parseVersionedRef(await this.catalog.current(), request.root, request.type);
+    const catalog = await this.catalog.current();
+    const ref = parseVersionedRef(catalog, request.root, request.type);
     const root = pickReadable(user, request.root, await this.objects.findByRef(ref, user.id));
     const readable = await this.permissions.readableContainerIds(user);
     const objects: CollectedObject[] = [
@@ -78,17 +81,13 @@ export class RelatedObjectsService {
     ];
     const index = new Map<number, number>([[root.iterationId, 0]]);
     let count = 1;
-    const usageClasses = (['structure', 'members'] as const)
-      .filter((r) => request.follow.has(r))
-      .map((r) => USAGE_CLASSES[r]);
+    const classes = followed(relatedLinkClasses(catalog), request.follow);
     let frontier = [{ iterationId: root.iterationId, depth: 0 }];
     while (frontier.length > 0) {
       const rows = await this.related.step({
         from: frontier,
         levels: request.levels,
-        usageClasses,
-        documents: request.follow.has('documents'),
-        drawings: request.follow.has('drawings'),
+        classes,
         affectedFrom: request.follow.has('affected') ? root.iterationId : null,
         userId: user.id,
         readable,
@@ -121,4 +120,18 @@ export class RelatedObjectsService {
     }
     return { objects, exceeded: false };
   }
+}
+
+/** The link classes of the relations followed; none for the others. */
+function followed(all: RelatedLinkClasses, follow: ReadonlySet<Relation>): RelatedLinkClasses {
+  const when = (relation: Relation, classes: readonly string[]) => (follow.has(relation) ? classes : []);
+  return {
+    structure: when('structure', all.structure),
+    members: when('members', all.members),
+    documents: when('documents', all.documents),
+    documentMasters: when('documents', all.documentMasters),
+    drawings: when('drawings', all.drawings),
+    includedIn: when('affected', all.includedIn),
+    affected: when('affected', all.affected),
+  };
 }
