@@ -49,6 +49,32 @@ describe('zipArchive', () => {
     expect(opened).toEqual(['x/a.bin', 'y/c.bin']);
   });
 
+  // A central directory record: 46 bytes, the name, and the extended timestamp field (9 bytes).
+  const record = (name: string) => 46 + Buffer.byteLength(name) + 9;
+
+  it.each([0xffff - 1, 0xffff, 0xffff + 1])(
+    'announces the length it streams when the central directory comes to %i bytes',
+    async (directory) => {
+      const first = 'manifest.json';
+      // Empty files with names of 10 characters, the last one's name taking up the rest.
+      let left = directory - record(first);
+      const files: ZipEntry[] = [];
+      for (let i = 0; left - record('x'.repeat(10)) >= record('z'.repeat(10)); i++) {
+        const name = String(i).padStart(10, '0');
+        files.push(entry(name, Buffer.alloc(0), []));
+        left -= record(name);
+      }
+      files.push(entry('z'.repeat(left - record('')), Buffer.from('last\n'), []));
+      expect(record(first) + files.reduce((sum, f) => sum + record(f.path), 0)).toBe(directory);
+      const zip = zipArchive({ path: first, bytes: Buffer.from('{}\n') }, files, new Date(2026, 0, 1));
+      const bytes = await collect(zip.stream);
+      expect(bytes.length).toBe(zip.length);
+      const listed = await names(bytes);
+      expect(listed.length).toBe(files.length + 1);
+      expect(listed.at(-1)).toBe(`${files.at(-1)!.path}:5`);
+    },
+  );
+
   it('opens no further file once the stream is destroyed', async () => {
     const opened: string[] = [];
     const big = Buffer.alloc(1024 * 1024, 7);

@@ -107,10 +107,22 @@ export function zipArchive(first: { path: string; bytes: Buffer }, entries: ZipE
   });
   let length = -1;
   // The callback is given the total (typed without it); stored entries of known sizes give it at once.
-  const end = zip.end.bind(zip) as (options: object, sized: (total: number) => void) => void;
-  end({}, (total) => (length = total));
+  const end = zip.end.bind(zip) as (options: { forceZip64Format: boolean }, sized: (total: number) => void) => void;
+  // yazl 3.3.1 counts the ZIP64 end records (76 bytes) in the total once the central directory
+  // comes to 0xffff bytes (it compares it with 0xffff, not 0xffffffff), about a thousand files,
+  // but writes them only past the real limits: the archive would be announced longer than it
+  // is, and the client would wait for bytes that never come. Then the records are written too.
+  // (Past 4 GiB the records are counted and written anyway, so the ZIP64 fields of the entries,
+  // not counted here, never decide it.)
+  const directory = [first.path, ...entries.map((e) => e.path)].reduce((sum, path) => sum + directoryRecord(path), 0);
+  end({ forceZip64Format: directory >= 0xffff }, (total) => (length = total));
   if (length < 0) throw new Error('the length of a stored ZIP archive was not known');
   return { stream: out, length };
+}
+
+/** The bytes of an entry's central directory record without ZIP64 fields: fixed part, name, extended timestamp. */
+function directoryRecord(path: string): number {
+  return 46 + Buffer.byteLength(path) + 9;
 }
 
 /** A file kept in the disk cache as a stream (it owns the descriptor and closes it). */
