@@ -87,7 +87,7 @@ class StreamedArchive extends yauzl.RandomAccessReader {
     const { head, tail, length } = this.streamed;
     const tailStart = length - tail.length;
     function* bytes() {
-      for (let p = start; p < end; ) {
+      for (let p = start; p < end;) {
         if (p < head.length) {
           const n = Math.min(end, head.length) - p;
           yield head.subarray(p, p + n);
@@ -197,93 +197,101 @@ function zerosCrc(size: number): number {
 }
 
 describe('zipArchive past the limits of the original ZIP format', () => {
-  it('streams a file of more than 4 GiB and a file after it as a valid ZIP64 archive of the announced length', async () => {
-    const size = 4 * GiB + 100 * MiB;
-    let opened = 0;
-    const big: ZipEntry = {
-      path: 'part/model.bin',
-      size,
-      open: () => {
-        opened++;
-        return Promise.resolve(zeros(size));
-      },
-    };
-    const manifest = Buffer.from('{"files":2}\n');
-    const after = Buffer.from('after the big one\n');
-    const zip = zipArchive(
-      { path: 'manifest.json', bytes: manifest },
-      [big, file('part/after.txt', after)],
-      new Date(2026, 0, 1),
-    );
-    expect(zip.length).toBeGreaterThan(size);
-
-    const streamed = await stream(zip);
-    expect(opened).toBe(1);
-    // The announced length (the answer's Content-Length) is the length streamed.
-    expect(streamed.length).toBe(zip.length);
-    expect(streamed.zerosBetween).toBe(true);
-
-    const { classic, zip64 } = endRecords(streamed);
-    // The classic record says "see the ZIP64 one" where its fields cannot hold the values.
-    expect(classic.directoryOffset).toBe(0xffffffff);
-    expect(zip64.entries).toBe(3);
-    expect(zip64.directoryOffset).toBeGreaterThan(2 ** 32);
-    expect(zip64.directoryOffset + zip64.directorySize).toBe(zip64.at);
-
-    const { entryCount, entries } = await readBack(streamed);
-    expect(entryCount).toBe(3);
-    const zeroCrc = zerosCrc(size);
-    const first = entries[1].offset;
-    expect(entries).toEqual([
-      {
-        name: 'manifest.json',
-        size: manifest.length,
-        compressedSize: manifest.length,
-        offset: 0,
-        crc32: crc32(manifest),
-        read: { crc32: crc32(manifest), bytes: manifest.length, text: '{"files":2}\n' },
-      },
-      {
-        name: 'part/model.bin',
+  it(
+    'streams a file of more than 4 GiB and a file after it as a valid ZIP64 archive of the announced length',
+    async () => {
+      const size = 4 * GiB + 100 * MiB;
+      let opened = 0;
+      const big: ZipEntry = {
+        path: 'part/model.bin',
         size,
-        compressedSize: size,
-        offset: first,
-        crc32: zeroCrc,
-        read: { crc32: zeroCrc, bytes: size, text: null },
-      },
-      {
-        name: 'part/after.txt',
-        size: after.length,
-        compressedSize: after.length,
-        offset: expect.any(Number),
-        crc32: crc32(after),
-        read: { crc32: crc32(after), bytes: after.length, text: after.toString() },
-      },
-    ]);
-    // The file after the big one starts past 4 GiB: its offset is a ZIP64 one.
-    expect(entries[2].offset).toBeGreaterThan(first + size);
-    expect(entries[2].offset).toBeGreaterThan(2 ** 32);
-  }, LONG);
+        open: () => {
+          opened++;
+          return Promise.resolve(zeros(size));
+        },
+      };
+      const manifest = Buffer.from('{"files":2}\n');
+      const after = Buffer.from('after the big one\n');
+      const zip = zipArchive(
+        { path: 'manifest.json', bytes: manifest },
+        [big, file('part/after.txt', after)],
+        new Date(2026, 0, 1),
+      );
+      expect(zip.length).toBeGreaterThan(size);
 
-  it('streams more than 65 535 files as a valid ZIP64 archive', async () => {
-    const count = 66_000;
-    // Mostly empty files (no read for them): the count is what matters.
-    const has = (i: number) => i % 1000 === 0;
-    const files = Array.from({ length: count }, (_, i) => file(`f/${i}.txt`, Buffer.from(has(i) ? `${i}\n` : '')));
-    const zip = zipArchive({ path: 'manifest.json', bytes: Buffer.from('{}\n') }, files, new Date(2026, 0, 1));
-    // Some MiB: kept whole.
-    const streamed = await stream(zip, zip.length);
-    expect(streamed.length).toBe(zip.length);
+      const streamed = await stream(zip);
+      expect(opened).toBe(1);
+      // The announced length (the answer's Content-Length) is the length streamed.
+      expect(streamed.length).toBe(zip.length);
+      expect(streamed.zerosBetween).toBe(true);
 
-    const { classic, zip64 } = endRecords(streamed);
-    expect(classic.entries).toBe(0xffff);
-    expect(zip64.entries).toBe(count + 1);
+      const { classic, zip64 } = endRecords(streamed);
+      // The classic record says "see the ZIP64 one" where its fields cannot hold the values.
+      expect(classic.directoryOffset).toBe(0xffffffff);
+      expect(zip64.entries).toBe(3);
+      expect(zip64.directoryOffset).toBeGreaterThan(2 ** 32);
+      expect(zip64.directoryOffset + zip64.directorySize).toBe(zip64.at);
 
-    const { entryCount, entries } = await readBack(streamed);
-    expect(entryCount).toBe(count + 1);
-    expect(entries.map((e) => e.name)).toEqual(['manifest.json', ...files.map((f) => f.path)]);
-    entries.slice(1).forEach((e, i) => {
-      expect([e.size, e.read.text]).toEqual(has(i) ? [`${i}\n`.length, `${i}\n`] : [0, '']);
-    });
-  }, LONG);
+      const { entryCount, entries } = await readBack(streamed);
+      expect(entryCount).toBe(3);
+      const zeroCrc = zerosCrc(size);
+      const first = entries[1].offset;
+      expect(entries).toEqual([
+        {
+          name: 'manifest.json',
+          size: manifest.length,
+          compressedSize: manifest.length,
+          offset: 0,
+          crc32: crc32(manifest),
+          read: { crc32: crc32(manifest), bytes: manifest.length, text: '{"files":2}\n' },
+        },
+        {
+          name: 'part/model.bin',
+          size,
+          compressedSize: size,
+          offset: first,
+          crc32: zeroCrc,
+          read: { crc32: zeroCrc, bytes: size, text: null },
+        },
+        {
+          name: 'part/after.txt',
+          size: after.length,
+          compressedSize: after.length,
+          offset: expect.any(Number),
+          crc32: crc32(after),
+          read: { crc32: crc32(after), bytes: after.length, text: after.toString() },
+        },
+      ]);
+      // The file after the big one starts past 4 GiB: its offset is a ZIP64 one.
+      expect(entries[2].offset).toBeGreaterThan(first + size);
+      expect(entries[2].offset).toBeGreaterThan(2 ** 32);
+    },
+    LONG,
+  );
+
+  it(
+    'streams more than 65 535 files as a valid ZIP64 archive',
+    async () => {
+      const count = 66_000;
+      // Mostly empty files (no read for them): the count is what matters.
+      const has = (i: number) => i % 1000 === 0;
+      const files = Array.from({ length: count }, (_, i) => file(`f/${i}.txt`, Buffer.from(has(i) ? `${i}\n` : '')));
+      const zip = zipArchive({ path: 'manifest.json', bytes: Buffer.from('{}\n') }, files, new Date(2026, 0, 1));
+      // Some MiB: kept whole.
+      const streamed = await stream(zip, zip.length);
+      expect(streamed.length).toBe(zip.length);
+
+      const { classic, zip64 } = endRecords(streamed);
+      expect(classic.entries).toBe(0xffff);
+      expect(zip64.entries).toBe(count + 1);
+
+      const { entryCount, entries } = await readBack(streamed);
+      expect(entryCount).toBe(count + 1);
+      expect(entries.map((e) => e.name)).toEqual(['manifest.json', ...files.map((f) => f.path)]);
+      entries.slice(1).forEach((e, i) => {
+        expect([e.size, e.read.text]).toEqual(has(i) ? [`${i}\n`.length, `${i}\n`] : [0, '']);
+      });
+    },
+    LONG,
+  );
 });
