@@ -15,10 +15,13 @@ export interface TusLockTiming {
 export const TUS_LOCK_TIMING = Symbol('TusLockTiming');
 
 /**
- * The tus server cancels a holder that is asked to let go after its lockDrainTimeout (3 s) and
- * then finishes the part it was writing: a waiter gets its turn well within this.
+ * How long a request waits for its upload at most. The tus server ends a holder that is asked to
+ * let go after its lockDrainTimeout (3 s), keeping the part it was writing: a waiter gets its turn
+ * well within this, unless the holder is stuck.
  */
-const DEFAULT_TIMING: TusLockTiming = { timeoutMs: 10_000, pollMs: 50, askEveryMs: 1_000 };
+export const TUS_LOCK_TIMEOUT_MS = 10_000;
+
+const DEFAULT_TIMING: TusLockTiming = { timeoutMs: TUS_LOCK_TIMEOUT_MS, pollMs: 50, askEveryMs: 1_000 };
 
 /** An error the tus server answers with its status_code and body, as it does its own (@tus/utils ERRORS). */
 export class TusLockError extends Error {
