@@ -1002,6 +1002,10 @@ export async function swaggerMetadata() {
           },
         ],
         [
+          import('./files/dto/tus-upload-param.dto.js'),
+          { TusUploadParamDto: { id: { required: true, type: () => String } } },
+        ],
+        [
           import('./gateway/dto/gateway.dto.js'),
           {
             GatewayVersionDto: {

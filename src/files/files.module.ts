@@ -9,6 +9,8 @@ import { FilesController } from './files.controller.js';
 import { FilesRepository } from './files.repository.js';
 import { FilesService } from './files.service.js';
 import { FilesZipService } from './files-zip.service.js';
+import { TusLocksRepository } from './tus/tus-locks.repository.js';
+import { TusPgLocker } from './tus/tus-pg-locker.js';
 import { TusSweeper } from './tus/tus-sweeper.js';
 import { TusUploadsController } from './tus/tus-uploads.controller.js';
 import { TusUploadsRepository } from './tus/tus-uploads.repository.js';
@@ -27,6 +29,8 @@ import { TusUploadsService } from './tus/tus-uploads.service.js';
     BlobSweeper,
     TusUploadsService,
     TusUploadsRepository,
+    TusLocksRepository,
+    TusPgLocker,
     TusSweeper,
   ],
 })

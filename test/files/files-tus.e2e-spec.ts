@@ -54,12 +54,7 @@ describe('files: resumable uploads (tus)', () => {
     RawConnection.destroyAll();
     // Every test leaves no upload behind (the limits count them).
     const left = await db.query<{ id: string }>(`SELECT id FROM tus_uploads`);
-    for (const { id } of left.rows) {
-      await request(t.http)
-        .delete(`/files/tus/${id}`)
-        .auth(...USERS.alice)
-        .set('Tus-Resumable', '1.0.0');
-    }
+    for (const { id } of left.rows) await terminate(id);
     await db.query(`DELETE FROM tus_uploads`);
   });
   afterAll(async () => {
@@ -88,6 +83,15 @@ describe('files: resumable uploads (tus)', () => {
       .set('Upload-Offset', String(offset))
       .set('Content-Type', 'application/offset+octet-stream')
       .send(bytes);
+  const terminate = (id: string) =>
+    request(t.http)
+      .delete(`/files/tus/${id}`)
+      .auth(...USERS.alice)
+      .set('Tus-Resumable', '1.0.0');
+  /** `count` new uploads of 10 bytes, `<name>-<i>.bin`, each created. */
+  const openUploads = async (count: number, name: string) => {
+    for (let i = 0; i < count; i++) expect((await create(10, metadata('FT-1', `${name}-${i}.bin`))).status).toBe(201);
+  };
   const download = (path: string) =>
     request(t.http)
       .get(path)
@@ -252,9 +256,7 @@ describe('files: resumable uploads (tus)', () => {
       message: expect.stringContaining(`over the limit of ${USER_MAX_BYTES} (FILES_TUS_USER_MAX_BYTES)`) as unknown,
       ...ENVELOPE,
     });
-    for (let i = 0; i < USER_MAX_UPLOADS; i++) {
-      expect((await create(10, metadata('FT-1', `open-${i}.bin`))).status).toBe(201);
-    }
+    await openUploads(USER_MAX_UPLOADS, 'open');
     const fifth = await create(10, metadata('FT-1', 'one-too-many.bin'));
     expect(fifth.status).toBe(413);
     expect(fifth.body).toEqual({
@@ -267,18 +269,13 @@ describe('files: resumable uploads (tus)', () => {
     });
     // Terminating one makes room again.
     const { rows } = await db.query<{ id: string }>(`SELECT id FROM tus_uploads LIMIT 1`);
-    const terminated = await request(t.http)
-      .delete(`/files/tus/${rows[0].id}`)
-      .auth(...USERS.alice)
-      .set('Tus-Resumable', '1.0.0');
+    const terminated = await terminate(rows[0].id);
     expect(terminated.status).toBe(204);
     expect((await create(10, metadata('FT-1', 'room-again.bin'))).status).toBe(201);
   });
 
   it('keeps the limit when two creations race (two connections forced to interleave)', async () => {
-    for (let i = 0; i < USER_MAX_UPLOADS - 1; i++) {
-      expect((await create(10, metadata('FT-1', `race-${i}.bin`))).status).toBe(201);
-    }
+    await openUploads(USER_MAX_UPLOADS - 1, 'race');
     // Both creations count the user's uploads, then wait to insert theirs: with the per-user
     // lock the second counts only after the first has committed.
     const [a, b] = await interleave(
@@ -382,6 +379,20 @@ describe('files: resumable uploads (tus)', () => {
       `the file is larger than the limit of ${t.config.filesMaxSize} bytes (FILES_MAX_SIZE)`,
     );
     expect((await db.query(`SELECT 1 FROM tus_uploads`)).rowCount).toBe(0);
+  });
+
+  it('answers an id that is not an upload id 400, saying what one is', async () => {
+    const message =
+      'id must be an upload id: 32 lowercase hexadecimal digits, as the Location of its creation names it';
+    for (const id of ['0123456789ABCDEF0123456789ABCDEF', 'not-an-upload', '0123456789abcdef0123456789abcdef0']) {
+      const sent = await patch(`http://x/files/tus/${id}`, 0, Buffer.from('x'));
+      const terminated = await terminate(id);
+      for (const res of [sent, terminated]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message, ...ENVELOPE });
+      }
+      expect((await head(`http://x/files/tus/${id}`)).status).toBe(400);
+    }
   });
 
   it('answers every tus request without credentials 401, before reading anything', async () => {

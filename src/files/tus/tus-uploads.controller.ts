@@ -1,11 +1,12 @@
-import { Controller, Delete, Head, NotFoundException, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors } from '../../common/api-docs.decorators.js';
 import { StreamedBody } from '../../common/request-body.reader.js';
-import { UPLOAD_ID } from './tus-request.js';
+import { BAD_UPLOAD_ID, TusUploadParamDto } from '../dto/tus-upload-param.dto.js';
+import { TUS_LOCK_TIMEOUT_MS } from './tus-pg-locker.js';
 import { TusUploadsService } from './tus-uploads.service.js';
 
 const TUS_RESUMABLE = {
@@ -15,7 +16,11 @@ const TUS_RESUMABLE = {
   schema: { type: 'string', example: '1.0.0' },
 };
 const NOT_YOURS = 'no such upload of the caller (unknown, expired, completed, or another user’s)';
-const ID_PARAM = { name: 'id', description: 'the upload, as the Location of its creation names it' };
+/** Not an error envelope: the tus server answers it, with the reason as text, as its other protocol errors. */
+const LOCKED = {
+  status: 423,
+  description: `another request for the upload (on any instance) did not let go of it within ${TUS_LOCK_TIMEOUT_MS / 1000} s: try again (HEAD says where to resume)`,
+};
 
 /**
  * The tus protocol (https://tus.io/protocols/resumable-upload, version 1.0.0 with the creation,
@@ -85,16 +90,16 @@ export class TusUploadsController {
       'of the file. Only the creator of the upload sees it.',
   })
   @ApiHeader(TUS_RESUMABLE)
-  @ApiParam(ID_PARAM)
   @ApiResponse({ status: 200, description: 'Upload-Offset and Upload-Length headers, no body' })
-  @ApiErrors({ 404: NOT_YOURS })
+  @ApiErrors({ 400: BAD_UPLOAD_ID, 404: NOT_YOURS })
+  @ApiResponse(LOCKED)
   head(
     @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
+    @Param() { id }: TusUploadParamDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    return this.uploads.resume(user, checkedId(id), req, res);
+    return this.uploads.resume(user, id, req, res);
   }
 
   @Patch(':id')
@@ -118,23 +123,24 @@ export class TusUploadsController {
     description: 'where this part starts',
     schema: { type: 'string', example: '0' },
   })
-  @ApiParam(ID_PARAM)
   @ApiResponse({ status: 200, description: 'the last part: the file was written (JSON as for a raw upload)' })
   @ApiResponse({ status: 204, description: 'the part was stored: the new Upload-Offset' })
   @ApiErrors({
+    400: BAD_UPLOAD_ID,
     403: 'the caller may no longer write the object (checked on completion)',
     404: NOT_YOURS,
     409: 'Upload-Offset is not the offset the server holds',
     413: 'the part goes past Upload-Length',
     415: 'Content-Type is not application/offset+octet-stream',
   })
+  @ApiResponse(LOCKED)
   patch(
     @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
+    @Param() { id }: TusUploadParamDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    return this.uploads.resume(user, checkedId(id), req, res);
+    return this.uploads.resume(user, id, req, res);
   }
 
   @Delete(':id')
@@ -143,20 +149,15 @@ export class TusUploadsController {
     description: 'Drops the upload and the bytes received so far; 204.',
   })
   @ApiHeader(TUS_RESUMABLE)
-  @ApiParam(ID_PARAM)
   @ApiResponse({ status: 204, description: 'the upload is gone' })
-  @ApiErrors({ 404: NOT_YOURS })
+  @ApiErrors({ 400: BAD_UPLOAD_ID, 404: NOT_YOURS })
+  @ApiResponse(LOCKED)
   terminate(
     @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
+    @Param() { id }: TusUploadParamDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    return this.uploads.resume(user, checkedId(id), req, res);
+    return this.uploads.resume(user, id, req, res);
   }
-}
-
-function checkedId(id: string): string {
-  if (!UPLOAD_ID.test(id)) throw new NotFoundException(`no resumable upload ${JSON.stringify(id)}: not an upload id`);
-  return id;
 }

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { FileStore } from '@tus/file-store';
-import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
+import { Server, type ServerOptions } from '@tus/server';
 import type { KvStore, Upload } from '@tus/utils';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -15,6 +15,7 @@ import { requestIdOf } from '../../common/request-id.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { parseHolderRef } from '../files.params.js';
 import { FilesService, type FileTarget } from '../files.service.js';
+import { TusPgLocker } from './tus-pg-locker.js';
 import { parseTusTarget, parseUploadLength } from './tus-request.js';
 import { TusUploadsRepository, type TusTarget, type TusUploadRecord } from './tus-uploads.repository.js';
 
@@ -49,12 +50,13 @@ export class TusUploadsService {
     private readonly uploads: TusUploadsRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    locker: TusPgLocker,
   ) {
     this.store = new FileStore({ directory: config.filesTusDir, configstore: new RowConfigstore(uploads) });
     const options: ServerOptions & { datastore: FileStore } = {
       path: `${config.basePath}/files/tus`,
-      // Requests of one upload take turns on this instance; see docs/deployment.md for several.
-      locker: new MemoryLocker(),
+      // Requests of one upload take turns, on this instance and across instances (advisory locks).
+      locker,
       datastore: this.store,
       maxSize: config.filesMaxSize,
       // No CORS headers: the service answers no cross-origin requests elsewhere either.
