@@ -2,7 +2,7 @@ import { importText } from '../../src/import/import-file.js';
 import { testDatabaseUrl } from '../helpers/test-database.js';
 import { createContainer, type TestContainer } from '../numbers/numbers-fixtures.js';
 import { expectHeldByAlice } from './checkout-fixtures.js';
-import { objectsFixture, whileTableHeld, type ObjectBody, type ObjectsFixture } from './objects-fixtures.js';
+import { objectsFixture, whileTableHeld, type ObjectsFixture } from './objects-fixtures.js';
 
 const NAME = `COL${process.pid}`;
 const PKG = `com.test.col${process.pid}`;
@@ -49,7 +49,8 @@ describe('check-out of the objects catalog links, deletions and imports change',
     expect(res.status).toBe(201);
     return res.body as { oid: string; number: string };
   };
-  const checkout = async (ref: string) => expect((await f.as('alice').post(`/objects/${ref}/checkout`)).status).toBe(200);
+  const checkout = async (ref: string) =>
+    expect((await f.as('alice').post(`/objects/${ref}/checkout`)).status).toBe(200);
   const link = (user: 'alice' | 'bob', cls: string, a: string, b: string) =>
     f.as(user).post('/objects/links', { class: cls, a, b });
   const linksOf = async (ref: string) =>

@@ -45,7 +45,10 @@ export class ImportedLinksRepository {
    * The number of the versioned object an iteration or master id names and who holds it checked
    * out, its master held (FOR SHARE, as /objects holds a link's end) until the import ends.
    */
-  async holderOf(storage: 'iteration' | 'master', id: number): Promise<{ number: string; holder: string | null } | null> {
+  async holderOf(
+    storage: 'iteration' | 'master',
+    id: number,
+  ): Promise<{ number: string; holder: string | null } | null> {
     const master =
       storage === 'master' ? Prisma.sql`${id}::int` : Prisma.sql`(SELECT master_id FROM iterations WHERE id = ${id})`;
     const rows = await this.prisma.$queryRaw<{ number: string; holder: string | null }[]>`

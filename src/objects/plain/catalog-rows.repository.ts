@@ -234,7 +234,8 @@ export class CatalogRowsTx {
     const hold = Prisma.sql`m.checked_out_by AS "holderId", (SELECT u.name FROM users u WHERE u.id = m.checked_out_by) AS holder`;
     let rows: CheckoutHold[] = [FREE];
     if (storage === 'object') {
-      rows = await this.db.$queryRaw`SELECT NULL::int AS "holderId", NULL::text AS holder FROM objects WHERE id = ${id} FOR SHARE`;
+      rows = await this.db
+        .$queryRaw`SELECT NULL::int AS "holderId", NULL::text AS holder FROM objects WHERE id = ${id} FOR SHARE`;
     } else if (storage === 'master') {
       rows = await this.db.$queryRaw`SELECT ${hold} FROM masters m WHERE m.id = ${id} FOR SHARE OF m`;
     } else if (storage === 'iteration') {
