@@ -83,6 +83,20 @@ describe('check-out of the objects catalog links, deletions and imports change',
     expect(await linksOf(part.number)).toEqual([`${SAMPLED} ${s1.number}`]);
   });
 
+  it('removes the links naming the working copy when the check-out is undone: they would name nothing', async () => {
+    const part = await inTeam(PART, `${NAME}-P5`);
+    const d = await inTeam(DOC, `${NAME}-D6`);
+    const working = await f.as('alice').post(`/objects/${part.number}/checkout`);
+    expect(working.status).toBe(200);
+    const made = await link('alice', DESCRIBE, working.body.oid, d.number);
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ a: { oid: working.body.oid }, b: { number: d.number } });
+    expect((await f.as('alice').post(`/objects/${part.number}/undo-checkout`)).status).toBe(200);
+    const { rows } = await f.db.query('SELECT id FROM links WHERE id = $1', [made.body.id]);
+    expect(rows).toEqual([]);
+    expect(await linksOf(d.number)).toEqual([]);
+  });
+
   it('lets bob link to an object alice holds checked out in role B: only role A owns the link', async () => {
     const part = await inTeam(PART, `${NAME}-P2`);
     const d = await inTeam(DOC, `${NAME}-D3`);

@@ -14,6 +14,7 @@ import { iterationLabel, lockForChange, noObject } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { ObjectChangeTx } from './object-change.repository.js';
 import type { ObjectRecord } from './object-records.repository.js';
+import { linkRoles } from './object-changes.service.js';
 import { ObjectsRepository } from './objects.repository.js';
 
 /**
@@ -89,6 +90,7 @@ export class CheckoutService {
    */
   async undo(user: AuthUser, text: string, type: string | undefined): Promise<ObjectDto> {
     const ref = await this.versionedRef(text, type);
+    const roles = linkRoles(await this.catalog.current());
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref, { latestOnly: false, holder: 'any' });
       if (cur.checkedOutById === null) throw notCheckedOut(cur);
@@ -100,7 +102,7 @@ export class CheckoutService {
         );
       }
       const working = await tx.findInMaster(cur.masterId, 'working', cur.checkedOutById);
-      await tx.checkouts.discard(cur.masterId, working?.iterationId ?? null);
+      await tx.checkouts.discard(cur.masterId, working?.iterationId ?? null, roles);
       const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
       await this.audit(tx, user, broken ? 'objects.break-checkout' : 'objects.undo-checkout', cur, {
         latest: iterationLabel(after),
