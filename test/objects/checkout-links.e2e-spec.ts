@@ -91,6 +91,13 @@ describe('check-out of the objects catalog links, deletions and imports change',
     const made = await link('alice', DESCRIBE, working.body.oid, d.number);
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ a: { oid: working.body.oid }, b: { number: d.number } });
+    // Nobody else names the working copy, nor removes its links.
+    const hidden = await link('bob', DESCRIBE, working.body.oid, d.number);
+    expect([hidden.status, hidden.body.message]).toEqual([
+      404,
+      `a (role A of ${DESCRIBE}): no ${PART} "${working.body.oid}"`,
+    ]);
+    expectHeldByAlice(working.body.oid, [await f.as('bob').delete(`/objects/links/${made.body.id}`)]);
     expect((await f.as('alice').post(`/objects/${part.number}/undo-checkout`)).status).toBe(200);
     const { rows } = await f.db.query('SELECT id FROM links WHERE id = $1', [made.body.id]);
     expect(rows).toEqual([]);

@@ -161,10 +161,12 @@ export class CatalogLinksService {
       }
       const both = await ends(tx.rows, catalog, user, link);
       const owner = ownerStorage(catalog, link.cls);
-      if (owner && both.a) {
+      if (owner) {
         // Held (FOR SHARE) as an add holds it: a check-out in progress commits first, and is seen.
+        // Role A may be a working copy the caller does not see (both.a null): its master's hold counts.
         const hold = await tx.rows.lockEnd(owner, link.roleAId);
-        if (hold) checkoutGuard(hold, user.id, label(both.a));
+        const a = both.a ? label(both.a) : formatOid(catalog.findClass(link.cls)!.roles!.a, link.roleAId);
+        if (hold) checkoutGuard(hold, user.id, a);
       }
       await tx.rows.deleteLinks([id]);
       await recordAudit(tx.audit, {

@@ -1,7 +1,7 @@
 import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
 import type { StorageKind } from '../../catalog/storage.js';
 import { boundLockWaits } from '../../prisma/object-locks.js';
-import type { Db } from '../versioned/object-records.repository.js';
+import { workingVisibleTo, type Db } from '../versioned/object-records.repository.js';
 import { MASTER_SUFFIX, OidClass } from '../../catalog/standard-classes.js';
 import type { CheckoutHold } from '../versioned/checkout-hold.js';
 
@@ -171,7 +171,8 @@ export class CatalogRowsTx {
       case 'iteration': {
         const where =
           'id' in key
-            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})`
+            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})
+                         AND ${workingVisibleTo(userId)}`
             : Prisma.sql`m.number = ${key.key} AND m.class = ANY(${[...key.classes]}::text[]) AND i.latest`;
         return this.db.$queryRaw<EndRecord[]>`
           SELECT m.class AS cls, i.id, m.number, m.name, m.container_id AS "containerId",
