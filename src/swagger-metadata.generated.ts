@@ -1654,6 +1654,14 @@ export async function swaggerMetadata() {
                 description: 'check-in comment: the note of the iteration the check-in makes',
               },
             },
+            CheckoutRefParamDto: {
+              ref: {
+                required: true,
+                type: () => String,
+                description:
+                  'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)',
+              },
+            },
             CreateObjectDto: {
               type: { required: true, type: () => String },
               subtype: { required: false, type: () => String, description: 'CAD documents only, and required there' },

@@ -7,6 +7,7 @@ import { DEFAULT_ROLES, DatasetError, type Dataset, type DatasetObject } from '.
 import { idValues, resolveRef, storeReferences, storeTypes } from './importer-catalog.js';
 import { MasterValues } from './importer-masters.js';
 import { storeUses } from './importer-structure.js';
+import { ownerStorage } from '../objects/plain/catalog-input.js';
 import { importServices, type ImportServices } from './import-services.js';
 import { nothingStored } from './import-progress.js';
 import type { ImportBlobs, ImportOptions, ImportProgress, ImportSummary } from './importer-types.js';
@@ -42,6 +43,17 @@ export async function importDataset(
     const blobs = options.blobs ?? { put: (bytes: Buffer) => services.content.putBlob(bytes) };
     return new Importer(services, data, importingUser, source, maxLinks, blobs, options.progress).run();
   });
+}
+
+/**
+ * A dataset record that would change an object someone holds checked out: the import leaves the
+ * holder's working copy alone, and stores nothing.
+ */
+function checkedOut(path: string, number: string, holder: string): DatasetError {
+  return new DatasetError(
+    `${path}: ${number} is checked out by ${holder}; an import does not change a checked-out object: have it ` +
+      `checked in, or the check-out undone (POST /objects/${number}/undo-checkout), and import again`,
+  );
 }
 
 class Importer {
@@ -143,6 +155,10 @@ class Importer {
       const roles = catalog.findClass(l.class)!.roles!;
       const a = await resolveRef(this.s.objects, catalog, roles.a, l.a, `${path}.a`);
       const b = await resolveRef(this.s.objects, catalog, roles.b, l.b, `${path}.b`);
+      // A link is its role A's (see CatalogLinksService): a checked-out role A is not changed.
+      const owner = ownerStorage(catalog, l.class);
+      const held = owner ? await this.s.objects.holderOf(owner, a.id) : null;
+      if (held?.holder) throw checkedOut(`${path}.a`, held.number, held.holder);
       const containerId = l.container ? await this.containerId(l.container, `${path}.container`) : null;
       const props = { ...l.props, ...(await idValues(this.s.objects, catalog, l.ids)) };
       await this.s.objects.putLink({ cls: l.class, softType: l.softType, a: a.id, b: b.id, containerId, props });
@@ -275,6 +291,7 @@ class Importer {
   private async master(o: DatasetObject, containerId: number): Promise<number> {
     const fields = { subtype: o.subtype, softType: o.softType, name: o.name, containerId };
     const existing = await this.s.objects.findMaster(o.class, o.number);
+    if (existing?.holder) throw checkedOut(o.path, o.number, existing.holder);
     if (!existing) {
       const id = await this.s.objects.createMaster(o.class, o.number, fields);
       this.createdMasters.add(id);

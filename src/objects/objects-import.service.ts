@@ -40,7 +40,8 @@ export class ObjectsImportService {
     private readonly usageLinks: ImportedUsageLinksRepository,
   ) {}
 
-  findMaster(cls: string, number: string): Promise<ImportedMaster | null> {
+  /** The master (locked until the import ends) with who holds it checked out. */
+  findMaster(cls: string, number: string): Promise<(ImportedMaster & { holder: string | null }) | null> {
     return this.objects.findMaster(cls, number);
   }
 
@@ -84,6 +85,11 @@ export class ObjectsImportService {
 
   putLink(l: ImportedLink): Promise<void> {
     return this.links.put(l);
+  }
+
+  /** The number of a versioned record (iteration or master) and who holds it checked out; held until the import ends. */
+  holderOf(storage: 'iteration' | 'master', id: number): Promise<{ number: string; holder: string | null } | null> {
+    return this.links.holderOf(storage, id);
   }
 
   /** The records a dataset's reference names (see ImportedLinksRepository.find). */

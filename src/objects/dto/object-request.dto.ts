@@ -216,6 +216,14 @@ export class NewRevisionDto extends PickType(NewIterationDto, ['note'] as const)
   declare note?: string;
 }
 
+/** The path of a check-out, a check-in or an undo of one: the object they name. */
+export class CheckoutRefParamDto {
+  /** OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it) */
+  @ApiProperty({ example: '0000000003' })
+  @IsString()
+  ref!: string;
+}
+
 export class CheckinDto {
   /** check-in comment: the note of the iteration the check-in makes */
   @ApiPropertyOptional({ example: 'hole pattern moved 2 mm' })

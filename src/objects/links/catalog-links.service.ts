@@ -20,8 +20,17 @@ import type {
   LinkEndDto,
   LinkListQueryDto,
 } from '../dto/catalog-object.dto.js';
-import { checkProps, findEnd, linkEndStorages, linkSides, mayReadIn, mayWriteIn } from '../plain/catalog-input.js';
+import {
+  checkProps,
+  findEnd,
+  linkEndStorages,
+  linkSides,
+  mayReadIn,
+  mayWriteIn,
+  ownerStorage,
+} from '../plain/catalog-input.js';
 import type { CatalogRowsTx, EndRecord, LinkRecord, LinkSide } from '../plain/catalog-rows.repository.js';
+import { checkoutGuard } from '../versioned/checkout-hold.js';
 import { pickReadable } from '../versioned/object-access.js';
 import { parseVersionedRef } from '../../catalog/object-ref.js';
 import { ObjectsRepository } from '../versioned/objects.repository.js';
@@ -33,6 +42,9 @@ import { PlainObjectsService } from '../plain/plain-objects.service.js';
  * and containers. Each end is named by OID or number and checked against the role class the
  * catalog gives it; the link is kept in role A's container (else role B's; else none, and then
  * only administrators make it), whose authors and managers change it and readers read it.
+ * A link belongs to its role A, as a usage link to its parent: while role A is a versioned
+ * object checked out by another user, its links are neither added nor removed (409 naming the
+ * holder); role B is only named.
  */
 @Injectable()
 export class CatalogLinksService {
@@ -64,9 +76,10 @@ export class CatalogLinksService {
         [a, cls.roles!.a],
         [b, cls.roles!.b],
       ] as const) {
-        if (!(await tx.rows.lockEnd(storageOf(catalog, role), end.id))) {
-          throw new NotFoundException(`${label(end)} was deleted meanwhile; nothing was linked`);
-        }
+        const hold = await tx.rows.lockEnd(storageOf(catalog, role), end.id);
+        if (!hold) throw new NotFoundException(`${label(end)} was deleted meanwhile; nothing was linked`);
+        // The link is role A's (as a usage link is its parent's): another user's check-out of it refuses the link.
+        if (end === a) checkoutGuard(hold, user.id, label(a));
       }
       const id = await tx.rows.insertLink({
         cls: cls.name,
@@ -147,6 +160,14 @@ export class CatalogLinksService {
         );
       }
       const both = await ends(tx.rows, catalog, user, link);
+      const owner = ownerStorage(catalog, link.cls);
+      if (owner) {
+        // Held (FOR SHARE) as an add holds it: a check-out in progress commits first, and is seen.
+        // Role A may be a working copy the caller does not see (both.a null): its master's hold counts.
+        const hold = await tx.rows.lockEnd(owner, link.roleAId);
+        const a = both.a ? label(both.a) : formatOid(catalog.findClass(link.cls)!.roles!.a, link.roleAId);
+        if (hold) checkoutGuard(hold, user.id, a);
+      }
       await tx.rows.deleteLinks([id]);
       await recordAudit(tx.audit, {
         userId: user.id,

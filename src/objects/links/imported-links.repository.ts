@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Prisma } from '../../generated/prisma/client.js';
 import { MASTER_SUFFIX, OidClass } from '../../catalog/standard-classes.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
 
@@ -38,6 +39,22 @@ export class ImportedLinksRepository {
       SET soft_type = EXCLUDED.soft_type, container_id = EXCLUDED.container_id, props = EXCLUDED.props,
           modified_at = CASE WHEN links.props IS DISTINCT FROM EXCLUDED.props
             OR links.container_id IS DISTINCT FROM EXCLUDED.container_id THEN now() ELSE links.modified_at END`;
+  }
+
+  /**
+   * The number of the versioned object an iteration or master id names and who holds it checked
+   * out, its master held (FOR SHARE, as /objects holds a link's end) until the import ends.
+   */
+  async holderOf(
+    storage: 'iteration' | 'master',
+    id: number,
+  ): Promise<{ number: string; holder: string | null } | null> {
+    const master =
+      storage === 'master' ? Prisma.sql`${id}::int` : Prisma.sql`(SELECT master_id FROM iterations WHERE id = ${id})`;
+    const rows = await this.prisma.$queryRaw<{ number: string; holder: string | null }[]>`
+      SELECT m.number, (SELECT u.name FROM users u WHERE u.id = m.checked_out_by) AS holder
+      FROM masters m WHERE m.id = ${master} FOR SHARE OF m`;
+    return rows[0] ?? null;
   }
 
   /**

@@ -9,6 +9,7 @@ import type { MemberRole } from '../../generated/prisma/client.js';
 import { jsonProperties, typedValue } from '../../catalog/property-values.js';
 import { clip } from '../../common/clip.js';
 import type { PlainType } from '../../catalog/object-types.js';
+import { heldBy } from '../versioned/checkout-hold.js';
 import type { CatalogRowsTx, EndRecord, EndStorages, LinkRecord, LinkSide } from './catalog-rows.repository.js';
 
 /**
@@ -245,6 +246,38 @@ export function linkSides(catalog: Catalog, storage: StorageKind, ids: number[])
     ...(a.length ? [{ side: 'a' as const, classes: a, ids }] : []),
     ...(b.length ? [{ side: 'b' as const, classes: b, ids }] : []),
   ];
+}
+
+/**
+ * The storage of a link class's role A when it is versioned (iteration or master): the object
+ * that owns the link, as a parent owns its usage links, whose check-out by another user refuses
+ * changes of the link. Null for classes whose role A is not versioned (or unknown).
+ */
+export function ownerStorage(catalog: Catalog, linkClass: string): 'iteration' | 'master' | null {
+  const roleA = catalog.findClass(linkClass)?.roles?.a;
+  const storage = roleA ? catalog.findClass(roleA)?.storage : null;
+  return storage === 'iteration' || storage === 'master' ? storage : null;
+}
+
+/**
+ * 409 naming the holder when a deletion would remove catalog links owned (role A) by a versioned
+ * object another user holds checked out: `held` as CatalogRowsTx.heldByOthers read it.
+ */
+export async function refuseHeldOwners(
+  rows: CatalogRowsTx,
+  catalog: Catalog,
+  user: AuthUser,
+  links: readonly LinkRecord[],
+): Promise<void> {
+  const owners: Record<'iteration' | 'master', number[]> = { iteration: [], master: [] };
+  for (const l of links) {
+    const storage = ownerStorage(catalog, l.cls);
+    if (storage) owners[storage].push(l.roleAId);
+  }
+  for (const storage of ['iteration', 'master'] as const) {
+    const [held] = await rows.heldByOthers(storage, owners[storage], user.id);
+    if (held) throw heldBy(held.number, held.holder);
+  }
 }
 
 /** For each role of each link class: the storage its role class is kept in (where a page of links finds its ends). */

@@ -42,7 +42,8 @@ export class CatalogObjectsController {
       "group's member …): role A and role B each an OID or a number (a name for users and unnumbered objects) of " +
       "the class the catalog gives the role (400 naming it otherwise). Kept in role A's container (else role B's): " +
       'the caller needs author or manager rights there; links between objects outside containers are made by ' +
-      'administrators.',
+      "administrators. A link is its role A's, as a usage link is its parent's: while role A is a versioned " +
+      'object another user holds checked out, it is refused (409 naming the holder).',
   })
   @ApiBody({
     type: CreateLinkDto,
@@ -58,7 +59,7 @@ export class CatalogObjectsController {
     400: BAD,
     403: FORBIDDEN,
     404: 'no such object of the role class the caller may read',
-    409: 'the two are linked by that class already',
+    409: 'the two are linked by that class already; role A is checked out by another user (the message names them)',
   })
   addLink(@CurrentUser() user: AuthUser, @Body() body: CreateLinkDto): Promise<CatalogLinkDto> {
     return this.links.add(user, body);
@@ -67,11 +68,18 @@ export class CatalogObjectsController {
   @Delete('links/:link')
   @ApiOperation({
     summary: 'Remove a catalog link',
-    description: 'Answers the link removed. Needs write rights where it is kept.',
+    description:
+      'Answers the link removed. Needs write rights where it is kept; refused (409 naming the holder) while its ' +
+      'role A is a versioned object another user holds checked out.',
   })
   @ApiParam({ name: 'link', description: 'the link id or OID', example: '1' })
   @ApiOkResponse({ type: CatalogLinkDto })
-  @ApiErrors({ 400: BAD, 403: FORBIDDEN, 404: 'no such link the caller may read' })
+  @ApiErrors({
+    400: BAD,
+    403: FORBIDDEN,
+    404: 'no such link the caller may read',
+    409: 'its role A is checked out by another user (the message names them)',
+  })
   removeLink(@CurrentUser() user: AuthUser, @Param() params: LinkParamDto): Promise<CatalogLinkDto> {
     return this.links.remove(user, params.link);
   }

@@ -1,8 +1,9 @@
 import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
 import type { StorageKind } from '../../catalog/storage.js';
 import { boundLockWaits } from '../../prisma/object-locks.js';
-import type { Db } from '../versioned/object-records.repository.js';
+import { workingVisibleTo, type Db } from '../versioned/object-records.repository.js';
 import { MASTER_SUFFIX, OidClass } from '../../catalog/standard-classes.js';
+import type { CheckoutHold } from '../versioned/checkout-hold.js';
 
 /**
  * The rows of the catalog's generic storages as /objects reads and changes them: plain objects
@@ -63,6 +64,14 @@ export interface LinkWithEnds extends LinkRecord {
   a: EndRecord | null;
   b: EndRecord | null;
 }
+
+/** A versioned object checked out by another user than the one changing. */
+export interface HeldObject {
+  number: string;
+  holder: string;
+}
+
+const FREE: CheckoutHold = { holderId: null, holder: null };
 
 /** For each side of a link, the link classes whose role class on that side is kept in each nameable storage. */
 export type EndStorages = Record<'a' | 'b', Partial<Record<StorageKind, string[]>>>;
@@ -162,7 +171,8 @@ export class CatalogRowsTx {
       case 'iteration': {
         const where =
           'id' in key
-            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})`
+            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})
+                         AND ${workingVisibleTo(userId)}`
             : Prisma.sql`m.number = ${key.key} AND m.class = ANY(${[...key.classes]}::text[]) AND i.latest`;
         return this.db.$queryRaw<EndRecord[]>`
           SELECT m.class AS cls, i.id, m.number, m.name, m.container_id AS "containerId",
@@ -215,17 +225,46 @@ export class CatalogRowsTx {
   /**
    * Holds a link's end while the link is stored: a deletion of it (which locks its row FOR
    * UPDATE and then counts the links naming it) waits for this transaction, and sees the link.
-   * False when the end is gone meanwhile.
+   * Answers who holds it checked out, read from the row as locked (FOR SHARE waits for a
+   * check-out in progress, and then reads it committed; a check-out waits for this transaction):
+   * a versioned end (iteration or master) may be held, others never are. Null when the end is
+   * gone meanwhile.
    */
-  async lockEnd(storage: StorageKind, id: number): Promise<boolean> {
-    let rows: unknown[] = [{}];
-    if (storage === 'object') rows = await this.db.$queryRaw`SELECT id FROM objects WHERE id = ${id} FOR SHARE`;
-    else if (storage === 'master') rows = await this.db.$queryRaw`SELECT id FROM masters WHERE id = ${id} FOR SHARE`;
-    else if (storage === 'iteration') {
+  async lockEnd(storage: StorageKind, id: number): Promise<CheckoutHold | null> {
+    // The holder's name by a subquery of the locked row, as lockMasterText reads it.
+    const hold = Prisma.sql`m.checked_out_by AS "holderId", (SELECT u.name FROM users u WHERE u.id = m.checked_out_by) AS holder`;
+    let rows: CheckoutHold[] = [FREE];
+    if (storage === 'object') {
+      rows = await this.db
+        .$queryRaw`SELECT NULL::int AS "holderId", NULL::text AS holder FROM objects WHERE id = ${id} FOR SHARE`;
+    } else if (storage === 'master') {
+      rows = await this.db.$queryRaw`SELECT ${hold} FROM masters m WHERE m.id = ${id} FOR SHARE OF m`;
+    } else if (storage === 'iteration') {
       rows = await this.db.$queryRaw`
-        SELECT m.id FROM iterations i JOIN masters m ON m.id = i.master_id WHERE i.id = ${id} FOR SHARE OF m`;
+        SELECT ${hold} FROM iterations i JOIN masters m ON m.id = i.master_id WHERE i.id = ${id} FOR SHARE OF m`;
     }
-    return rows.length > 0;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The versioned objects among `ids` (iterations or masters, as `storage` keeps them) checked out
+   * by someone other than `userId`, with their numbers and holders, as committed now: what a
+   * deletion removing catalog links these objects own checks (see CatalogLinksService). Read, not
+   * locked: the deletion holds its own object locked, and a link add holding one of these and
+   * waiting for that object would deadlock with it. A check-out does not copy catalog links, so
+   * one committing after this read is simply ordered after the deletion.
+   */
+  heldByOthers(storage: 'iteration' | 'master', ids: number[], userId: number): Promise<HeldObject[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const masters =
+      storage === 'master'
+        ? Prisma.sql`SELECT unnest(${ids}::int[]) AS id`
+        : Prisma.sql`SELECT master_id AS id FROM iterations WHERE id = ANY(${ids}::int[])`;
+    return this.db.$queryRaw<HeldObject[]>`
+      SELECT m.number, u.name AS holder
+      FROM masters m JOIN users u ON u.id = m.checked_out_by
+      WHERE m.id IN (${masters}) AND m.checked_out_by <> ${userId}
+      ORDER BY m.number`;
   }
 
   /** The new link's id; null when the class links these two already. */

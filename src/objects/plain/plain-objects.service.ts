@@ -24,6 +24,7 @@ import {
   mayWriteIn,
   propsView,
   referencesView,
+  refuseHeldOwners,
   refuseLockedLinks,
   resolveReferences,
 } from './catalog-input.js';
@@ -215,6 +216,7 @@ export class PlainObjectsService {
       }
       refuseLockedLinks(user, links);
       refuseLockedReferrers(user, referrers);
+      await refuseHeldOwners(tx.rows, catalog, user, links);
       const removed = await tx.rows.deleteLinks(links.map((l) => l.id));
       const references = await removeReferences(tx, user, referrers, keys, oid);
       await tx.rows.deletePlain(cur.id);

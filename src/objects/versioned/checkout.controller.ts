@@ -1,15 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import { ApiAuthenticated, ApiErrors, OBJECT_BUSY_ANSWER } from '../../common/api-docs.decorators.js';
-import { CheckinDto, ObjectTypeQueryDto } from '../dto/object-request.dto.js';
+import { CheckinDto, CheckoutRefParamDto, ObjectTypeQueryDto } from '../dto/object-request.dto.js';
 import { ObjectDto } from '../dto/object-response.dto.js';
-import { ObjectRefParamDto } from '../dto/structure-query.dto.js';
 import { CheckoutService } from './checkout.service.js';
 
-const REF =
-  'OID of the latest iteration, or the number of a business object (`type` picks the class when several carry it)';
 const NOT_FOUND = 'no such object the caller may read';
 const FORBIDDEN = 'the caller may only read the container';
 
@@ -27,13 +24,13 @@ export class CheckoutController {
       'Makes a working copy of the latest iteration (the next iteration number, `workingCopy: true`) that only the ' +
       "caller sees and changes: the caller's changes of the object, its files, CAD attributes and usage links go to " +
       'it in place; every other user reads the latest checked-in iteration and is refused changes (409 naming the ' +
-      'holder) until the object is checked in or the check-out undone. Needs author or manager rights. Answers the ' +
-      'working copy.',
+      'holder), also of the catalog links the object owns (role A) and deletions removing its links, until the ' +
+      'object is checked in or the check-out undone. Only versioned objects are checked out. Needs author or ' +
+      'manager rights. Answers the working copy.',
   })
-  @ApiParam({ name: 'ref', description: REF, example: '0000000003' })
   @ApiOkResponse({ type: ObjectDto, description: 'the working copy' })
   @ApiErrors({
-    400: 'bad parameter',
+    400: 'bad parameter; a plain object (its class is not versioned)',
     403: FORBIDDEN,
     404: NOT_FOUND,
     409: 'checked out already (the message names the holder); a released object; an OID of an older iteration',
@@ -41,7 +38,7 @@ export class CheckoutController {
   })
   checkout(
     @CurrentUser() user: AuthUser,
-    @Param() params: ObjectRefParamDto,
+    @Param() params: CheckoutRefParamDto,
     @Query() query: ObjectTypeQueryDto,
   ): Promise<ObjectDto> {
     return this.checkouts.checkout(user, params.ref, query.type);
@@ -55,7 +52,6 @@ export class CheckoutController {
       "The holder's working copy becomes the latest iteration, with `message` as its note: all the changes made " +
       'while checked out are one new iteration. Answers it.',
   })
-  @ApiParam({ name: 'ref', description: REF, example: '0000000003' })
   @ApiBody({ type: CheckinDto, examples: { message: { value: { message: 'hole pattern moved 2 mm' } } } })
   @ApiOkResponse({ type: ObjectDto, description: 'the new latest iteration' })
   @ApiErrors({
@@ -67,7 +63,7 @@ export class CheckoutController {
   })
   checkin(
     @CurrentUser() user: AuthUser,
-    @Param() params: ObjectRefParamDto,
+    @Param() params: CheckoutRefParamDto,
     @Query() query: ObjectTypeQueryDto,
     @Body() body: CheckinDto,
   ): Promise<ObjectDto> {
@@ -83,7 +79,6 @@ export class CheckoutController {
       "undoes their own check-out; a manager of the object's container or an administrator may undo (break) " +
       "another user's. Answers the latest iteration, unchanged.",
   })
-  @ApiParam({ name: 'ref', description: REF, example: '0000000003' })
   @ApiOkResponse({ type: ObjectDto, description: 'the latest iteration' })
   @ApiErrors({
     400: 'bad parameter',
@@ -94,7 +89,7 @@ export class CheckoutController {
   })
   undo(
     @CurrentUser() user: AuthUser,
-    @Param() params: ObjectRefParamDto,
+    @Param() params: CheckoutRefParamDto,
     @Query() query: ObjectTypeQueryDto,
   ): Promise<ObjectDto> {
     return this.checkouts.undo(user, params.ref, query.type);

@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { boundLockWaitsPg } from '../../prisma/object-locks.js';
 import type { CheckoutHold } from './checkout-hold.js';
+import type { LinkRoles } from './object-change.repository.js';
 
 /**
  * The statement every change of a business object starts with: it locks the master's row
@@ -88,9 +89,19 @@ export class CheckoutTx {
     await this.release(masterId);
   }
 
-  /** Deletes the working copy (its files and usage links cascade) and checks the master in. */
-  async discard(masterId: number, workingId: number | null): Promise<void> {
-    if (workingId !== null) await this.tx.$executeRaw`DELETE FROM iterations WHERE id = ${workingId} AND working`;
+  /**
+   * Deletes the working copy (its files and usage links cascade) with the catalog links naming it
+   * (`roles`: the link classes keeping an iteration's id in role A or B; made by the holder while
+   * checked out, they would name nothing after), and checks the master in.
+   */
+  async discard(masterId: number, workingId: number | null, roles: LinkRoles): Promise<void> {
+    if (workingId !== null) {
+      await this.tx.$executeRaw`
+        DELETE FROM links
+        WHERE (class = ANY(${roles.iterationA}::text[]) AND role_a_id = ${workingId})
+           OR (class = ANY(${roles.iterationB}::text[]) AND role_b_id = ${workingId})`;
+      await this.tx.$executeRaw`DELETE FROM iterations WHERE id = ${workingId} AND working`;
+    }
     await this.release(masterId);
   }
 

@@ -1,17 +1,20 @@
-import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { accessFromRole } from '../../auth/permissions.service.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
-import { parseVersionedRef } from '../../catalog/object-ref.js';
+import { parseVersionedRef, type ObjectRef } from '../../catalog/object-ref.js';
+import { clip } from '../../common/clip.js';
 import { masterClassOf } from '../../catalog/oid.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ObjectDto } from '../dto/object-response.dto.js';
+import { PlainObjectsService } from '../plain/plain-objects.service.js';
 import { heldBy } from './checkout-hold.js';
 import { iterationLabel, lockForChange, noObject } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { ObjectChangeTx } from './object-change.repository.js';
 import type { ObjectRecord } from './object-records.repository.js';
+import { linkRoles } from './object-changes.service.js';
 import { ObjectsRepository } from './objects.repository.js';
 
 /**
@@ -27,12 +30,13 @@ export class CheckoutService {
   constructor(
     private readonly repo: ObjectsRepository,
     private readonly catalog: CatalogService,
+    private readonly plain: PlainObjectsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Checks the object out to the caller (an author of it) and answers the working copy. */
   async checkout(user: AuthUser, text: string, type: string | undefined): Promise<ObjectDto> {
-    const ref = parseVersionedRef(await this.catalog.current(), text, type);
+    const ref = await this.versionedRef(text, type);
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref, { latestOnly: true, holder: 'any' });
       if (cur.checkedOutById === user.id) {
@@ -64,7 +68,7 @@ export class CheckoutService {
 
   /** The holder's changes become the latest iteration, with `message` as its note. */
   async checkin(user: AuthUser, text: string, type: string | undefined, message: string | null): Promise<ObjectDto> {
-    const ref = parseVersionedRef(await this.catalog.current(), text, type);
+    const ref = await this.versionedRef(text, type);
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref, { latestOnly: false, holder: 'any' });
       const working = await this.ownWorkingCopy(tx, user, cur);
@@ -85,7 +89,8 @@ export class CheckoutService {
    * iteration, as it was before the check-out.
    */
   async undo(user: AuthUser, text: string, type: string | undefined): Promise<ObjectDto> {
-    const ref = parseVersionedRef(await this.catalog.current(), text, type);
+    const ref = await this.versionedRef(text, type);
+    const roles = linkRoles(await this.catalog.current());
     return this.repo.change(async (tx) => {
       const cur = await lockForChange(tx, user, ref, { latestOnly: false, holder: 'any' });
       if (cur.checkedOutById === null) throw notCheckedOut(cur);
@@ -97,7 +102,7 @@ export class CheckoutService {
         );
       }
       const working = await tx.findInMaster(cur.masterId, 'working', cur.checkedOutById);
-      await tx.checkouts.discard(cur.masterId, working?.iterationId ?? null);
+      await tx.checkouts.discard(cur.masterId, working?.iterationId ?? null, roles);
       const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
       await this.audit(tx, user, broken ? 'objects.break-checkout' : 'objects.undo-checkout', cur, {
         latest: iterationLabel(after),
@@ -106,6 +111,22 @@ export class CheckoutService {
       });
       return describeObject(after);
     });
+  }
+
+  /**
+   * The versioned object a reference names; 400 for a plain object (of a class that is not
+   * versioned: it has no iterations to check out, and changes in place).
+   */
+  private async versionedRef(text: string, type: string | undefined): Promise<ObjectRef> {
+    const plain = await this.plain.refOf(text, type);
+    if (plain) {
+      const cls = plain.kind === 'oid' ? plain.cls : type!;
+      throw new BadRequestException(
+        `${clip(text)} is a ${cls}, a class that is not versioned: only versioned objects (documents, parts, CAD ` +
+          'documents, change objects …) are checked out; a plain object changes in place (PATCH /objects/<ref>)',
+      );
+    }
+    return parseVersionedRef(await this.catalog.current(), text, type);
   }
 
   /** The caller's working copy of the object: 409 when it is not checked out, or checked out by another. */

@@ -37,11 +37,18 @@ export interface ImportedIteration {
 export class ImportedObjectsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  findMaster(cls: string, number: string): Promise<ImportedMaster | null> {
-    return this.prisma.master.findUnique({
-      where: { cls_number: { cls, number } },
-      select: { id: true, subtype: true, softType: true, name: true, containerId: true },
-    });
+  /**
+   * The master, locked (FOR NO KEY UPDATE, as a change of it by /objects locks it) until the
+   * import ends, with who holds it checked out: a check-out waits for the import, and the import
+   * sees one committed before it.
+   */
+  async findMaster(cls: string, number: string): Promise<(ImportedMaster & { holder: string | null }) | null> {
+    const rows = await this.prisma.$queryRaw<(ImportedMaster & { holder: string | null })[]>`
+      SELECT m.id, m.subtype, m.soft_type AS "softType", m.name, m.container_id AS "containerId",
+             (SELECT u.name FROM users u WHERE u.id = m.checked_out_by) AS holder
+      FROM masters m WHERE m.class = ${cls} AND m.number = ${number}
+      FOR NO KEY UPDATE OF m`;
+    return rows[0] ?? null;
   }
 
   async createMaster(cls: string, number: string, fields: MasterFields): Promise<number> {
@@ -73,7 +80,7 @@ export class ImportedObjectsRepository {
     return row.id;
   }
 
-  /** Marks the highest version.iteration of each master latest. */
+  /** Marks the highest version.iteration of each master latest (a working copy never is). */
   async recomputeLatest(masterIds: number[]): Promise<void> {
     if (!masterIds.length) return;
     // Two steps because at most one iteration per master may be latest at any time.
@@ -84,7 +91,7 @@ export class ImportedObjectsRepository {
       UPDATE iterations SET latest = true
       WHERE id IN (
         SELECT DISTINCT ON (master_id) id FROM iterations
-        WHERE master_id = ANY(${masterIds}::int[])
+        WHERE master_id = ANY(${masterIds}::int[]) AND NOT working
         ORDER BY master_id, length(version) DESC, version DESC, iteration DESC)`;
   }
 

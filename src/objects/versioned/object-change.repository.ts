@@ -56,6 +56,9 @@ export interface UsingLink {
   iteration: number;
   containerId: number;
   memberRole: MemberRole | null;
+  /** Who holds the using object checked out (null: no one), as committed now. */
+  holderId: number | null;
+  holder: string | null;
 }
 
 /** Which catalog link classes keep an iteration's or a master's id in role A or B (see deleteObject). */
@@ -236,11 +239,18 @@ export class ObjectChangeTx {
     return rows[0].version;
   }
 
-  /** The usage links of other objects' iterations (any, not only the latest) that use the master. */
+  /**
+   * The usage links of other objects' iterations (any, not only the latest) that use the master,
+   * with who holds each using object checked out. Read, not locked: a deletion holding the
+   * master FOR UPDATE would deadlock with a usage link being added to one of them (which holds
+   * it and waits for the master's KEY SHARE). A check-out of one still in progress copies its
+   * usage links, and so waits for that KEY SHARE: it comes after the deletion.
+   */
   usersOf(masterId: number, userId: number): Promise<UsingLink[]> {
     return this.tx.$queryRaw<UsingLink[]>`
       SELECT ul.id AS "linkId", pm.number AS "parentNumber", pm.class AS "parentClass", pi.version, pi.iteration,
-             pm.container_id AS "containerId", mb.role::text AS "memberRole"
+             pm.container_id AS "containerId", mb.role::text AS "memberRole", pm.checked_out_by AS "holderId",
+             (SELECT u.name FROM users u WHERE u.id = pm.checked_out_by) AS holder
       FROM usage_links ul
       JOIN iterations pi ON pi.id = ul.parent_id
       JOIN masters pm ON pm.id = pi.master_id

@@ -196,7 +196,8 @@ export class ObjectChangesController {
       'The object with all its iterations, their file references and usage links. Refused (409, naming them) ' +
       "while other objects' iterations use it, catalog links name it or other objects' JSON references name it, " +
       'unless force=true, which removes those links and references where the caller may change them (403 ' +
-      'otherwise). Needs author or manager rights.',
+      'otherwise) and no other user holds the object using it, or owning the link (role A), checked out (409 ' +
+      'naming the holder). Needs author or manager rights.',
   })
   @ApiParam({ name: 'ref', description: 'OID of any of its iterations, or its number', example: '0000000005' })
   @ApiExtraModels(DeletedPlainObjectDto)
@@ -208,7 +209,9 @@ export class ObjectChangesController {
     400: BAD,
     403: 'the caller may only read the container (or, with force, one using it)',
     404: NOT_FOUND,
-    409: 'other objects use it or reference it, or catalog links name it (force=true removes those)',
+    409:
+      'other objects use it or reference it, or catalog links name it (force=true removes those); it, or with ' +
+      'force an object using it or owning a link naming it, is checked out by another user (the message names them)',
     503: OBJECT_BUSY_ANSWER,
   })
   remove(

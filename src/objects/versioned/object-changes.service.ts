@@ -26,7 +26,14 @@ import { transitionProblem } from '../../config/lifecycle.js';
 import { iterationLabel, lockForChange, mayRead, mayWrite } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { LinkRoles, UsingLink } from './object-change.repository.js';
-import { describeLinks, linkSides, LINKS_CHECKED, refuseLockedLinks } from '../plain/catalog-input.js';
+import {
+  describeLinks,
+  linkSides,
+  LINKS_CHECKED,
+  refuseHeldOwners,
+  refuseLockedLinks,
+} from '../plain/catalog-input.js';
+import { heldBy } from './checkout-hold.js';
 import { plainType } from '../../catalog/object-types.js';
 import {
   describeReferrers,
@@ -256,6 +263,11 @@ export class ObjectChangesService {
       }
       refuseLockedLinks(user, links);
       refuseLockedReferrers(user, referrers);
+      // The usage links of other objects using it, and the catalog links others own naming it, are
+      // those objects' content: another user's check-out of one refuses the deletion.
+      const held = users.find((u) => u.holderId !== null && u.holderId !== user.id);
+      if (held) throw heldBy(held.parentNumber, held.holder ?? `user ${held.holderId}`);
+      await refuseHeldOwners(tx.rows, catalog, user, links);
       const masterOid = formatOid(masterClassOf(cur.cls), cur.masterId);
       const references = await removeReferences(tx, user, referrers, keys, masterOid);
       const counts = await tx.deleteObject(cur.masterId, roles);
