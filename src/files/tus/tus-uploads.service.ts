@@ -1,11 +1,10 @@
 import { HttpException, HttpStatus, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { FileStore } from '@tus/file-store';
 import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
 import type { KvStore, Upload } from '@tus/utils';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { Clock } from '../../common/clock.js';
@@ -13,15 +12,21 @@ import { errorEnvelope } from '../../common/error-envelope.js';
 import { baseUrl } from '../../common/public-url.js';
 import { requestIdOf } from '../../common/request-id.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { FileContent } from '../file-content.js';
+import { uploadKey } from '../stores/blobs.repository.js';
+import type { UploadContent } from '../upload/upload-receipt.js';
 import { parseHolderRef } from '../files.params.js';
 import { FilesService, type FileTarget } from '../files.service.js';
 import { parseTusTarget, parseUploadLength } from './tus-request.js';
+import { TusChunkStore, TusFileStore, type TusStore } from './tus-stores.js';
 import { TusUploadsRepository, type TusTarget, type TusUploadRecord } from './tus-uploads.repository.js';
 
 /** What the controller has settled about a request before the tus server sees it. */
 interface TusRequestState {
   user: AuthUser;
   id: string;
+  /** A new upload's: when its row was made (its expiry counts from then). */
+  createdAt?: Date;
 }
 
 const STATE = Symbol('tus request');
@@ -33,25 +38,32 @@ const SWEEP_BATCH = 1000;
 /**
  * Resumable uploads (the tus protocol, served by @tus/server) into files: an upload is made
  * for one file of one object, its bytes arrive in as many PATCH requests as the client likes,
- * and once the last byte is in it is written exactly as a raw upload is (FilesService.save,
- * with the same checks, digest, deduplication and audit event). The controller authenticates
- * and checks ownership before the tus server reads anything; the uploads' records are rows of
- * tus_uploads (so every instance sees them), their bytes files in FILES_TUS_DIR.
+ * and once the last byte is in it is recorded exactly as a raw upload is (FilesService.save,
+ * with the same checks, deduplication and audit event). The controller authenticates and
+ * checks ownership before the tus server reads anything; the uploads' records are rows of
+ * tus_uploads (so every instance sees them). Their bytes go into the postgres store's chunks as
+ * they arrive, or, with the vault or S3, into files in FILES_TUS_DIR (tus-stores.ts), hashed on
+ * the way in either case.
  */
 @Injectable()
 export class TusUploadsService {
   private readonly logger = new Logger('TusUploads');
-  readonly store: FileStore;
+  readonly store: TusStore;
   private readonly server: Server;
 
   constructor(
     private readonly files: FilesService,
     private readonly uploads: TusUploadsRepository,
+    private readonly content: FileContent,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.store = new FileStore({ directory: config.filesTusDir, configstore: new RowConfigstore(uploads) });
-    const options: ServerOptions & { datastore: FileStore } = {
+    const expiry = config.filesTusExpiryMs;
+    this.store =
+      content.stores.current === 'postgres'
+        ? new TusChunkStore(content.stores.blobs, uploads, !config.embeddedDatabase, expiry)
+        : new TusFileStore(config.filesTusDir, new RowConfigstore(uploads), expiry);
+    const options: ServerOptions & { datastore: TusStore } = {
       path: `${config.basePath}/files/tus`,
       // Requests of one upload take turns on this instance; see docs/deployment.md for several.
       locker: new MemoryLocker(),
@@ -65,7 +77,12 @@ export class TusUploadsService {
       generateUrl: (req, { id }) => `${baseUrl(nodeRequest(req), config)}/files/tus/${id}`,
       onUploadFinish: (req, upload) => this.finish(nodeRequest(req), upload),
       // Upload-Length stays required: a deferred length could not be counted against the limits.
-      onUploadCreate: (_req, upload) => Promise.resolve({ metadata: upload.metadata }),
+      // Upload-Expires counts from the row's creation, as the expiry of the row does.
+      onUploadCreate: (req, upload) => {
+        const createdAt = stateOf(req).createdAt;
+        if (createdAt) upload.creation_date = createdAt.toISOString();
+        return Promise.resolve({ metadata: upload.metadata });
+      },
     };
     this.server = new Server(options);
   }
@@ -87,7 +104,7 @@ export class TusUploadsService {
       expiresAt: new Date(now.getTime() + this.config.filesTusExpiryMs),
     });
     if (refused) throw overQuota(refused, length, this.config);
-    (req as TusNodeRequest)[STATE] = { user, id };
+    (req as TusNodeRequest)[STATE] = { user, id, createdAt: now };
     try {
       await this.server.handle(req, res);
     } catch (e) {
@@ -128,10 +145,11 @@ export class TusUploadsService {
   }
 
   /**
-   * The last byte is in: the file is written as a raw upload of the same bytes would be, and the
-   * upload goes. The answer (200 with the raw upload's JSON, or its error envelope) replaces the
-   * tus server's 204. When the write failed for a reason that may pass (503), the upload stays,
-   * complete, until it expires: an empty PATCH at its full offset tries again.
+   * The last byte is in: the file is recorded as a raw upload of the same bytes would be (its
+   * digest kept while the parts arrived), and the upload goes. The answer (200 with the raw
+   * upload's JSON, or its error envelope) replaces the tus server's 204. When the write failed
+   * for a reason that may pass (503) and the upload still holds its bytes, it stays, complete,
+   * until it expires: an empty PATCH at its full offset tries again.
    */
   private async finish(
     req: TusNodeRequest,
@@ -142,14 +160,12 @@ export class TusUploadsService {
     try {
       const record = await this.owned(user, id);
       const size = upload.size ?? 0;
-      const result = await this.files.save(
-        user,
-        this.fileTarget(req, record),
-        record.options,
-        { kind: 'stream', body: createReadStream(join(this.config.filesTusDir, id)), length: size },
-        {},
-        {},
-      );
+      // An empty file is written as an empty raw upload: it has no chunks to take over.
+      const content: UploadContent =
+        size === 0
+          ? { kind: 'stream', body: Readable.from([]), length: 0 }
+          : { kind: 'received', ...(await this.store.completed(id, size)) };
+      const result = await this.files.save(user, this.fileTarget(req, record), record.options, content, {}, {});
       await this.discard(id);
       const headers: Record<string, string> = { ...json };
       if (result.sha256) headers.ETag = `"${result.sha256}"`;
@@ -159,7 +175,7 @@ export class TusUploadsService {
     } catch (e) {
       const status = e instanceof HttpException ? e.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
       if (!(e instanceof HttpException)) this.logger.error(`completing upload ${id} failed`, (e as Error).stack);
-      if (status < 500) await this.discard(id);
+      if (status < 500 || !(await this.holdsAll(upload))) await this.discard(id);
       const message = e instanceof HttpException ? messageOf(e) : 'internal error';
       return {
         status_code: status,
@@ -178,13 +194,32 @@ export class TusUploadsService {
     };
   }
 
-  /** Removes an upload's bytes and row; nothing when they are gone already. */
+  /** Whether the upload still holds all its bytes (a completion that failed may have taken them). */
+  private async holdsAll(upload: Upload): Promise<boolean> {
+    const now = await this.store.getUpload(upload.id).catch(() => null);
+    return now !== null && now.offset === upload.size;
+  }
+
+  /**
+   * Removes an upload's bytes, wherever they are (chunks, or a file of FILES_TUS_DIR should the
+   * store have changed since it began), and its row; nothing when they are gone already.
+   */
   private async discard(id: string): Promise<void> {
-    await this.store.remove(id).catch(() => undefined);
+    this.store.hashes.drop(id);
+    await this.content.stores.blobs.deleteUpload(uploadKey(id));
+    await this.removeFiles(id);
     await this.uploads.delete(id);
   }
 
-  /** Files of FILES_TUS_DIR older than the expiry that no row names (a user deleted, a crash). */
+  private async removeFiles(id: string): Promise<void> {
+    await rm(join(this.config.filesTusDir, id), { force: true }).catch(() => undefined);
+    await rm(join(this.config.filesTusDir, `${id}.json`), { force: true }).catch(() => undefined);
+  }
+
+  /**
+   * Bytes of uploads that no row names (a user deleted, a crash), older than the expiry: files
+   * of FILES_TUS_DIR and chunks of the postgres store.
+   */
   private async sweepLeftovers(): Promise<number> {
     const names = await readdir(this.config.filesTusDir).catch(() => [] as string[]);
     const old: string[] = [];
@@ -193,9 +228,11 @@ export class TusUploadsService {
       const info = await stat(join(this.config.filesTusDir, name)).catch(() => null);
       if (info?.isFile() && info.mtimeMs < before) old.push(name.replace(/\.json$/, ''));
     }
-    const left = await this.uploads.unknown([...new Set(old)]);
-    for (const id of left) await this.store.remove(id).catch(() => undefined);
-    return left.length;
+    const files = await this.uploads.unknown([...new Set(old)]);
+    for (const id of files) await this.removeFiles(id);
+    const chunks = await this.uploads.unknown(await this.content.stores.blobs.uploadIds(this.config.filesTusExpiryMs));
+    for (const id of chunks) await this.content.stores.blobs.deleteUpload(uploadKey(id));
+    return files.length + chunks.length;
   }
 }
 
