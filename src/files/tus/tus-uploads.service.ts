@@ -194,10 +194,17 @@ export class TusUploadsService {
     };
   }
 
-  /** Whether the upload still holds all its bytes (a completion that failed may have taken them). */
+  /**
+   * Whether the upload still holds all its bytes: a completion that failed after its chunks
+   * became the blob's has none left to try again with. When that cannot be told (the database
+   * does not answer), it is kept, to be tried again or to expire.
+   */
   private async holdsAll(upload: Upload): Promise<boolean> {
-    const now = await this.store.getUpload(upload.id).catch(() => null);
-    return now !== null && now.offset === upload.size;
+    try {
+      return (await this.store.getUpload(upload.id)).offset === upload.size;
+    } catch {
+      return true;
+    }
   }
 
   /**
