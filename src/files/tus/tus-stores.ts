@@ -9,6 +9,7 @@ import { readBlob } from '../stores/postgres-blob-store.js';
 import { appendUploadPart } from '../stores/upload-parts.js';
 import type { ReceivedUpload } from '../upload/upload-receipt.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
+import { Turns } from './turns.js';
 import { UploadHashes } from './upload-hashes.js';
 
 /**
@@ -38,6 +39,7 @@ const EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expirati
 export class TusChunkStore extends DataStore implements TusStore {
   readonly hashes = new UploadHashes();
   private readonly progress = new Progress();
+  private readonly turns: Turns;
 
   constructor(
     private readonly blobs: BlobsRepository,
@@ -45,9 +47,12 @@ export class TusChunkStore extends DataStore implements TusStore {
     /** COPY FROM, which the embedded database cannot take (one INSERT per chunk then). */
     private readonly copy: boolean,
     private readonly expiryMs: number,
+    /** Parts written at once at most, each holding a pooled connection while it arrives. */
+    maxParts: number,
   ) {
     super();
     this.extensions = EXTENSIONS;
+    this.turns = new Turns(maxParts);
   }
 
   /** The row was recorded by the service (with the limits checked); the upload's info goes into it. */
@@ -68,9 +73,9 @@ export class TusChunkStore extends DataStore implements TusStore {
     const hash = await this.hashes.at(id, offset, () => this.stored(id, offset));
     const body = this.progress.count(id, offset, readable);
     const part = { key: uploadKey(id), length: upload.size ?? 0, offset, body, hash };
-    const { received, failure } = await appendUploadPart(this.blobs, part, this.copy).finally(() =>
-      this.progress.done(id),
-    );
+    const { received, failure } = await this.turns
+      .run(() => appendUploadPart(this.blobs, part, this.copy))
+      .finally(() => this.progress.done(id));
     this.hashes.keep(id, offset + received, hash);
     if (failure) throw failure;
     return offset + received;

@@ -32,6 +32,9 @@ interface TusRequestState {
 const STATE = Symbol('tus request');
 type TusNodeRequest = Request & { [STATE]?: TusRequestState };
 
+/** One part at a time may be written into PostgreSQL per this many connections of the pool. */
+const PARTS_PER_POOL = 4;
+
 /** Expired uploads removed per sweep at most. */
 const SWEEP_BATCH = 1000;
 
@@ -61,7 +64,13 @@ export class TusUploadsService {
     const expiry = config.filesTusExpiryMs;
     this.store =
       content.stores.current === 'postgres'
-        ? new TusChunkStore(content.stores.blobs, uploads, !config.embeddedDatabase, expiry)
+        ? new TusChunkStore(
+            content.stores.blobs,
+            uploads,
+            !config.embeddedDatabase,
+            expiry,
+            Math.max(1, Math.floor(config.dbPoolMax / PARTS_PER_POOL)),
+          )
         : new TusFileStore(config.filesTusDir, new RowConfigstore(uploads), expiry);
     const options: ServerOptions & { datastore: TusStore } = {
       path: `${config.basePath}/files/tus`,
