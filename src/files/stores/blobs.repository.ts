@@ -300,11 +300,15 @@ export class BlobsRepository {
 
   /**
    * Opens the transaction of a part of a resumable upload on `client`: the statement timeout is
-   * lifted (the part lasts as long as the client takes to send it), and the upload's key gets
-   * its content_blobs row (of the declared length) unless it has it, so its chunks can reference it.
+   * lifted (the part lasts as long as the client takes to send it), the commit is asynchronous
+   * (as upsertPostgres explains: a part lost in a crash is one the client sends again after
+   * asking HEAD where to resume, and the completion's file row, committed synchronously, flushes
+   * the WAL past every part), and the upload's key gets its content_blobs row (of the declared
+   * length) unless it has it, so its chunks can reference it.
    */
   async openUploadPart(client: pg.ClientBase, key: string, length: number): Promise<void> {
     await client.query('SET LOCAL statement_timeout = 0');
+    await client.query('SET LOCAL synchronous_commit = off');
     await client.query(
       `INSERT INTO content_blobs (sha256, size, store) VALUES ($1, $2, 'postgres') ON CONFLICT (sha256) DO NOTHING`,
       [key, length],
