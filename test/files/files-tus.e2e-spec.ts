@@ -307,6 +307,21 @@ describe('files: resumable uploads (tus)', () => {
     expect(done.headers.etag).toBe(`"${sha(Buffer.alloc(1000, 7))}"`);
   });
 
+  it('takes the first part with the creation (creation-with-upload) and the rest with a PATCH', async () => {
+    const content = randomBytes(300_000);
+    const created = await create(content.length, metadata('FT-1', 'with-creation.bin'))
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(content.subarray(0, 100_000));
+    expect(created.status).toBe(201);
+    expect(created.headers['upload-offset']).toBe('100000');
+    const id = created.headers.location.split('/').pop()!;
+    expect(await stored(id)).toBe(100_000);
+    const done = await patch(created.headers.location, 100_000, content.subarray(100_000));
+    expect(done.status).toBe(200);
+    expect(done.headers.etag).toBe(`"${sha(content)}"`);
+    expect(await stored(id)).toBeNull();
+  });
+
   it('expires an unfinished upload, and the sweep removes its row and bytes', async () => {
     const created = await create(1000, metadata('FT-1', 'expiring.bin'));
     expect(created.status).toBe(201);
