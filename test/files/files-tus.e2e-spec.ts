@@ -322,6 +322,30 @@ describe('files: resumable uploads (tus)', () => {
     expect(await stored(id)).toBeNull();
   });
 
+  it('completes an upload sent whole with its creation, and an empty one, at once', async () => {
+    const content = randomBytes(70_000);
+    const whole = await create(content.length, metadata('FT-1', 'whole-at-creation.bin'))
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(content);
+    expect(whole.status).toBe(200);
+    expect(whole.body).toEqual(expect.objectContaining({ success: true }));
+    expect(whole.headers.etag).toBe(`"${sha(content)}"`);
+    const empty = await create(0, metadata('FT-1', 'empty-at-creation.bin'));
+    expect(empty.status).toBe(200);
+    expect(empty.headers.etag).toBe(`"${sha(Buffer.alloc(0))}"`);
+    const got = await download('/files/FT-1/empty-at-creation.bin');
+    expect(got.status).toBe(200);
+    expect((got.body as Buffer).length).toBe(0);
+    // Both go once answered.
+    await pollUntil(
+      async () => (await db.query(`SELECT 1 FROM tus_uploads`)).rowCount === 0,
+      'the completed uploads are gone',
+    );
+    expect(await db.query(`SELECT 1 FROM content_blobs WHERE sha256 LIKE 'tus %'`)).toEqual(
+      expect.objectContaining({ rowCount: 0 }),
+    );
+  });
+
   it('expires an unfinished upload, and the sweep removes its row and bytes', async () => {
     const created = await create(1000, metadata('FT-1', 'expiring.bin'));
     expect(created.status).toBe(201);

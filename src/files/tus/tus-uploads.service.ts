@@ -27,6 +27,11 @@ interface TusRequestState {
   id: string;
   /** A new upload's: when its row was made (its expiry counts from then). */
   createdAt?: Date;
+  /**
+   * A new upload completed with its creation is over (written, or refused): it goes once the
+   * tus server has answered, as the server asks the store about it after the completion.
+   */
+  over?: boolean;
 }
 
 const STATE = Symbol('tus request');
@@ -113,15 +118,16 @@ export class TusUploadsService {
       expiresAt: new Date(now.getTime() + this.config.filesTusExpiryMs),
     });
     if (refused) throw overQuota(refused, length, this.config);
-    (req as TusNodeRequest)[STATE] = { user, id, createdAt: now };
+    const state: TusRequestState = { user, id, createdAt: now };
+    (req as TusNodeRequest)[STATE] = state;
     try {
       await this.server.handle(req, res);
     } catch (e) {
       await this.discard(id);
       throw e;
     }
-    // Refused by the tus server (a bad header): nothing of it is kept.
-    if (res.statusCode >= 300) await this.discard(id);
+    // Completed with its creation, or refused by the tus server (a bad header): nothing of it is kept.
+    if (state.over || res.statusCode >= 300) await this.discard(id);
   }
 
   /** HEAD, PATCH, DELETE of an upload: only its creator's, and only before it expires (404 otherwise). */
@@ -164,7 +170,8 @@ export class TusUploadsService {
     req: TusNodeRequest,
     upload: Upload,
   ): Promise<{ status_code: number; headers: Record<string, string>; body: string }> {
-    const { user, id } = stateOf(req);
+    const state = stateOf(req);
+    const { user, id } = state;
     const json = { 'Content-Type': 'application/json; charset=utf-8' };
     try {
       const record = await this.owned(user, id);
@@ -175,7 +182,7 @@ export class TusUploadsService {
           ? { kind: 'stream', body: Readable.from([]), length: 0 }
           : { kind: 'received', ...(await this.store.completed(id, size)) };
       const result = await this.files.save(user, this.fileTarget(req, record), record.options, content, {}, {});
-      await this.discard(id);
+      await this.end(state);
       const headers: Record<string, string> = { ...json };
       if (result.sha256) headers.ETag = `"${result.sha256}"`;
       if (result.created) headers['Content-Location'] = result.url;
@@ -184,7 +191,7 @@ export class TusUploadsService {
     } catch (e) {
       const status = e instanceof HttpException ? e.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
       if (!(e instanceof HttpException)) this.logger.error(`completing upload ${id} failed`, (e as Error).stack);
-      if (status < 500 || !(await this.holdsAll(upload))) await this.discard(id);
+      if (status < 500 || !(await this.holdsAll(upload))) await this.end(state);
       const message = e instanceof HttpException ? messageOf(e) : 'internal error';
       return {
         status_code: status,
@@ -201,6 +208,12 @@ export class TusUploadsService {
       fileName: target.fileName,
       link: { base: baseUrl(req, this.config), query: type ? `?type=${encodeURIComponent(type)}` : '' },
     };
+  }
+
+  /** The upload is over: it goes now, or, in its creation request, once the tus server has answered. */
+  private async end(state: TusRequestState): Promise<void> {
+    if (state.createdAt) state.over = true;
+    else await this.discard(state.id);
   }
 
   /**
