@@ -304,11 +304,13 @@ export class BlobsRepository {
    * (as upsertPostgres explains: a part lost in a crash is one the client sends again after
    * asking HEAD where to resume, and the completion's file row, committed synchronously, flushes
    * the WAL past every part), and the upload's key gets its content_blobs row (of the declared
-   * length) unless it has it, so its chunks can reference it.
+   * length) unless it has it (`first`: no chunk of it is stored yet), so its chunks can reference it.
    */
-  async openUploadPart(client: pg.ClientBase, key: string, length: number): Promise<void> {
-    await client.query('SET LOCAL statement_timeout = 0');
-    await client.query('SET LOCAL synchronous_commit = off');
+  async openUploadPart(client: pg.ClientBase, key: string, length: number, first: boolean): Promise<void> {
+    await client.query(
+      "SELECT set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)",
+    );
+    if (!first) return;
     await client.query(
       `INSERT INTO content_blobs (sha256, size, store) VALUES ($1, $2, 'postgres') ON CONFLICT (sha256) DO NOTHING`,
       [key, length],

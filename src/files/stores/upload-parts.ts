@@ -42,7 +42,7 @@ export interface AppendedPart {
  */
 export function appendUploadPart(blobs: BlobsRepository, part: UploadPart, copy: boolean): Promise<AppendedPart> {
   return blobs.transaction(async (client) => {
-    await blobs.openUploadPart(client, part.key, part.length);
+    await blobs.openUploadPart(client, part.key, part.length, part.offset === 0);
     const key = part.key;
     let seq = Math.floor(part.offset / CHUNK_SIZE);
     const pending: Buffer[] = [];

@@ -21,6 +21,8 @@ export interface TusStore extends DataStore {
   readonly hashes: UploadHashes;
   /** Where the part being received ends so far (taken in, not yet stored); undefined when none is. */
   receiving(id: string): number | undefined;
+  /** Forgets what this instance keeps in memory of an upload that is over. */
+  forget(id: string): void;
   /** The bytes of an upload whose `size` bytes are all in, and their SHA-256. */
   completed(id: string, size: number): Promise<ReceivedUpload>;
 }
@@ -39,6 +41,8 @@ const EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expirati
 export class TusChunkStore extends DataStore implements TusStore {
   readonly hashes = new UploadHashes();
   private readonly progress = new Progress();
+  /** The declared length of uploads seen lately (it never changes): a query less per part. */
+  private readonly lengths = new Map<string, number>();
   private readonly turns: Turns;
 
   constructor(
@@ -62,17 +66,27 @@ export class TusChunkStore extends DataStore implements TusStore {
   }
 
   override async getUpload(id: string): Promise<Upload> {
-    const info = (await this.uploads.info(id)) as Upload | undefined;
+    const [info, offset] = await Promise.all([
+      this.uploads.info(id) as Promise<Upload | undefined>,
+      this.blobs.uploadOffset(uploadKey(id), CHUNK_SIZE),
+    ]);
     if (!info) throw ERRORS.FILE_NOT_FOUND;
-    return new Upload({ ...info, offset: await this.blobs.uploadOffset(uploadKey(id), CHUNK_SIZE) });
+    this.lengths.delete(id);
+    this.lengths.set(id, info.size ?? 0);
+    if (this.lengths.size > 10_000) this.lengths.delete(this.lengths.keys().next().value!);
+    return new Upload({ ...info, offset });
   }
 
+  /**
+   * Appends a part at `offset`, which the tus server has just checked against getUpload under
+   * the upload's lock; should a part of the same upload be written at the same time elsewhere,
+   * the chunks' primary key lets only one of them commit.
+   */
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const upload = await this.getUpload(id);
-    if (upload.offset !== offset) throw ERRORS.INVALID_OFFSET;
+    const length = this.lengths.get(id) ?? (await this.getUpload(id)).size ?? 0;
     const hash = await this.hashes.at(id, offset, () => this.stored(id, offset));
     const body = this.progress.count(id, offset, readable);
-    const part = { key: uploadKey(id), length: upload.size ?? 0, offset, body, hash };
+    const part = { key: uploadKey(id), length, offset, body, hash };
     const { received, failure } = await this.turns
       .run(() => appendUploadPart(this.blobs, part, this.copy))
       .finally(() => this.progress.done(id));
@@ -93,8 +107,13 @@ export class TusChunkStore extends DataStore implements TusStore {
 
   /** The chunks of an upload; nothing when they are gone. */
   async discard(id: string): Promise<void> {
-    this.hashes.drop(id);
+    this.forget(id);
     await this.blobs.deleteUpload(uploadKey(id));
+  }
+
+  forget(id: string): void {
+    this.hashes.drop(id);
+    this.lengths.delete(id);
   }
 
   override getExpiration(): number {
@@ -162,8 +181,12 @@ export class TusFileStore extends FileStore implements TusStore {
   }
 
   override async remove(id: string): Promise<void> {
-    this.hashes.drop(id);
+    this.forget(id);
     await super.remove(id);
+  }
+
+  forget(id: string): void {
+    this.hashes.drop(id);
   }
 
   override deleteExpired(): Promise<number> {

@@ -234,7 +234,7 @@ export class TusUploadsService {
    * store have changed since it began), and its row; nothing when they are gone already.
    */
   private async discard(id: string): Promise<void> {
-    this.store.hashes.drop(id);
+    this.store.forget(id);
     await this.content.stores.blobs.deleteUpload(uploadKey(id));
     await this.removeFiles(id);
     await this.uploads.delete(id);
