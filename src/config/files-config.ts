@@ -55,8 +55,9 @@ export interface FilesConfig {
   /** Most bytes of files one ZIP download or collection holds (400 before the first byte past it). */
   filesZipMaxBytes: number;
   /**
-   * Where the parts of resumable (tus) uploads are kept until they complete: one file per
-   * upload. Several instances behind a load balancer need it on a shared volume.
+   * Where the parts of resumable (tus) uploads are kept until they complete when new bytes go to
+   * the vault or S3: one file per upload. Several instances behind a load balancer need it on a
+   * shared volume. (With the postgres store the parts go into the database.)
    */
   filesTusDir: string;
   /** An unfinished resumable upload expires this long after it was created, and is swept. */

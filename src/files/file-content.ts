@@ -26,7 +26,7 @@ import { DiskCache, type KeptFile } from './cache/disk-cache.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { StreamedBlob } from './upload/streamed-blob.js';
 import { MEMORY_UPLOAD_MAX } from './upload/upload-buffer.js';
-import type { StreamedContent, UploadContent } from './upload/upload-receipt.js';
+import type { HeldContent, StreamedContent, UploadContent } from './upload/upload-receipt.js';
 
 /** One upload at a time may stream into PostgreSQL per this many connections of the pool. */
 const STREAMS_PER_POOL = 4;
@@ -124,10 +124,11 @@ export class FileContent implements OnModuleInit, OnApplicationBootstrap, OnModu
    * content item that uses them is written; bytes stored before (in whichever store) are not
    * written again. What is left when the content item is not written (its transaction failed)
    * is swept later. Bytes that were copied into PostgreSQL as they arrived (`streamed`) are
-   * committed there.
+   * committed there; so are the chunks a resumable upload wrote there under its own key (`chunks`).
    */
-  async save(source: BlobSource | StreamedContent, streamed?: StreamedBlob | null): Promise<void> {
+  async save(source: BlobSource | StreamedContent | HeldContent, streamed?: StreamedBlob | null): Promise<void> {
     await unavailableAs503(async () => {
+      if ('chunks' in source) return this.writer.adoptUpload(source.chunks, source.sha256, source.size);
       if (!('streamed' in source)) return this.writer.save(source);
       if (!streamed) throw new Error('streamed content without its stream');
       await this.writer.finishStreamed(streamed, source.sha256, source.size);

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type pg from 'pg';
 import request from 'supertest';
 import { Upload } from 'tus-js-client';
+import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
 import { TusSweeper } from '../../src/files/tus/tus-sweeper.js';
+import { TusUploadsService } from '../../src/files/tus/tus-uploads.service.js';
 import { recorded } from '../audit/audit-fixtures.js';
 import { pollUntil } from '../helpers/bounded-wait.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -22,6 +22,9 @@ const USER_MAX_BYTES = 8 * 1024 * 1024;
 const ENVELOPE = { requestId: expect.any(String) as unknown };
 
 type User = readonly [string, string];
+
+/** The content_blobs key of an upload's chunks while it is under way. */
+const keyOf = (id: string) => `tus ${id}`;
 
 /** Upload-Metadata of a new upload of `<ref>/<filename>`, with the options given. */
 function metadata(ref: string, filename: string, more: Record<string, string> = {}): string {
@@ -92,6 +95,15 @@ describe('files: resumable uploads (tus)', () => {
   const openUploads = async (count: number, name: string) => {
     for (let i = 0; i < count; i++) expect((await create(10, metadata('FT-1', `${name}-${i}.bin`))).status).toBe(201);
   };
+  /** How many bytes the chunks of an upload hold (null: it has no chunks row). */
+  const stored = async (id: string) => {
+    const { rows } = await db.query<{ n: string | null; blob: number }>(
+      `SELECT (SELECT sum(octet_length(data))::text FROM blob_chunks WHERE sha256 = $1) AS n,
+              (SELECT count(*)::int FROM content_blobs WHERE sha256 = $1) AS blob`,
+      [keyOf(id)],
+    );
+    return rows[0].blob === 0 ? null : Number(rows[0].n ?? 0);
+  };
   const download = (path: string) =>
     request(t.http)
       .get(path)
@@ -156,7 +168,7 @@ describe('files: resumable uploads (tus)', () => {
     const location = created.headers.location;
     expect(location).toMatch(/\/files\/tus\/[0-9a-f]{32}$/);
     const id = location.split('/').pop()!;
-    const spooled = join(t.config.filesTusDir, id);
+    const store = t.app.get(TusUploadsService).store;
 
     let offset = 0;
     for (const cut of [100_000, 250_001, 333_333]) {
@@ -170,12 +182,17 @@ describe('files: resumable uploads (tus)', () => {
         'Content-Length': String(content.length - offset),
       });
       expect(await c.write(content.subarray(offset, offset + cut))).toBe(true);
-      await pollUntil(async () => (await stat(spooled)).size === offset + cut, 'the server has stored what was sent');
+      await pollUntil(
+        () => Promise.resolve(store.receiving(id) === offset + cut),
+        'the server has taken in what was sent',
+      );
       c.destroy();
+      // What arrived is kept, the short last chunk included, although the part was cut off.
       const resumed = await head(location);
       expect(resumed.status).toBe(200);
       expect(resumed.headers['upload-offset']).toBe(String(offset + cut));
       expect(resumed.headers['upload-length']).toBe(String(content.length));
+      expect(await stored(id)).toBe(offset + cut);
       offset = Number(resumed.headers['upload-offset']);
     }
     // Resuming from an offset other than the server's is refused.
@@ -196,7 +213,12 @@ describe('files: resumable uploads (tus)', () => {
     expect(got.status).toBe(200);
     expect(got.headers.etag).toBe(`"${sha(content)}"`);
     expect(Buffer.compare(got.body as Buffer, content)).toBe(0);
-    await expect(stat(spooled)).rejects.toThrow();
+    // The chunks became the blob's: nothing is left under the upload's key.
+    expect(await stored(id)).toBeNull();
+    const chunks = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM blob_chunks WHERE sha256 = $1`, [
+      sha(content),
+    ]);
+    expect(chunks.rows).toEqual([{ n: 5 }]);
   });
 
   it('writes an upload of the same bytes as an existing blob into a file sharing it (deduplicated)', async () => {
@@ -223,13 +245,118 @@ describe('files: resumable uploads (tus)', () => {
     expect(items.rows.map((r) => r.file_name)).toEqual(['raw-twin.txt', 'tus-twin.txt']);
   });
 
+  it('completes with the right digest after the running hash was lost (a restart, another instance)', async () => {
+    const content = randomBytes(600 * 1024 + 5);
+    const created = await create(content.length, metadata('FT-1', 'rehashed.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    const first = await patch(location, 0, content.subarray(0, 300_000));
+    expect(first.status).toBe(204);
+    expect(first.headers['upload-offset']).toBe('300000');
+    // As after a restart: the hash of the first part is computed again from its chunks.
+    t.app.get(TusUploadsService).store.hashes.clear();
+    const done = await patch(location, 300_000, content.subarray(300_000));
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual(expect.objectContaining({ success: true }));
+    expect(done.headers.etag).toBe(`"${sha(content)}"`);
+    const got = await download('/files/FT-1/rehashed.bin');
+    expect(got.status).toBe(200);
+    expect(got.headers.etag).toBe(`"${sha(content)}"`);
+    expect(Buffer.compare(got.body as Buffer, content)).toBe(0);
+  });
+
+  it('stores a second upload of the same bytes once: its chunks are dropped, both files share the blob', async () => {
+    const content = randomBytes(700 * 1024);
+    const ids: string[] = [];
+    for (const name of ['twin-a.bin', 'twin-b.bin']) {
+      const created = await create(content.length, metadata('FT-3', name));
+      expect(created.status).toBe(201);
+      ids.push(created.headers.location.split('/').pop()!);
+      expect((await patch(created.headers.location, 0, content.subarray(0, 400_000))).status).toBe(204);
+      const done = await patch(created.headers.location, 400_000, content.subarray(400_000));
+      expect(done.status).toBe(200);
+      expect(done.headers.etag).toBe(`"${sha(content)}"`);
+    }
+    const blob = await db.query<{ chunks: number; bytes: string }>(
+      `SELECT count(*)::int AS chunks, sum(octet_length(data))::text AS bytes FROM blob_chunks WHERE sha256 = $1`,
+      [sha(content)],
+    );
+    expect(blob.rows).toEqual([{ chunks: 3, bytes: String(content.length) }]);
+    expect(await stored(ids[0])).toBeNull();
+    expect(await stored(ids[1])).toBeNull();
+    const items = await db.query<{ file_name: string }>(
+      `SELECT file_name FROM content_items WHERE sha256 = $1 ORDER BY file_name`,
+      [sha(content)],
+    );
+    expect(items.rows.map((r) => r.file_name)).toEqual(['twin-a.bin', 'twin-b.bin']);
+  });
+
+  it('sends Upload-Expires on creation and on each part, and the blob sweep leaves an old upload alone', async () => {
+    const created = await create(1000, metadata('FT-1', 'long-running.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    const id = location.split('/').pop()!;
+    const { rows } = await db.query<{ expires_at: Date }>(`SELECT expires_at FROM tus_uploads WHERE id = $1`, [id]);
+    const expires = new Date(Math.floor(rows[0].expires_at.getTime() / 1000) * 1000).toUTCString();
+    expect(created.headers['upload-expires']).toBe(expires);
+    const part = await patch(location, 0, Buffer.alloc(600, 7));
+    expect(part.status).toBe(204);
+    expect(part.headers['upload-expires']).toBe(expires);
+    // Older than the blob sweep's grace period, and no file uses it: still the upload's.
+    await db.query(`UPDATE content_blobs SET stored_at = now() - interval '2 days' WHERE sha256 = $1`, [keyOf(id)]);
+    await t.app.get(BlobSweeper).sweepUnused();
+    expect(await stored(id)).toBe(600);
+    const done = await patch(location, 600, Buffer.alloc(400, 7));
+    expect(done.status).toBe(200);
+    expect(done.headers.etag).toBe(`"${sha(Buffer.alloc(1000, 7))}"`);
+  });
+
+  it('takes the first part with the creation (creation-with-upload) and the rest with a PATCH', async () => {
+    const content = randomBytes(300_000);
+    const created = await create(content.length, metadata('FT-1', 'with-creation.bin'))
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(content.subarray(0, 100_000));
+    expect(created.status).toBe(201);
+    expect(created.headers['upload-offset']).toBe('100000');
+    const id = created.headers.location.split('/').pop()!;
+    expect(await stored(id)).toBe(100_000);
+    const done = await patch(created.headers.location, 100_000, content.subarray(100_000));
+    expect(done.status).toBe(200);
+    expect(done.headers.etag).toBe(`"${sha(content)}"`);
+    expect(await stored(id)).toBeNull();
+  });
+
+  it('completes an upload sent whole with its creation, and an empty one, at once', async () => {
+    const content = randomBytes(70_000);
+    const whole = await create(content.length, metadata('FT-1', 'whole-at-creation.bin'))
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(content);
+    expect(whole.status).toBe(200);
+    expect(whole.body).toEqual(expect.objectContaining({ success: true }));
+    expect(whole.headers.etag).toBe(`"${sha(content)}"`);
+    const empty = await create(0, metadata('FT-1', 'empty-at-creation.bin'));
+    expect(empty.status).toBe(200);
+    expect(empty.headers.etag).toBe(`"${sha(Buffer.alloc(0))}"`);
+    const got = await download('/files/FT-1/empty-at-creation.bin');
+    expect(got.status).toBe(200);
+    expect((got.body as Buffer).length).toBe(0);
+    // Both go once answered.
+    await pollUntil(
+      async () => (await db.query(`SELECT 1 FROM tus_uploads`)).rowCount === 0,
+      'the completed uploads are gone',
+    );
+    expect(await db.query(`SELECT 1 FROM content_blobs WHERE sha256 LIKE 'tus %'`)).toEqual(
+      expect.objectContaining({ rowCount: 0 }),
+    );
+  });
+
   it('expires an unfinished upload, and the sweep removes its row and bytes', async () => {
     const created = await create(1000, metadata('FT-1', 'expiring.bin'));
     expect(created.status).toBe(201);
     const location = created.headers.location;
     const id = location.split('/').pop()!;
     expect((await patch(location, 0, Buffer.alloc(400, 1))).status).toBe(204);
-    expect((await stat(join(t.config.filesTusDir, id))).size).toBe(400);
+    expect(await stored(id)).toBe(400);
 
     clock.advance(EXPIRY_MS + 1000);
     const late = await head(location);
@@ -244,7 +371,7 @@ describe('files: resumable uploads (tus)', () => {
     });
     expect(await t.app.get(TusSweeper).sweep()).toBeGreaterThanOrEqual(1);
     expect((await db.query(`SELECT 1 FROM tus_uploads WHERE id = $1`, [id])).rowCount).toBe(0);
-    await expect(stat(join(t.config.filesTusDir, id))).rejects.toThrow();
+    expect(await stored(id)).toBeNull();
   });
 
   it('refuses uploads past the per-user limits of open uploads and of bytes, with a JSON error', async () => {

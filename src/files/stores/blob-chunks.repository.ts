@@ -46,9 +46,7 @@ const COPY_BATCH = `COPY (${BATCH_SELECT}) TO STDOUT (FORMAT binary)`;
 export async function insertChunks(client: pg.ClientBase, source: BlobSource, copy: boolean): Promise<void> {
   if (copy) await pipeline(Readable.from(copyData(source)), client.query(copyFrom(COPY_CHUNKS)));
   else {
-    await writeChunks(source, (sha256, seq, data) =>
-      client.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, $2, $3)', [sha256, seq, data]),
-    );
+    await writeChunks(source, (sha256, seq, data) => insertChunk(client, sha256, seq, data));
   }
 }
 
@@ -100,6 +98,35 @@ export async function hasChunks(client: pg.ClientBase, sha256: string): Promise<
 
 export async function deleteChunks(db: Db, sha256: string): Promise<void> {
   await db.query('DELETE FROM blob_chunks WHERE sha256 = $1', [sha256]);
+}
+
+/**
+ * The last chunk under `key` (an upload's, whose chunks before the last are all CHUNK_SIZE
+ * long): its number and length; null when there is none.
+ */
+export async function lastChunk(db: Db, key: string): Promise<{ seq: number; length: number } | null> {
+  const res = await db.query<{ seq: number; length: number }>(
+    'SELECT seq, octet_length(data) AS length FROM blob_chunks WHERE sha256 = $1 ORDER BY seq DESC LIMIT 1',
+    [key],
+  );
+  return res.rows[0] ?? null;
+}
+
+/**
+ * Deletes one chunk and returns its bytes, in the caller's transaction on `client` (the short
+ * last chunk of an upload, which the next part completes and writes again); null when absent.
+ */
+export async function takeChunk(client: pg.ClientBase, key: string, seq: number): Promise<Buffer | null> {
+  const res = await client.query<{ data: Buffer }>(
+    'DELETE FROM blob_chunks WHERE sha256 = $1 AND seq = $2 RETURNING data',
+    [key, seq],
+  );
+  return res.rows[0]?.data ?? null;
+}
+
+/** Inserts one chunk in the caller's transaction on `client` (the embedded database's way). */
+export async function insertChunk(client: pg.ClientBase, key: string, seq: number, data: Buffer): Promise<void> {
+  await client.query('INSERT INTO blob_chunks (sha256, seq, data) VALUES ($1, $2, $3)', [key, seq, data]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { StreamedBlob } from '../upload/streamed-blob.js';
 import type { BlobSource, BlobStore, StoreName } from './blob-store.js';
 import type { BlobStores } from './blob-stores.js';
+import { CHUNK_SIZE } from './chunk-writer.js';
 
 /**
  * The one way bytes get into a store and recorded in content_blobs: uploads (in memory, spooled
@@ -59,6 +60,17 @@ export class BlobWriter {
    */
   finishStreamed(streamed: StreamedBlob, sha256: string, size: number): Promise<void> {
     return streamed.finish(sha256, (store) => this.stores.get(store).has(sha256, size));
+  }
+
+  /**
+   * Records the chunks a resumable upload wrote into PostgreSQL under its `key` as the blob
+   * `sha256` (BlobsRepository.adoptUpload): dropped when the blob is stored already, unless the
+   * store its row names has lost it.
+   */
+  adoptUpload(key: string, sha256: string, size: number): Promise<void> {
+    return this.stores.blobs.adoptUpload(key, sha256, size, CHUNK_SIZE, (store) =>
+      this.stores.get(store).has(sha256, size),
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inPgTransaction } from '../../prisma/pg-transaction.js';
-import { deleteChunks, hasChunks, insertChunks } from './blob-chunks.repository.js';
+import { deleteChunks, hasChunks, insertChunks, lastChunk, rekeyChunks } from './blob-chunks.repository.js';
 import type { BlobSource, StoreName } from './blob-store.js';
 
 /** One walk of a store at a time, whichever instance starts it (with the store as second key). */
@@ -26,7 +26,21 @@ export interface BlobClaim {
  */
 const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
+/**
+ * The content_blobs key of a resumable upload's chunks while it is under way (never a SHA-256,
+ * which is hex): its row is the upload's, removed with it (tus-uploads.service.ts), never by
+ * the orphan sweep, nor moved by files:migrate.
+ */
+const UPLOAD_PREFIX = 'tus ';
+const NOT_UPLOAD = `b.sha256 NOT LIKE '${UPLOAD_PREFIX}%'`;
+
+/** The content_blobs key under which the chunks of resumable upload `id` are kept until it completes. */
+export function uploadKey(id: string): string {
+  return `${UPLOAD_PREFIX}${id}`.padEnd(64);
+}
+
 const ORPHAN = `b.stored_at < now() - make_interval(secs => $1::double precision / 1000)
+       AND ${NOT_UPLOAD}
        AND NOT EXISTS (SELECT 1 FROM content_items ci WHERE ci.sha256 = b.sha256)`;
 
 /** A blob as content_blobs records it. */
@@ -261,6 +275,89 @@ export class BlobsRepository {
     await client.query(`INSERT INTO content_blobs (sha256, size, store) VALUES ($1, $2, 'postgres')`, [key, length]);
   }
 
+  /**
+   * Gives chunks written under a temporary `key` (an upload streamed or sent in parts) the
+   * blob's SHA-256, in the caller's transaction on `client`, and drops the key's row: when the
+   * blob is recorded already, the chunks go with that row; but when it is recorded in another
+   * store that does not hold it (`holds`), the blob moves to this one, with them. Commits
+   * asynchronously as upsertPostgres says.
+   */
+  async adoptChunks(
+    client: pg.ClientBase,
+    key: string,
+    sha256: string,
+    size: number,
+    holds: (store: StoreName) => Promise<boolean>,
+  ): Promise<void> {
+    const { inserted, store } = await this.upsertPostgres(client, sha256, size);
+    const keep = inserted || (store !== 'postgres' && !(await holds(store)));
+    if (keep) {
+      if (!inserted) await this.markInPostgres(client, sha256);
+      await rekeyChunks(client, key, sha256);
+    }
+    await this.deleteRow(client, key);
+  }
+
+  /**
+   * Opens the transaction of a part of a resumable upload on `client`: the statement timeout is
+   * lifted (the part lasts as long as the client takes to send it), the commit is asynchronous
+   * (as upsertPostgres explains: a part lost in a crash is one the client sends again after
+   * asking HEAD where to resume, and the completion's file row, committed synchronously, flushes
+   * the WAL past every part), and the upload's key gets its content_blobs row (of the declared
+   * length) unless it has it (`first`: no chunk of it is stored yet), so its chunks can reference it.
+   */
+  async openUploadPart(client: pg.ClientBase, key: string, length: number, first: boolean): Promise<void> {
+    await client.query(
+      "SELECT set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)",
+    );
+    if (!first) return;
+    await client.query(
+      `INSERT INTO content_blobs (sha256, size, store) VALUES ($1, $2, 'postgres') ON CONFLICT (sha256) DO NOTHING`,
+      [key, length],
+    );
+  }
+
+  /** How many bytes the chunks of an upload hold (they are CHUNK_SIZE long but the last). */
+  async uploadOffset(key: string, chunkSize: number): Promise<number> {
+    const last = await lastChunk(this.pool, key);
+    return last ? last.seq * chunkSize + last.length : 0;
+  }
+
+  /**
+   * Records the chunks of a completed upload as the blob `sha256` (adoptChunks), in a
+   * transaction of its own, after checking they hold `size` bytes.
+   */
+  adoptUpload(
+    key: string,
+    sha256: string,
+    size: number,
+    chunkSize: number,
+    holds: (store: StoreName) => Promise<boolean>,
+  ): Promise<void> {
+    return inPgTransaction(this.pool, async (client) => {
+      await client.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 FOR UPDATE', [key]);
+      const last = await lastChunk(client, key);
+      const held = last ? last.seq * chunkSize + last.length : 0;
+      if (held !== size) throw new Error(`the upload ${key.trim()} holds ${held} bytes, not ${size}`);
+      await this.adoptChunks(client, key, sha256, size, holds);
+    });
+  }
+
+  /** Removes an upload's chunks (with their row); nothing when they are gone. */
+  async deleteUpload(key: string): Promise<void> {
+    await this.pool.query('DELETE FROM content_blobs WHERE sha256 = $1', [key]);
+  }
+
+  /** The ids of the uploads with chunks recorded before `maxAgeMs` ago (for the sweep of leftovers). */
+  async uploadIds(maxAgeMs: number): Promise<string[]> {
+    const res = await this.pool.query<{ key: string }>(
+      `SELECT rtrim(sha256) AS key FROM content_blobs
+        WHERE sha256 LIKE '${UPLOAD_PREFIX}%' AND created_at < now() - make_interval(secs => $1::double precision / 1000)`,
+      [maxAgeMs],
+    );
+    return res.rows.map((r) => r.key.slice(UPLOAD_PREFIX.length));
+  }
+
   /** Runs `work` in a transaction of its own on the pool (see inPgTransaction). */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return inPgTransaction(this.pool, work);
@@ -307,8 +404,8 @@ export class BlobsRepository {
   /** The next `limit` blobs after `after` (by SHA-256) recorded elsewhere than `to` (in `from` only, if given). */
   async blobsToMove(to: StoreName, from: StoreName | null, after: string, limit: number): Promise<BlobRecord[]> {
     const rows = await this.pool.query<{ sha256: string; size: string; store: StoreName }>(
-      `SELECT sha256, size::text, store FROM content_blobs
-         WHERE store <> $1 AND ($2::text IS NULL OR store = $2) AND sha256 > $3
+      `SELECT sha256, size::text, store FROM content_blobs b
+         WHERE store <> $1 AND ($2::text IS NULL OR store = $2) AND sha256 > $3 AND ${NOT_UPLOAD}
          ORDER BY sha256 LIMIT $4`,
       [to, from, after, limit],
     );

@@ -1,11 +1,10 @@
 import { HttpException, HttpStatus, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { FileStore } from '@tus/file-store';
 import { Server, type ServerOptions } from '@tus/server';
 import type { KvStore, Upload } from '@tus/utils';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { Clock } from '../../common/clock.js';
@@ -13,20 +12,34 @@ import { errorEnvelope } from '../../common/error-envelope.js';
 import { baseUrl } from '../../common/public-url.js';
 import { requestIdOf } from '../../common/request-id.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { FileContent } from '../file-content.js';
+import { uploadKey } from '../stores/blobs.repository.js';
+import type { UploadContent } from '../upload/upload-receipt.js';
 import { parseHolderRef } from '../files.params.js';
 import { FilesService, type FileTarget } from '../files.service.js';
 import { TusPgLocker } from './tus-pg-locker.js';
 import { parseTusTarget, parseUploadLength } from './tus-request.js';
+import { TusChunkStore, TusFileStore, type TusStore } from './tus-stores.js';
 import { TusUploadsRepository, type TusTarget, type TusUploadRecord } from './tus-uploads.repository.js';
 
 /** What the controller has settled about a request before the tus server sees it. */
 interface TusRequestState {
   user: AuthUser;
   id: string;
+  /** A new upload's: when its row was made (its expiry counts from then). */
+  createdAt?: Date;
+  /**
+   * A new upload completed with its creation is over (written, or refused): it goes once the
+   * tus server has answered, as the server asks the store about it after the completion.
+   */
+  over?: boolean;
 }
 
 const STATE = Symbol('tus request');
 type TusNodeRequest = Request & { [STATE]?: TusRequestState };
+
+/** One part at a time may be written into PostgreSQL per this many connections of the pool. */
+const PARTS_PER_POOL = 4;
 
 /** Expired uploads removed per sweep at most. */
 const SWEEP_BATCH = 1000;
@@ -34,26 +47,39 @@ const SWEEP_BATCH = 1000;
 /**
  * Resumable uploads (the tus protocol, served by @tus/server) into files: an upload is made
  * for one file of one object, its bytes arrive in as many PATCH requests as the client likes,
- * and once the last byte is in it is written exactly as a raw upload is (FilesService.save,
- * with the same checks, digest, deduplication and audit event). The controller authenticates
- * and checks ownership before the tus server reads anything; the uploads' records are rows of
- * tus_uploads (so every instance sees them), their bytes files in FILES_TUS_DIR.
+ * and once the last byte is in it is recorded exactly as a raw upload is (FilesService.save,
+ * with the same checks, deduplication and audit event). The controller authenticates and
+ * checks ownership before the tus server reads anything; the uploads' records are rows of
+ * tus_uploads (so every instance sees them). Their bytes go into the postgres store's chunks as
+ * they arrive, or, with the vault or S3, into files in FILES_TUS_DIR (tus-stores.ts), hashed on
+ * the way in either case.
  */
 @Injectable()
 export class TusUploadsService {
   private readonly logger = new Logger('TusUploads');
-  readonly store: FileStore;
+  readonly store: TusStore;
   private readonly server: Server;
 
   constructor(
     private readonly files: FilesService,
     private readonly uploads: TusUploadsRepository,
+    private readonly content: FileContent,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     locker: TusPgLocker,
   ) {
-    this.store = new FileStore({ directory: config.filesTusDir, configstore: new RowConfigstore(uploads) });
-    const options: ServerOptions & { datastore: FileStore } = {
+    const expiry = config.filesTusExpiryMs;
+    this.store =
+      content.stores.current === 'postgres'
+        ? new TusChunkStore(
+            content.stores.blobs,
+            uploads,
+            !config.embeddedDatabase,
+            expiry,
+            Math.max(1, Math.floor(config.dbPoolMax / PARTS_PER_POOL)),
+          )
+        : new TusFileStore(config.filesTusDir, new RowConfigstore(uploads), expiry);
+    const options: ServerOptions & { datastore: TusStore } = {
       path: `${config.basePath}/files/tus`,
       // Requests of one upload take turns, on this instance and across instances (advisory locks).
       locker,
@@ -67,7 +93,12 @@ export class TusUploadsService {
       generateUrl: (req, { id }) => `${baseUrl(nodeRequest(req), config)}/files/tus/${id}`,
       onUploadFinish: (req, upload) => this.finish(nodeRequest(req), upload),
       // Upload-Length stays required: a deferred length could not be counted against the limits.
-      onUploadCreate: (_req, upload) => Promise.resolve({ metadata: upload.metadata }),
+      // Upload-Expires counts from the row's creation, as the expiry of the row does.
+      onUploadCreate: (req, upload) => {
+        const createdAt = stateOf(req).createdAt;
+        if (createdAt) upload.creation_date = createdAt.toISOString();
+        return Promise.resolve({ metadata: upload.metadata });
+      },
     };
     this.server = new Server(options);
   }
@@ -89,15 +120,16 @@ export class TusUploadsService {
       expiresAt: new Date(now.getTime() + this.config.filesTusExpiryMs),
     });
     if (refused) throw overQuota(refused, length, this.config);
-    (req as TusNodeRequest)[STATE] = { user, id };
+    const state: TusRequestState = { user, id, createdAt: now };
+    (req as TusNodeRequest)[STATE] = state;
     try {
       await this.server.handle(req, res);
     } catch (e) {
       await this.discard(id);
       throw e;
     }
-    // Refused by the tus server (a bad header): nothing of it is kept.
-    if (res.statusCode >= 300) await this.discard(id);
+    // Completed with its creation, or refused by the tus server (a bad header): nothing of it is kept.
+    if (state.over || res.statusCode >= 300) await this.discard(id);
   }
 
   /** HEAD, PATCH, DELETE of an upload: only its creator's, and only before it expires (404 otherwise). */
@@ -130,29 +162,29 @@ export class TusUploadsService {
   }
 
   /**
-   * The last byte is in: the file is written as a raw upload of the same bytes would be, and the
-   * upload goes. The answer (200 with the raw upload's JSON, or its error envelope) replaces the
-   * tus server's 204. When the write failed for a reason that may pass (503), the upload stays,
-   * complete, until it expires: an empty PATCH at its full offset tries again.
+   * The last byte is in: the file is recorded as a raw upload of the same bytes would be (its
+   * digest kept while the parts arrived), and the upload goes. The answer (200 with the raw
+   * upload's JSON, or its error envelope) replaces the tus server's 204. When the write failed
+   * for a reason that may pass (503) and the upload still holds its bytes, it stays, complete,
+   * until it expires: an empty PATCH at its full offset tries again.
    */
   private async finish(
     req: TusNodeRequest,
     upload: Upload,
   ): Promise<{ status_code: number; headers: Record<string, string>; body: string }> {
-    const { user, id } = stateOf(req);
+    const state = stateOf(req);
+    const { user, id } = state;
     const json = { 'Content-Type': 'application/json; charset=utf-8' };
     try {
       const record = await this.owned(user, id);
       const size = upload.size ?? 0;
-      const result = await this.files.save(
-        user,
-        this.fileTarget(req, record),
-        record.options,
-        { kind: 'stream', body: createReadStream(join(this.config.filesTusDir, id)), length: size },
-        {},
-        {},
-      );
-      await this.discard(id);
+      // An empty file is written as an empty raw upload: it has no chunks to take over.
+      const content: UploadContent =
+        size === 0
+          ? { kind: 'stream', body: Readable.from([]), length: 0 }
+          : { kind: 'received', ...(await this.store.completed(id, size)) };
+      const result = await this.files.save(user, this.fileTarget(req, record), record.options, content, {}, {});
+      await this.end(state);
       const headers: Record<string, string> = { ...json };
       if (result.sha256) headers.ETag = `"${result.sha256}"`;
       if (result.created) headers['Content-Location'] = result.url;
@@ -161,7 +193,7 @@ export class TusUploadsService {
     } catch (e) {
       const status = e instanceof HttpException ? e.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
       if (!(e instanceof HttpException)) this.logger.error(`completing upload ${id} failed`, (e as Error).stack);
-      if (status < 500) await this.discard(id);
+      if (status < 500 || !(await this.holdsAll(upload))) await this.end(state);
       const message = e instanceof HttpException ? messageOf(e) : 'internal error';
       return {
         status_code: status,
@@ -180,13 +212,45 @@ export class TusUploadsService {
     };
   }
 
-  /** Removes an upload's bytes and row; nothing when they are gone already. */
+  /** The upload is over: it goes now, or, in its creation request, once the tus server has answered. */
+  private async end(state: TusRequestState): Promise<void> {
+    if (state.createdAt) state.over = true;
+    else await this.discard(state.id);
+  }
+
+  /**
+   * Whether the upload still holds all its bytes: a completion that failed after its chunks
+   * became the blob's has none left to try again with. When that cannot be told (the database
+   * does not answer), it is kept, to be tried again or to expire.
+   */
+  private async holdsAll(upload: Upload): Promise<boolean> {
+    try {
+      return (await this.store.getUpload(upload.id)).offset === upload.size;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * Removes an upload's bytes, wherever they are (chunks, or a file of FILES_TUS_DIR should the
+   * store have changed since it began), and its row; nothing when they are gone already.
+   */
   private async discard(id: string): Promise<void> {
-    await this.store.remove(id).catch(() => undefined);
+    this.store.forget(id);
+    await this.content.stores.blobs.deleteUpload(uploadKey(id));
+    await this.removeFiles(id);
     await this.uploads.delete(id);
   }
 
-  /** Files of FILES_TUS_DIR older than the expiry that no row names (a user deleted, a crash). */
+  private async removeFiles(id: string): Promise<void> {
+    await rm(join(this.config.filesTusDir, id), { force: true }).catch(() => undefined);
+    await rm(join(this.config.filesTusDir, `${id}.json`), { force: true }).catch(() => undefined);
+  }
+
+  /**
+   * Bytes of uploads that no row names (a user deleted, a crash), older than the expiry: files
+   * of FILES_TUS_DIR and chunks of the postgres store.
+   */
   private async sweepLeftovers(): Promise<number> {
     const names = await readdir(this.config.filesTusDir).catch(() => [] as string[]);
     const old: string[] = [];
@@ -195,9 +259,11 @@ export class TusUploadsService {
       const info = await stat(join(this.config.filesTusDir, name)).catch(() => null);
       if (info?.isFile() && info.mtimeMs < before) old.push(name.replace(/\.json$/, ''));
     }
-    const left = await this.uploads.unknown([...new Set(old)]);
-    for (const id of left) await this.store.remove(id).catch(() => undefined);
-    return left.length;
+    const files = await this.uploads.unknown([...new Set(old)]);
+    for (const id of files) await this.removeFiles(id);
+    const chunks = await this.uploads.unknown(await this.content.stores.blobs.uploadIds(this.config.filesTusExpiryMs));
+    for (const id of chunks) await this.content.stores.blobs.deleteUpload(uploadKey(id));
+    return files.length + chunks.length;
   }
 }
 

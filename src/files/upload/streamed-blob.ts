@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
-import { openChunkCopy, rekeyChunks } from '../stores/blob-chunks.repository.js';
+import { openChunkCopy } from '../stores/blob-chunks.repository.js';
 import type { StoreName } from '../stores/blob-store.js';
 import type { BlobsRepository } from '../stores/blobs.repository.js';
 import { COPY_HEADER, COPY_TRAILER, rowHeader } from '../stores/chunk-copy.js';
@@ -113,14 +113,7 @@ export class StreamedBlob implements UploadTee {
       if (this.position !== this.length) throw new Error(`the stream took ${this.position} of ${this.length} bytes`);
       this.copy.end();
       await finished(this.copy);
-      const key = this.key.toString('latin1');
-      const { inserted, store } = await this.blobs.upsertPostgres(this.client, sha256, this.length);
-      const keep = inserted || (store !== 'postgres' && !(await holds(store)));
-      if (keep) {
-        if (!inserted) await this.blobs.markInPostgres(this.client, sha256);
-        await rekeyChunks(this.client, key, sha256);
-      }
-      await this.blobs.deleteRow(this.client, key);
+      await this.blobs.adoptChunks(this.client, this.key.toString('latin1'), sha256, this.length, holds);
     } catch (e) {
       this.fail(e as Error);
       await this.abandon();

@@ -9,8 +9,31 @@ import { bufferUpload, MEMORY_UPLOAD_MAX } from './upload-buffer.js';
 import type { UploadTee } from './streamed-blob.js';
 import { passUpload, spoolUpload, UploadAbortedError, UploadTooLargeError } from './upload-spool.js';
 
-/** The content of a create/update: base64 text from a JSON body, or a raw request body. */
-export type UploadContent = { kind: 'base64'; data: string } | { kind: 'stream'; body: Readable; length?: number };
+/**
+ * Bytes received beforehand, hashed on the way (a resumable upload's): in a file, or in the
+ * chunks of the postgres store under a temporary key (`chunks`, see BlobsRepository.adoptUpload).
+ */
+export interface ReceivedUpload {
+  sha256: string;
+  size: number;
+  at: { path: string } | { chunks: string };
+}
+
+/**
+ * The content of a create/update: base64 text from a JSON body, a raw request body, or the
+ * bytes of a completed resumable upload.
+ */
+export type UploadContent =
+  | { kind: 'base64'; data: string }
+  | { kind: 'stream'; body: Readable; length?: number }
+  | ({ kind: 'received' } & ReceivedUpload);
+
+/** A resumable upload's bytes, in the postgres store's chunks under `chunks`: their digest and size. */
+export interface HeldContent {
+  sha256: string;
+  size: number;
+  chunks: string;
+}
 
 /** A raw upload that went into its store as it arrived (a StreamedBlob): its digest and size. */
 export interface StreamedContent {
@@ -23,7 +46,7 @@ export interface StreamedContent {
  * Received bytes (or what is left of streamed ones), with a way to let go of them (a spooled
  * raw upload's file, a buffered one's memory).
  */
-export type ReceivedContent = (BlobSource | StreamedContent) & { dispose?: () => Promise<void> };
+export type ReceivedContent = (BlobSource | StreamedContent | HeldContent) & { dispose?: () => Promise<void> };
 
 /** Where and how an upload may be received. */
 export interface ReceiveOptions {
@@ -38,7 +61,7 @@ export interface ReceiveOptions {
 }
 
 /**
- * Takes an upload's bytes: decodes base64, or receives a raw body into memory (up to
+ * Takes an upload's bytes: decodes base64, takes those a resumable upload received, or receives a raw body into memory (up to
  * MEMORY_UPLOAD_MAX with its length announced, while BODY_MEMORY_BUDGET has room), into the
  * `tee` when there is one, or else into a temporary file, hashing them on the way; checks them
  * against the size limit and the digests the client sent.
@@ -55,6 +78,12 @@ export async function receiveUpload(
     const sha256 = createHash('sha256').update(bytes).digest();
     verifyDigests(digests, sha256, digests.md5 && createHash('md5').update(bytes).digest());
     return { bytes, sha256: sha256.toString('hex'), size: bytes.length };
+  }
+  if (content.kind === 'received') {
+    if (content.size > max) throw tooLarge(max);
+    verifyDigests(digests, Buffer.from(content.sha256, 'hex'), undefined);
+    const { sha256, size } = content;
+    return 'path' in content.at ? { path: content.at.path, sha256, size } : { chunks: content.at.chunks, sha256, size };
   }
   if (content.length !== undefined && content.length > max) throw tooLarge(max);
   const release =
