@@ -284,6 +284,31 @@ describe('check-out and check-in', () => {
     expect((await checkout('bob', d.number)).body).toMatchObject({ checkedOutBy: 'bob' });
   });
 
+  it("walks a working copy's structure by its OID for its holder alone (404 to anyone else)", async () => {
+    const part = await inTeam({ type: PART, number: `${NAME}-S1`, name: 'assembly' });
+    const member = await inTeam({ type: PART, number: `${NAME}-S1M`, name: 'member' });
+    const out = await checkout('alice', part.number);
+    expect(out.status).toBe(200);
+    const working = out.body as ObjectBody;
+    expect((await f.as('alice').post(`/objects/${part.number}/uses`, { member: member.number })).status).toBe(201);
+    for (const user of ['bob', 'admin'] as const) {
+      const hidden = await f.as(user).get(`/objects/${working.oid}/structure`);
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).toMatchObject({ statusCode: 404, message: `no object "${working.oid}"` });
+      // By number, everyone walks the checked-in iteration: no member yet.
+      const checkedIn = await f.as(user).get(`/objects/${part.number}/structure`);
+      expect(checkedIn.status).toBe(200);
+      expect(checkedIn.body.root).toMatchObject({ number: part.number, iteration: 1, children: [] });
+    }
+    const own = await f.as('alice').get(`/objects/${working.oid}/structure`);
+    expect(own.status).toBe(200);
+    expect(own.body.root).toMatchObject({
+      number: part.number,
+      iteration: 2,
+      children: [expect.objectContaining({ number: member.number })],
+    });
+  });
+
   it('finds objects by checkedOut and checkedOutBy in q', async () => {
     const held = await doc(`${NAME}-Q1`);
     await doc(`${NAME}-Q2`);

@@ -42,7 +42,7 @@ describe('q over a checked-out object', () => {
     request(f.t.http)
       .get('/query/1.0/query')
       .query({ q: JSON.stringify({ number: part.number, ...q }), associations: 'describedBy' })
-      .auth(...USERS[user]);
+      .auth(USERS[user][0], USERS[user][1]);
 
   it('finds the checked-in iteration, described by the documents linked to checked-in iterations only', async () => {
     for (const user of ['alice', 'bob'] as const) {

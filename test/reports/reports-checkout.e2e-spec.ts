@@ -48,7 +48,7 @@ describe('reports over checked-out objects', () => {
   const run = async (user: keyof typeof USERS, qml: string) => {
     const res = await request(f.t.http)
       .post('/reports')
-      .auth(...USERS[user])
+      .auth(USERS[user][0], USERS[user][1])
       .set('Content-Type', 'text/xml')
       .send(qml);
     return res;
