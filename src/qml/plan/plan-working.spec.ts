@@ -81,6 +81,14 @@ describe('working copies of check-outs in report SQL', () => {
     expect(not.text).toContain(`(NOT "t1"."working" OR "t1m"."checked_out_by" = $3::int8) AND ${STATE} <> $4::text`);
   });
 
+  it('asks for working copies through an interface table too', () => {
+    const s = sql(
+      q(`<select><column alias="W" heading="N">number</column></select><from><table alias="W">wt.vc.wip.Workable</table></from>
+      <where><condition><operand><column alias="W">checkoutInfo.state</column></operand><operator type="equal"/><operand><constant>wrk</constant></operand></condition></where>`),
+    );
+    expect(s.text).toContain('(NOT "t1"."working" OR "t1m"."checked_out_by" = $');
+  });
+
   it('keeps the files of working copies out: in the access check of their holder, or on their own', () => {
     const files = q(
       `<select>${col('F', 'fileName')}</select><from><table alias="F">wt.content.ApplicationData</table></from>`,
