@@ -37,6 +37,7 @@ describe('check-out and check-in', () => {
     await f.t.app.listen(0, '127.0.0.1');
   });
   afterAll(async () => {
+    await f.db.query('DELETE FROM links WHERE container_id = $1', [team.id]);
     await f.db.query('DELETE FROM masters WHERE container_id = $1', [team.id]);
     await f.db.query('DELETE FROM containers WHERE id = $1', [team.id]);
     await f.close();
@@ -306,6 +307,41 @@ describe('check-out and check-in', () => {
       number: part.number,
       iteration: 2,
       children: [expect.objectContaining({ number: member.number })],
+    });
+  });
+
+  it("keeps the links made on a working copy its holder's: listed to her, and its OID no end for others", async () => {
+    const part = await inTeam({ type: PART, number: `${NAME}-L1`, name: 'described' });
+    const kept = await doc(`${NAME}-L1D`);
+    const drafted = await doc(`${NAME}-L1E`);
+    const describe = (user: 'alice' | 'bob', a: string, b: string) =>
+      f.as(user).post('/objects/links', { class: 'wt.part.WTPartDescribeLink', a, b });
+    expect((await describe('alice', part.number, kept.number)).status).toBe(201);
+    const working = (await checkout('alice', part.number)).body as ObjectBody;
+    const draft = await describe('alice', working.oid, drafted.number);
+    expect(draft.status).toBe(201);
+
+    const listed = async (user: 'alice' | 'bob', ref: string) => {
+      const res = await f.as(user).get(`/objects/${ref}/links`);
+      expect(res.status).toBe(200);
+      return (res.body.items as { a: { number: string }; b: { number: string } }[]).map((l) => [
+        l.a.number,
+        l.b.number,
+      ]);
+    };
+    expect(await listed('bob', part.number)).toEqual([[part.number, kept.number]]);
+    expect(await listed('bob', drafted.number)).toEqual([]);
+    expect(await listed('alice', part.number)).toEqual([
+      [part.number, kept.number],
+      [part.number, drafted.number],
+    ]);
+    expect(await listed('alice', drafted.number)).toEqual([[part.number, drafted.number]]);
+
+    const named = await describe('bob', working.oid, kept.number);
+    expect(named.status).toBe(404);
+    expect(named.body).toMatchObject({
+      statusCode: 404,
+      message: `a (role A of wt.part.WTPartDescribeLink): no wt.part.WTPart "${working.oid}"`,
     });
   });
 

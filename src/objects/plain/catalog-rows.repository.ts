@@ -1,7 +1,7 @@
 import { Prisma, type MemberRole } from '../../generated/prisma/client.js';
 import type { StorageKind } from '../../catalog/storage.js';
 import { boundLockWaits } from '../../prisma/object-locks.js';
-import type { Db } from '../versioned/object-records.repository.js';
+import { workingVisibleTo, type Db } from '../versioned/object-records.repository.js';
 import { MASTER_SUFFIX, OidClass } from '../../catalog/standard-classes.js';
 
 /**
@@ -154,6 +154,14 @@ export class CatalogRowsTx {
     return rows.map((r) => r.id);
   }
 
+  /** The ids of the iterations of a master `userId` sees: a working copy only when they hold it. */
+  async visibleIterationIds(masterId: number, userId: number): Promise<number[]> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      SELECT i.id FROM iterations i JOIN masters m ON m.id = i.master_id
+      WHERE i.master_id = ${masterId} AND ${workingVisibleTo(userId)}`;
+    return rows.map((r) => r.id);
+  }
+
   /** Records of a storage a role or reference names; [] for storages that cannot be named. */
   findEnds(storage: StorageKind, key: EndKey, userId: number): Promise<EndRecord[]> {
     const role = (containerColumn: Prisma.Sql) => Prisma.sql`
@@ -162,7 +170,8 @@ export class CatalogRowsTx {
       case 'iteration': {
         const where =
           'id' in key
-            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})`
+            ? Prisma.sql`i.id = ${key.id} AND (${key.cls}::text IS NULL OR m.class = ${key.cls})
+                AND ${workingVisibleTo(userId)}`
             : Prisma.sql`m.number = ${key.key} AND m.class = ANY(${[...key.classes]}::text[]) AND i.latest`;
         return this.db.$queryRaw<EndRecord[]>`
           SELECT m.class AS cls, i.id, m.number, m.name, m.container_id AS "containerId",
@@ -274,7 +283,8 @@ export class CatalogRowsTx {
     if (sides.length === 0) return { total: 0, rows: [] };
     const where = Prisma.sql`(${sideCondition(sides)}) AND (l.container_id IS NULL OR ${
       user.readable === null ? Prisma.sql`true` : Prisma.sql`l.container_id = ANY(${[...user.readable]}::int[])`
-    })`;
+    }) AND ${notOthersWorkingCopy(Prisma.sql`l.role_a_id`, ends.a, user.id)}
+      AND ${notOthersWorkingCopy(Prisma.sql`l.role_b_id`, ends.b, user.id)}`;
     const [{ total }] = await this.db.$queryRaw<{ total: number }[]>`
       SELECT count(*)::int AS total FROM links l WHERE ${where}`;
     if (total === 0 || page.offset >= total) return { total, rows: [] };
@@ -333,6 +343,18 @@ export class CatalogRowsTx {
 }
 
 /** Links keeping one of the ids in a role of one of the classes (the indexes (class, role id) find them). */
+/**
+ * That a link's role (`idColumn`) names no working copy of a check-out held by another user than
+ * `userId`: such a link is its holder's draft until the check-in.
+ */
+function notOthersWorkingCopy(idColumn: Prisma.Sql, storages: Partial<Record<StorageKind, string[]>>, userId: number) {
+  const classes = storages.iteration ?? [];
+  if (classes.length === 0) return Prisma.sql`true`;
+  return Prisma.sql`NOT (l.class = ANY(${classes}::text[]) AND EXISTS (
+    SELECT 1 FROM iterations w JOIN masters wm ON wm.id = w.master_id
+    WHERE w.id = ${idColumn} AND w.working AND wm.checked_out_by IS DISTINCT FROM ${userId}))`;
+}
+
 function sideCondition(sides: LinkSide[]): Prisma.Sql {
   if (sides.length === 0) return Prisma.sql`false`;
   return Prisma.join(
