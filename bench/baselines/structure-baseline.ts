@@ -38,7 +38,7 @@ async function structure(req: IncomingMessage, res: ServerResponse): Promise<voi
     : (
         await pool.query<{ id: number }>('SELECT container_id AS id FROM access_roles WHERE user_id = $1', [user.id])
       ).rows.map((r) => r.id);
-  const find = findObjectsSql({ kind: 'number', text: number, cls, number });
+  const find = findObjectsSql({ kind: 'number', text: number, cls, number }, user.id);
   const root = (await pool.query<ObjectRow>(find.text, find.values)).rows[0];
   if (!root || (readable !== null && !readable.includes(root.container_id)))
     return sendJson(res, 404, { message: 'no such object' });

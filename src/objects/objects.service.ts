@@ -70,7 +70,7 @@ export class ObjectsService {
     const ref = parseObjectRef(text, query.type);
     const levels = parseLevels(query.levels, MAX_LEVELS);
     const readable = await this.permissions.readableContainerIds(user);
-    const root = findReadable(ref.text, await this.repo.findObjects(ref), readable);
+    const root = findReadable(ref.text, await this.repo.findObjects(ref, user.id), readable);
     const limit = this.config.objectsStructureMaxNodes;
     const rows = await this.repo.walk(root, direction, levels, readable, limit + 1);
     const truncated = rows.length > limit;

@@ -48,6 +48,8 @@ const written = [
     param('d', '<parameterDefault isMacro="true">CURRENT_TIME</parameterDefault>') +
       param('b', '<parameterDefault>1</parameterDefault>'),
   ),
+  // Working copies asked for: the caller's (their id a bound value), with a state from a parameter.
+  q(where(cmp('checkoutInfo.state', 'equal', target('s'))), param('s', '<parameterDefault>wrk</parameterDefault>')),
   // In-lists of a long and of texts (case-insensitive), a parameter and constants.
   q(
     where(

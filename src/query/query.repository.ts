@@ -224,7 +224,7 @@ export class QueryRepository {
         const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
             SELECT count(*)::integer AS n FROM (
               SELECT 1 FROM iterations i JOIN masters m ON m.id = i.master_id
-              WHERE ${permitted(req.readable)} AND ${req.where} LIMIT ${probe}) x`;
+              WHERE ${permitted(req.readable)} AND NOT i.working AND ${req.where} LIMIT ${probe}) x`;
         req.keep(n, open);
       }
       const [{ id }] = await tx.$queryRaw<{ id: bigint }[]>`

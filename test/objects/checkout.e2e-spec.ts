@@ -28,6 +28,7 @@ describe('check-out and check-in', () => {
     await f.t.app.listen(0, '127.0.0.1');
   });
   afterAll(async () => {
+    await f.db.query('DELETE FROM links WHERE container_id = $1', [team.id]);
     await f.db.query('DELETE FROM masters WHERE container_id = $1', [team.id]);
     await f.db.query('DELETE FROM containers WHERE id = $1', [team.id]);
     await f.close();
@@ -262,6 +263,66 @@ describe('check-out and check-in', () => {
     expect((await checkout('bob', d.number)).body).toMatchObject({ checkedOutBy: 'bob' });
   });
 
+  it("walks a working copy's structure by its OID for its holder alone (404 to anyone else)", async () => {
+    const part = await inTeam({ type: PART, number: `${NAME}-S1`, name: 'assembly' });
+    const member = await inTeam({ type: PART, number: `${NAME}-S1M`, name: 'member' });
+    const out = await checkout('alice', part.number);
+    expect(out.status).toBe(200);
+    const working = out.body as ObjectBody;
+    expect((await f.as('alice').post(`/objects/${part.number}/uses`, { member: member.number })).status).toBe(201);
+    for (const user of ['bob', 'admin'] as const) {
+      const hidden = await f.as(user).get(`/objects/${working.oid}/structure`);
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).toMatchObject({ statusCode: 404, message: `no object "${working.oid}"` });
+      // By number, everyone walks the checked-in iteration: no member yet.
+      const checkedIn = await f.as(user).get(`/objects/${part.number}/structure`);
+      expect(checkedIn.status).toBe(200);
+      expect(checkedIn.body.root).toMatchObject({ number: part.number, iteration: 1, children: [] });
+    }
+    const own = await f.as('alice').get(`/objects/${working.oid}/structure`);
+    expect(own.status).toBe(200);
+    expect(own.body.root).toMatchObject({
+      number: part.number,
+      iteration: 2,
+      children: [expect.objectContaining({ number: member.number })],
+    });
+  });
+
+  it("keeps the links made on a working copy its holder's: listed to her, and its OID no end for others", async () => {
+    const part = await inTeam({ type: PART, number: `${NAME}-L1`, name: 'described' });
+    const kept = await doc(`${NAME}-L1D`);
+    const drafted = await doc(`${NAME}-L1E`);
+    const describe = (user: 'alice' | 'bob', a: string, b: string) =>
+      f.as(user).post('/objects/links', { class: 'wt.part.WTPartDescribeLink', a, b });
+    expect((await describe('alice', part.number, kept.number)).status).toBe(201);
+    const working = (await checkout('alice', part.number)).body as ObjectBody;
+    const draft = await describe('alice', working.oid, drafted.number);
+    expect(draft.status).toBe(201);
+
+    const listed = async (user: 'alice' | 'bob', ref: string) => {
+      const res = await f.as(user).get(`/objects/${ref}/links`);
+      expect(res.status).toBe(200);
+      return (res.body.items as { a: { number: string }; b: { number: string } }[]).map((l) => [
+        l.a.number,
+        l.b.number,
+      ]);
+    };
+    expect(await listed('bob', part.number)).toEqual([[part.number, kept.number]]);
+    expect(await listed('bob', drafted.number)).toEqual([]);
+    expect(await listed('alice', part.number)).toEqual([
+      [part.number, kept.number],
+      [part.number, drafted.number],
+    ]);
+    expect(await listed('alice', drafted.number)).toEqual([[part.number, drafted.number]]);
+
+    const named = await describe('bob', working.oid, kept.number);
+    expect(named.status).toBe(404);
+    expect(named.body).toMatchObject({
+      statusCode: 404,
+      message: `a (role A of wt.part.WTPartDescribeLink): no wt.part.WTPart "${working.oid}"`,
+    });
+  });
+
   it('finds objects by checkedOut and checkedOutBy in q', async () => {
     const held = await doc(`${NAME}-Q1`);
     await doc(`${NAME}-Q2`);
@@ -288,7 +349,7 @@ describe('check-out and check-in', () => {
     expect(bad.body.message).toBe('q[0].checkedOut: "yes" is not a boolean');
   });
 
-  it('reads checkoutInfo.state in a report: c/o for the original, wrk for the working copy, c/i otherwise', async () => {
+  it('reads checkoutInfo.state in a report: c/o for the original, c/i otherwise; the working copy only asked for', async () => {
     const held = await doc(`${NAME}-R1`);
     await doc(`${NAME}-R2`);
     await checkout('alice', held.number);
@@ -314,9 +375,20 @@ describe('check-out and check-in', () => {
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual([
       [`${NAME}-R1`, 1, 'c/o'],
-      [`${NAME}-R1`, 2, 'wrk'],
       [`${NAME}-R2`, 1, 'c/i'],
     ]);
+    // Asked for by a condition on checkoutInfo.state, the holder's working copy is a row.
+    const wrk = qml.replace(
+      /<where>(.*)<\/where>/,
+      '<where><compositeCondition type="and">$1<condition><operand><column alias="D">checkoutInfo.state</column></operand><operator type="equal"/><operand><constant>wrk</constant></operand></condition></compositeCondition></where>',
+    );
+    const asked = await request(f.t.http)
+      .post('/reports')
+      .auth(...USERS.alice)
+      .set('Content-Type', 'text/xml')
+      .send(wrk);
+    expect(asked.status).toBe(200);
+    expect(asked.body.items).toEqual([[`${NAME}-R1`, 2, 'wrk']]);
   });
 
   describe('races', () => {

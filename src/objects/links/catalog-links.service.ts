@@ -124,7 +124,7 @@ export class CatalogLinksService {
       const ref = parseVersionedRef(catalog, text, query.type);
       const found = pickReadable(user, ref.text, await this.repo.findByRef(ref, user.id));
       sides = [
-        ...linkSides(catalog, 'iteration', await rows.iterationIds(found.masterId)),
+        ...linkSides(catalog, 'iteration', await rows.visibleIterationIds(found.masterId, user.id)),
         ...linkSides(catalog, 'master', [found.masterId]),
       ];
       oid = formatOid(found.cls, found.iterationId);

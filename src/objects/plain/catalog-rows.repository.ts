@@ -163,6 +163,14 @@ export class CatalogRowsTx {
     return rows.map((r) => r.id);
   }
 
+  /** The ids of the iterations of a master `userId` sees: a working copy only when they hold it. */
+  async visibleIterationIds(masterId: number, userId: number): Promise<number[]> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      SELECT i.id FROM iterations i JOIN masters m ON m.id = i.master_id
+      WHERE i.master_id = ${masterId} AND ${workingVisibleTo(userId)}`;
+    return rows.map((r) => r.id);
+  }
+
   /** Records of a storage a role or reference names; [] for storages that cannot be named. */
   findEnds(storage: StorageKind, key: EndKey, userId: number): Promise<EndRecord[]> {
     const role = (containerColumn: Prisma.Sql) => Prisma.sql`
@@ -313,7 +321,8 @@ export class CatalogRowsTx {
     if (sides.length === 0) return { total: 0, rows: [] };
     const where = Prisma.sql`(${sideCondition(sides)}) AND (l.container_id IS NULL OR ${
       user.readable === null ? Prisma.sql`true` : Prisma.sql`l.container_id = ANY(${[...user.readable]}::int[])`
-    })`;
+    }) AND ${notOthersWorkingCopy(Prisma.sql`l.role_a_id`, ends.a, user.id)}
+      AND ${notOthersWorkingCopy(Prisma.sql`l.role_b_id`, ends.b, user.id)}`;
     const [{ total }] = await this.db.$queryRaw<{ total: number }[]>`
       SELECT count(*)::int AS total FROM links l WHERE ${where}`;
     if (total === 0 || page.offset >= total) return { total, rows: [] };
@@ -372,6 +381,18 @@ export class CatalogRowsTx {
 }
 
 /** Links keeping one of the ids in a role of one of the classes (the indexes (class, role id) find them). */
+/**
+ * That a link's role (`idColumn`) names no working copy of a check-out held by another user than
+ * `userId`: such a link is its holder's draft until the check-in.
+ */
+function notOthersWorkingCopy(idColumn: Prisma.Sql, storages: Partial<Record<StorageKind, string[]>>, userId: number) {
+  const classes = storages.iteration ?? [];
+  if (classes.length === 0) return Prisma.sql`true`;
+  return Prisma.sql`NOT (l.class = ANY(${classes}::text[]) AND EXISTS (
+    SELECT 1 FROM iterations w JOIN masters wm ON wm.id = w.master_id
+    WHERE w.id = ${idColumn} AND w.working AND wm.checked_out_by IS DISTINCT FROM ${userId}))`;
+}
+
 function sideCondition(sides: LinkSide[]): Prisma.Sql {
   if (sides.length === 0) return Prisma.sql`false`;
   return Prisma.join(

@@ -40,13 +40,16 @@ export interface RelatedStep {
  * iteration), catalog links (of any iteration of its master: links name the iteration they were
  * made on) and change links name, each with the caller's role in its container. Links the
  * caller may not read are not followed. The link classes are bound values, from the catalog; a
- * relation not followed has none, and its part of the statement is skipped at once.
+ * relation not followed has none, and its part of the statement is skipped at once. A working
+ * copy of a check-out is its holder's draft: its links count only from itself (a collection its
+ * holder starts from it), and it is reached only by its holder ($12).
  */
 const RELATED_SQL = `
 WITH f AS (SELECT * FROM unnest($1::int4[], $2::int4[]) AS f(iteration_id, depth)),
 fm AS (
   SELECT f.iteration_id AS from_id, i2.id AS any_id
-  FROM f JOIN iterations i ON i.id = f.iteration_id JOIN iterations i2 ON i2.master_id = i.master_id
+  FROM f JOIN iterations i ON i.id = f.iteration_id
+  JOIN iterations i2 ON i2.master_id = i.master_id AND (NOT i2.working OR i2.id = i.id)
 ),
 rl AS (
   SELECT l.* FROM links l
@@ -88,6 +91,7 @@ FROM hits h
 JOIN iterations i ON i.id = h.target
 JOIN masters m ON m.id = i.master_id
 LEFT JOIN access_roles ar ON ar.container_id = m.container_id AND ar.user_id = $12::int4
+WHERE NOT i.working OR m.checked_out_by = $12::int4
 ORDER BY h.from_id, h.via, h.ord`;
 
 /** The reads of a collection of related objects (files' ZIP collections). */

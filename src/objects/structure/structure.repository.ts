@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { latestOfBranchSql } from '../versioned/iterations.repository.js';
+import { workingVisibleTo } from '../versioned/object-records.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { PrismaService } from '../../prisma/prisma.service.js';
 import type { ObjectRef } from '../../catalog/object-ref.js';
@@ -47,9 +48,12 @@ const OBJECT_COLUMNS = Prisma.raw(
 export class StructureRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** The iterations the reference names: one, or several when a number is carried by several classes. */
-  async findObjects(ref: ObjectRef): Promise<ObjectRow[]> {
-    const sql = findObjectsSql(ref);
+  /**
+   * The iterations the reference names: one, or several when a number is carried by several
+   * classes. A working copy of a check-out only for its holder (`userId`).
+   */
+  async findObjects(ref: ObjectRef, userId: number): Promise<ObjectRow[]> {
+    const sql = findObjectsSql(ref, userId);
     const kind = ref.kind === 'oid' ? (ref.branch ? 'branch' : 'oid') : ref.cls === null ? 'number' : 'number-class';
     const name = `objects-find-${kind}`;
     return (await this.prisma.pgPool.query<ObjectRow>({ name, text: sql.text, values: sql.values })).rows;
@@ -76,10 +80,13 @@ export class StructureRepository {
   }
 }
 
-export function findObjectsSql(ref: ObjectRef): Prisma.Sql {
+export function findObjectsSql(ref: ObjectRef, userId: number): Prisma.Sql {
+  // A number names latest iterations, a version reference its latest checked-in one: never a
+  // working copy. An iteration's OID names one only for its holder.
   const where =
     ref.kind === 'oid'
-      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id} AND m.class = ${ref.cls}`
+      ? Prisma.sql`i.id = ${ref.branch ? latestOfBranchSql(ref.id) : ref.id} AND m.class = ${ref.cls}
+          AND ${workingVisibleTo(userId)}`
       : ref.cls === null
         ? Prisma.sql`m.number = ${ref.number} AND i.latest`
         : Prisma.sql`m.number = ${ref.number} AND m.class = ${ref.cls} AND i.latest`;

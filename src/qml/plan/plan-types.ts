@@ -113,6 +113,12 @@ export type SqlCond =
   | { k: 'in'; not: boolean; e: SqlExpr; values: SqlExpr[] }
   | { k: 'const'; value: boolean }
   | { k: 'access'; alias: string; storage: Storage; scope: AccessScope }
+  /**
+   * Working copies of check-outs kept out (plan-working.ts): of an iteration table, rows that are
+   * none, or (`holder`: the caller's user id) one the caller holds; of a table kept on an
+   * iteration (files, usage links), rows whose holder iteration is none.
+   */
+  | { k: 'working'; alias: string; storage: Storage; holder: SqlExpr | null }
   | { k: 'class'; alias: string; storage: Storage; classes: readonly string[] }
   | { k: 'softType'; alias: string; storage: Storage; types: readonly string[] }
   /** A link row of these classes between two aliases, in a link table (not in FROM). */

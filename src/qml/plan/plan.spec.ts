@@ -39,6 +39,7 @@ describe('planQuery', () => {
         filters: [
           { k: 'class', alias: 't1', storage: STORAGES.iteration, classes: ['wt.doc.WTDocument'] },
           { k: 'access', alias: 't1', storage: STORAGES.iteration, scope: { ids: [1, 2] } },
+          { k: 'working', alias: 't1', storage: STORAGES.iteration, holder: null },
         ],
         outer: null,
         paths: [],
@@ -48,7 +49,7 @@ describe('planQuery', () => {
     expect(p.select).toEqual([
       { heading: 'H', type: 'string', objectClass: null, expr: { k: 'col', alias: 't1m', column: 'number' } },
     ]);
-    expect(p.where).toHaveLength(2);
+    expect(p.where).toHaveLength(3);
     expect(p.orderBy).toEqual([{ by: { expr: { k: 'col', alias: 't1', column: 'id' } }, desc: false }]);
     expect(p.limit).toBe(11);
   });
@@ -56,9 +57,9 @@ describe('planQuery', () => {
   it('drops the access filter for administrators and honours bypassAccessControl only for them', () => {
     const doc = q(`<select>${COL('name')}</select>${FROM}`, '', '<qml bypassAccessControl="true">');
     const admin = plan(doc, { user: { id: 1, name: 'admin', admin: true }, readable: null }).plan;
-    expect(admin.where.map((c) => c.k)).toEqual(['class']);
+    expect(admin.where.map((c) => c.k)).toEqual(['class', 'working']);
     const reader = plan(doc).plan;
-    expect(reader.where.map((c) => c.k)).toEqual(['class', 'access']);
+    expect(reader.where.map((c) => c.k)).toEqual(['class', 'access', 'working']);
   });
 
   it('binds converted values and takes the type of the property, not the type attribute', () => {
@@ -93,14 +94,14 @@ describe('planQuery', () => {
 
   it('translates like wildcards in values but not in columns', () => {
     const { plan: p } = plan(q(where(cmp('name', 'like', '<constant>a*b?c%d_e\\f</constant>'))));
-    expect(p.where[2]).toEqual({
+    expect(p.where[3]).toEqual({
       k: 'like',
       not: false,
       left: { k: 'col', alias: 't1m', column: 'name' },
       right: { k: 'val', value: 'a%b_c%d_e\\\\f', type: 'string' },
     });
     const notLike = plan(q(where(cmp('name', 'notLike', COL('title'))))).plan;
-    expect(notLike.where[2]).toEqual({
+    expect(notLike.where[3]).toEqual({
       k: 'like',
       not: true,
       left: { k: 'col', alias: 't1m', column: 'name' },
@@ -113,13 +114,13 @@ describe('planQuery', () => {
       '<parameter name="n"><parameterDefault>0001</parameterDefault></parameter><parameter name="u"><parameterDefault isMacro="true">CURRENT_USER</parameterDefault></parameter><parameter name="x"/>';
     const doc = (target: string) =>
       q(where(cmp('iterationInfo.creator.key.id', 'equal', `<parameterTarget name="${target}"/>`)), params);
-    expect(plan(doc('u')).plan.where[2]).toMatchObject({ right: { value: 7, type: 'long' } });
+    expect(plan(doc('u')).plan.where[3]).toMatchObject({ right: { value: 7, type: 'long' } });
     expect(plan(doc('u')).parameters).toEqual([
       { name: 'n', value: null },
       { name: 'u', value: 'OR:wt.org.WTUser:7' },
       { name: 'x', value: null },
     ]);
-    expect(plan(doc('x'), { values: { x: '12' } }).plan.where[2]).toMatchObject({ right: { value: 12 } });
+    expect(plan(doc('x'), { values: { x: '12' } }).plan.where[3]).toMatchObject({ right: { value: 12 } });
     expect(reason(() => plan(doc('x')))).toBe(
       '/qml/statement/query/where/condition[1]/operand[2]/parameterTarget[1]: parameter "x" has no value',
     );
@@ -144,7 +145,7 @@ describe('planQuery', () => {
   it('splits delimited lists, converting every part', () => {
     const inCond = `<condition><operand>${COL('iterationInfo.identifier.iterationId')}</operand><inOperator type="in"/><inOperand><delimitedList delimiter=";"><constant>1; 2</constant><parameterTarget name="p"/></delimitedList></inOperand></condition>`;
     const { plan: p } = plan(q(where(inCond), '<parameter name="p"/>'), { values: { p: '3;;4' } });
-    expect(p.where[2]).toMatchObject({
+    expect(p.where[3]).toMatchObject({
       k: 'in',
       not: false,
       values: [{ value: 1 }, { value: 2 }, { value: 3 }, { value: 4 }],
@@ -158,10 +159,10 @@ describe('planQuery', () => {
         <linkJoin><join name="wt.content.HolderToContent"><aliasTarget alias="Doc (wt.doc.WTDocument)"/><aliasTarget alias="F"/></join></linkJoin>`),
     );
     expect(p.from.map((t) => [t.alias, t.outer?.on.length ?? null, t.filters.map((f) => f.k)])).toEqual([
-      ['t1', null, ['class', 'access']],
+      ['t1', null, ['class', 'access', 'working']],
       ['t2', 2, []],
     ]);
-    expect(p.where.map((c) => c.k)).toEqual(['class', 'access', 'cmp']);
+    expect(p.where.map((c) => c.k)).toEqual(['class', 'access', 'working', 'cmp']);
   });
 
   it('keeps the access check of a link whose holder is outer-joined', () => {
@@ -171,7 +172,7 @@ describe('planQuery', () => {
     );
     expect(p.from.map((t) => [t.alias, t.filters.map((f) => f.k)])).toEqual([
       ['t1', ['class', 'access']],
-      ['t2', ['class', 'access']],
+      ['t2', ['class', 'access', 'working']],
     ]);
   });
 

@@ -17,6 +17,7 @@ import type {
 } from './plan-types.js';
 import { plannedTables, unionColumn } from './plan-tables.js';
 import { requestParams, RequestReader, type ParamSource } from './request.js';
+import { keepsOnlyLatest, tablesAskingForWorkingCopies } from './plan-working.js';
 
 export type { PlanRequest, PlanResult, ReadableScope } from './plan-types.js';
 
@@ -93,6 +94,7 @@ class Planner {
       if (target !== null) this.tables[target].outer!.on.push(c.cond);
       else where.push(c.cond);
     }
+    this.dropRepeatedWorkingFilters(where);
 
     const orderBy: Plan['orderBy'] = t.orderBy.map((o) => ({ by: { ordinal: o.item + 1 }, desc: o.desc }));
     const ordered = new Set(t.orderBy.map((o) => o.item + 1));
@@ -156,10 +158,12 @@ class Planner {
   private tableFilters(): void {
     const scope = this.scope();
     const covered = this.coveredByHolder();
+    const asking = tablesAskingForWorkingCopies(this.t);
     this.t.tables.forEach((decl, i) => {
       const tb = this.tables[i];
-      if (tb.union) for (const arm of tb.union.arms) this.filters(arm, null, scope, false);
-      else this.filters(tb, decl.type.softTypes, scope, covered.has(i));
+      const working = asking.has(i) ? this.holder() : null;
+      if (tb.union) for (const arm of tb.union.arms) this.filters(arm, null, scope, false, working);
+      else this.filters(tb, decl.type.softTypes, scope, covered.has(i), working);
       if (decl.outerJoinTo !== null) tb.outer = { on: [] };
       if (decl.via) {
         // Joined on the reference and its own filters: a row it may not give leaves it null.
@@ -174,8 +178,17 @@ class Planner {
     });
   }
 
-  /** A table's class, soft type and access filters. */
-  private filters(tb: PlannedTable, softTypes: readonly string[] | null, scope: AccessScope | null, covered: boolean) {
+  /**
+   * A table's class, soft type, access and working-copy filters; `holder`: the caller's id where
+   * the template asks for the working copies they hold (plan-working.ts).
+   */
+  private filters(
+    tb: PlannedTable,
+    softTypes: readonly string[] | null,
+    scope: AccessScope | null,
+    covered: boolean,
+    holder: SqlExpr | null,
+  ) {
     const storage = tb.storage;
     // A class column narrows the rows unless the class covers every class of its storage.
     if (storage.classColumn) {
@@ -190,6 +203,36 @@ class Planner {
       if (storage.access.k === 'container') this.expr.use(tb, storage.access.at);
       tb.filters.push({ k: 'access', alias: tb.alias, storage, scope });
     }
+    if (storage.kind === 'iteration') {
+      if (holder) this.expr.use(tb, { aux: 'master', column: 'checked_out_by' });
+      tb.filters.push({ k: 'working', alias: tb.alias, storage, holder });
+    } else if (storage.access.k === 'holder' && !covered && scope === null) {
+      // With an access filter, that filter's look-up of the holder iteration checks it (sql.ts);
+      // covered, the holder iteration's own filter does.
+      tb.filters.push({ k: 'working', alias: tb.alias, storage, holder: null });
+    }
+  }
+
+  /** The caller's user id, bound (recording: read from each request). */
+  private holder(): SqlExpr {
+    const id = this.reader.read((r) => r.user.id);
+    return { k: 'val', value: id.now, type: 'long', ...(id.of ? { of: id.of } : {}) };
+  }
+
+  /** The working filters of the tables `from` names that WHERE already keeps to latest iterations. */
+  private dropRepeatedWorkingFilters(where: readonly SqlCond[]): void {
+    for (const tb of this.top()) {
+      if (tb.union || tb.outer) continue;
+      const i = tb.filters.findIndex((f) => f.k === 'working');
+      if (i >= 0 && where.some((c) => keepsOnlyLatest(c, tb.alias, (e) => this.isTrue(e)))) tb.filters.splice(i, 1);
+    }
+  }
+
+  /** Whether an expression is the bound value true; of a request's value, asked (a shape read). */
+  private isTrue(e: SqlExpr): boolean {
+    if (e.k !== 'val') return false;
+    const of = e.of;
+    return of ? this.reader.ask((r) => of(r) === true) : e.value === true;
   }
 
   /** The containers the caller may read; null: every row (administrators with bypassAccessControl). */

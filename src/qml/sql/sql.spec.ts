@@ -94,7 +94,7 @@ describe('renderSql', () => {
     const unjoined = sql(`<qml><statement><query><select><column alias="F">fileName</column></select>
       <from><table alias="F">wt.content.ApplicationData</table></from></query></statement></qml>`);
     expect(unjoined.text).toContain(
-      'WHERE EXISTS (SELECT 1 FROM "iterations" "t1h" JOIN "masters" "t1hm" ON "t1hm"."id" = "t1h"."master_id" WHERE "t1h"."id" = "t1"."iteration_id" AND "t1hm"."container_id" = ANY($1::int4[]))',
+      'WHERE EXISTS (SELECT 1 FROM "iterations" "t1h" JOIN "masters" "t1hm" ON "t1hm"."id" = "t1h"."master_id" WHERE "t1h"."id" = "t1"."iteration_id" AND NOT "t1h"."working" AND "t1hm"."container_id" = ANY($1::int4[]))',
     );
   });
 

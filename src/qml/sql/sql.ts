@@ -206,6 +206,8 @@ function cond(c: SqlCond): Sql {
       return inList(at(c.alias, c.storage, c.storage.softTypeColumn!), c.types);
     case 'access':
       return access(c.alias, c.storage, c.scope);
+    case 'working':
+      return working(c);
     case 'link':
       return link(c);
   }
@@ -260,9 +262,27 @@ function access(a: string, storage: Storage, scope: AccessScope): Sql {
       if ('ids' in scope && scope.ids.length === 0) return raw('FALSE');
       const hi = ident(`${a}h`);
       const hm = ident(`${a}hm`);
-      return sql`EXISTS (SELECT 1 FROM "iterations" ${hi} JOIN "masters" ${hm} ON ${hm}."id" = ${hi}."master_id" WHERE ${hi}."id" = ${ident(a, rule.column)} AND ${hm}."container_id" = ${ids})`;
+      // A working copy's files and links are its holder's draft: not readable here (plan-working.ts).
+      return sql`EXISTS (SELECT 1 FROM "iterations" ${hi} JOIN "masters" ${hm} ON ${hm}."id" = ${hi}."master_id" WHERE ${hi}."id" = ${ident(a, rule.column)} AND NOT ${hi}."working" AND ${hm}."container_id" = ${ids})`;
     }
   }
+}
+
+/**
+ * No working copy of a check-out (plan/plan-working.ts): an iteration that is none, or one the
+ * caller holds; a row kept on an iteration whose holder is none (found by its primary key).
+ */
+function working(c: Extract<SqlCond, { k: 'working' }>): Sql {
+  const a = c.alias;
+  if (c.storage.kind === 'iteration') {
+    const none = sql`NOT ${ident(a, 'working')}`;
+    if (!c.holder) return none;
+    return sql`(${none} OR ${at(a, c.storage, { aux: 'master', column: 'checked_out_by' })} = ${expr(c.holder)})`;
+  }
+  const rule = c.storage.access;
+  if (rule.k !== 'holder') throw new Error(`storage ${c.storage.kind} keeps no working copies`);
+  const w = ident(`${a}w`);
+  return sql`NOT EXISTS (SELECT 1 FROM "iterations" ${w} WHERE ${w}."id" = ${ident(a, rule.column)} AND ${w}."working")`;
 }
 
 function expr(e: SqlExpr): Sql {

@@ -55,7 +55,7 @@ describe('master-iteration links (linkJoin between a master and its iterations)'
         `SELECT "t1"."number" AS "c1", "t2"."description" AS "c2"`,
         `FROM "masters" "t1"`,
         `CROSS JOIN "iterations" "t2" JOIN "masters" "t2m" ON "t2m"."id" = "t2"."master_id"`,
-        `WHERE ("t1"."class" = $1 AND "t1"."container_id" = ANY($2::int4[]) AND "t2m"."class" = $3 AND "t2m"."soft_type" = $4 AND "t2"."master_id" = "t1"."id")`,
+        `WHERE ("t1"."class" = $1 AND "t1"."container_id" = ANY($2::int4[]) AND "t2m"."class" = $3 AND "t2m"."soft_type" = $4 AND NOT "t2"."working" AND "t2"."master_id" = "t1"."id")`,
         `ORDER BY "t1"."id", "t2"."id"`,
         'LIMIT $5',
       ].join('\n'),

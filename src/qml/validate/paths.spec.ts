@@ -29,7 +29,7 @@ describe('property paths through references', () => {
       [
         'SELECT "t1p1"."name" AS "c1", "t1p1"."full_name" AS "c2"',
         `FROM "iterations" "t1" ${CREATOR}`,
-        'WHERE ("t1m"."class" = $1 AND "t1m"."container_id" = ANY($2::int4[]))',
+        'WHERE ("t1m"."class" = $1 AND "t1m"."container_id" = ANY($2::int4[]) AND NOT "t1"."working")',
         'ORDER BY "t1"."id"',
         'LIMIT $3',
       ]

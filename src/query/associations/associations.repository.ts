@@ -166,6 +166,7 @@ export function usedBySql(ids: readonly number[], readable: Readable): Sql {
  * document iteration) name from any iteration of each item's master, each iteration once (by the
  * link made on the item's own iteration, else the oldest link); links and documents the caller
  * may read only (a link outside containers is everyone's); by number, version, iteration.
+ * Working copies of check-outs are their holders' drafts: neither their links nor they count.
  */
 export function describedBySql(ids: readonly number[], readable: Readable, classes: readonly string[]): Sql {
   const linkReadable =
@@ -187,7 +188,8 @@ export function describedBySql(ids: readonly number[], readable: Readable, class
         JOIN iterations di ON di.id = l.role_b_id
         JOIN masters dm ON dm.id = di.master_id
         JOIN containers c ON c.id = dm.container_id
-        WHERE ai.master_id = i.master_id AND ${linkReadable} AND ${readableIn('dm', readable)}
+        WHERE ai.master_id = i.master_id AND NOT ai.working AND NOT di.working
+          AND ${linkReadable} AND ${readableIn('dm', readable)}
         ORDER BY di.id, (ai.id = i.id) DESC, l.id
       ) d
       ORDER BY d.number, d.version, d.iteration, d.link_id`,
