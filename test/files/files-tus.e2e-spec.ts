@@ -522,6 +522,50 @@ describe('files: resumable uploads (tus)', () => {
     }
   });
 
+  it("answers the tus protocol's refusals in the JSON error envelope", async () => {
+    const created = await create(20, metadata('FT-1', 'refusals.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    const envelope = (status: number, error: string) => ({
+      statusCode: status,
+      error,
+      message: expect.any(String),
+      ...ENVELOPE,
+    });
+    // An offset other than the server's.
+    const wrongOffset = await patch(location, 5, Buffer.from('abc'));
+    expect(wrongOffset.status).toBe(409);
+    expect(wrongOffset.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(wrongOffset.body).toEqual(envelope(409, 'Conflict'));
+    expect(wrongOffset.body.message).toMatch(/offset/i);
+    // No Tus-Resumable header.
+    const noVersion = await request(t.http)
+      .patch(new URL(location).pathname)
+      .auth(...USERS.alice)
+      .set('Upload-Offset', '0')
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(Buffer.from('abc'));
+    expect(noVersion.status).toBe(412);
+    expect(noVersion.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(noVersion.body).toEqual({ ...envelope(412, 'Precondition Failed'), message: 'Tus-Resumable Required' });
+    // A part of another content type.
+    const wrongType = await request(t.http)
+      .patch(new URL(location).pathname)
+      .auth(...USERS.alice)
+      .set('Tus-Resumable', '1.0.0')
+      .set('Upload-Offset', '0')
+      .set('Content-Type', 'text/plain')
+      .send('abc');
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body).toEqual({ ...envelope(400, 'Bad Request'), message: 'Invalid content-type' });
+    // A part past the declared length.
+    const tooLong = await patch(location, 0, Buffer.alloc(30, 'x'));
+    expect(tooLong.status).toBe(413);
+    expect(tooLong.body).toEqual(envelope(413, 'Payload Too Large'));
+    // Nothing was written: the upload is still at offset 0.
+    expect((await head(location)).headers['upload-offset']).toBe('0');
+  });
+
   it('answers every tus request without credentials 401, before reading anything', async () => {
     const created = await create(10, metadata('FT-1', 'auth.bin'));
     const path = new URL(created.headers.location).pathname;

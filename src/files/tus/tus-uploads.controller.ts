@@ -16,7 +16,7 @@ const TUS_RESUMABLE = {
   schema: { type: 'string', example: '1.0.0' },
 };
 const NOT_YOURS = 'no such upload of the caller (unknown, expired, completed, or another user’s)';
-/** Not an error envelope: the tus server answers it, with the reason as text, as its other protocol errors. */
+/** The error envelope, as for the tus server's other protocol errors (tus-errors.ts). */
 const LOCKED = {
   status: 423,
   description: `another request for the upload (on any instance) did not let go of it within ${TUS_LOCK_TIMEOUT_MS / 1000} s: try again (HEAD says where to resume)`,

@@ -18,6 +18,7 @@ import type { UploadContent } from '../upload/upload-receipt.js';
 import { parseHolderRef } from '../files.params.js';
 import { FilesService, type FileTarget } from '../files.service.js';
 import { TusPgLocker } from './tus-pg-locker.js';
+import { envelopeTextErrors, tusErrorAnswer } from './tus-errors.js';
 import { parseTusTarget, parseUploadLength } from './tus-request.js';
 import { TusChunkStore, TusFileStore, type TusStore } from './tus-stores.js';
 import { TusUploadsRepository, type TusTarget, type TusUploadRecord } from './tus-uploads.repository.js';
@@ -92,6 +93,13 @@ export class TusUploadsService {
       getFileIdFromRequest: (req) => stateOf(req).id,
       generateUrl: (req, { id }) => `${baseUrl(nodeRequest(req), config)}/files/tus/${id}`,
       onUploadFinish: (req, upload) => this.finish(nodeRequest(req), upload),
+      // Errors that reached a handler: what their answer says (its text becomes the envelope's message).
+      onResponseError: (_req, err) => {
+        if (!('status_code' in err) && !(err instanceof HttpException)) {
+          this.logger.error('a resumable upload request failed', err.stack);
+        }
+        return tusErrorAnswer(err);
+      },
       // Upload-Length stays required: a deferred length could not be counted against the limits.
       // Upload-Expires counts from the row's creation, as the expiry of the row does.
       onUploadCreate: (req, upload) => {
@@ -123,7 +131,7 @@ export class TusUploadsService {
     const state: TusRequestState = { user, id, createdAt: now };
     (req as TusNodeRequest)[STATE] = state;
     try {
-      await this.server.handle(req, res);
+      await this.handle(req, res);
     } catch (e) {
       await this.discard(id);
       throw e;
@@ -136,12 +144,18 @@ export class TusUploadsService {
   async resume(user: AuthUser, id: string, req: Request, res: Response): Promise<void> {
     await this.owned(user, id);
     (req as TusNodeRequest)[STATE] = { user, id };
-    await this.server.handle(req, res);
+    await this.handle(req, res);
   }
 
   /** OPTIONS: what the server supports (no upload involved). */
   async options(user: AuthUser, req: Request, res: Response): Promise<void> {
     (req as TusNodeRequest)[STATE] = { user, id: '' };
+    await this.handle(req, res);
+  }
+
+  /** The tus server answers; its text error answers go out as the error envelope. */
+  private async handle(req: Request, res: Response): Promise<void> {
+    envelopeTextErrors(res, () => requestIdOf(req));
     await this.server.handle(req, res);
   }
 
