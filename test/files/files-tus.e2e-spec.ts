@@ -1,12 +1,14 @@
+import { jest } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import request from 'supertest';
 import { Upload } from 'tus-js-client';
 import { BlobSweeper } from '../../src/files/stores/blob-sweeper.js';
 import { TusSweeper } from '../../src/files/tus/tus-sweeper.js';
+import { TusPgLocker } from '../../src/files/tus/tus-pg-locker.js';
 import { TusUploadsService } from '../../src/files/tus/tus-uploads.service.js';
 import { recorded } from '../audit/audit-fixtures.js';
-import { pollUntil } from '../helpers/bounded-wait.js';
+import { lockWaiters, pollUntil } from '../helpers/bounded-wait.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { interleave } from '../helpers/interleave.js';
 import { basicAuth, listeningPort, RawConnection } from '../helpers/raw-http.js';
@@ -25,6 +27,15 @@ type User = readonly [string, string];
 
 /** The content_blobs key of an upload's chunks while it is under way. */
 const keyOf = (id: string) => `tus ${id}`;
+
+/** How many backends of the test database wait for a lock another session holds. */
+async function waiting(db: pg.Pool): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
+  );
+  return rows[0].n;
+}
 
 /** Upload-Metadata of a new upload of `<ref>/<filename>`, with the options given. */
 function metadata(ref: string, filename: string, more: Record<string, string> = {}): string {
@@ -416,6 +427,56 @@ describe('files: resumable uploads (tus)', () => {
     expect(loser.body.message).toMatch(/^you have 4 unfinished resumable uploads/);
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tus_uploads`);
     expect(rows).toEqual([{ n: USER_MAX_UPLOADS }]);
+  });
+
+  it('completes an upload once when a retry of its completion comes meanwhile (forced to interleave)', async () => {
+    const content = randomBytes(10);
+    const created = await create(content.length, metadata('FT-1', 'completed-once.bin'));
+    expect(created.status).toBe(201);
+    const location = created.headers.location;
+    expect((await patch(location, 0, content.subarray(0, 5))).status).toBe(204);
+    const acquire = jest.spyOn(t.app.get(TusPgLocker), 'acquire');
+    // The completion of the last part waits on the upload's chunks; meanwhile the client sends
+    // the completion again (an empty part at the full offset, as after a lost answer).
+    const held = await db.connect();
+    try {
+      await held.query('BEGIN');
+      await held.query('SELECT 1 FROM content_blobs WHERE sha256 = $1 FOR UPDATE', [keyOf(location.split('/').pop()!)]);
+      const last = patch(location, 5, content.subarray(5)).then((r) => r);
+      await lockWaiters(db, 1, 'the completion waits on the chunks', { pending: [last] });
+      const calls = acquire.mock.calls.length;
+      const retry = patch(location, content.length, Buffer.alloc(0)).then((r) => r);
+      // The retry waits for the upload's lock (held by the first completion) or, without it,
+      // reaches the chunks too.
+      await pollUntil(
+        async () => acquire.mock.calls.length > calls || (await waiting(db)) >= 2,
+        'the retry has reached the upload',
+        { pending: [retry] },
+      );
+      await held.query('COMMIT');
+      const [first, second] = await Promise.all([last, retry]);
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual(expect.objectContaining({ success: true }));
+      // The retry finds the upload completed: a 4xx envelope, never a 500 or a second file.
+      expect([404, 409]).toContain(second.status);
+      expect(second.body).toEqual({
+        statusCode: second.status,
+        error: expect.any(String) as unknown,
+        message: expect.any(String) as unknown,
+        ...ENVELOPE,
+      });
+    } finally {
+      held.release();
+      acquire.mockRestore();
+    }
+    const file = await request(t.http)
+      .get('/files/FT-1/completed-once.bin')
+      .auth(...USERS.alice)
+      .buffer(true)
+      .parse(binaryParser);
+    expect(file.status).toBe(200);
+    expect(Buffer.compare(file.body as Buffer, content)).toBe(0);
+    expect((await db.query(`SELECT 1 FROM tus_uploads`)).rowCount).toBe(0);
   });
 
   it('lets only users who may write the object create an upload, and only its creator use it', async () => {

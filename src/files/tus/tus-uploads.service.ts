@@ -18,7 +18,7 @@ import type { UploadContent } from '../upload/upload-receipt.js';
 import { parseHolderRef } from '../files.params.js';
 import { FilesService, type FileTarget } from '../files.service.js';
 import { TusPgLocker } from './tus-pg-locker.js';
-import { envelopeTextErrors, tusErrorAnswer } from './tus-errors.js';
+import { envelopeTextErrors, tusErrorAnswer, type TusError } from './tus-errors.js';
 import { parseTusTarget, parseUploadLength } from './tus-request.js';
 import { TusChunkStore, TusFileStore, type TusStore } from './tus-stores.js';
 import { TusUploadsRepository, type TusTarget, type TusUploadRecord } from './tus-uploads.repository.js';
@@ -37,6 +37,10 @@ interface TusRequestState {
 }
 
 const STATE = Symbol('tus request');
+
+/** An answer of onUploadFinish, replacing the tus server's. */
+type TusAnswer = { status_code: number; headers: Record<string, string>; body: string };
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };
 type TusNodeRequest = Request & { [STATE]?: TusRequestState };
 
 /** One part at a time may be written into PostgreSQL per this many connections of the pool. */
@@ -67,7 +71,7 @@ export class TusUploadsService {
     private readonly content: FileContent,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    locker: TusPgLocker,
+    private readonly locker: TusPgLocker,
   ) {
     const expiry = config.filesTusExpiryMs;
     this.store =
@@ -181,14 +185,32 @@ export class TusUploadsService {
    * upload's JSON, or its error envelope) replaces the tus server's 204. When the write failed
    * for a reason that may pass (503) and the upload still holds its bytes, it stays, complete,
    * until it expires: an empty PATCH at its full offset tries again.
+   *
+   * The tus server calls it once it has let go of the upload, so it takes the upload's lock
+   * again: a second completion (such a retry sent twice) or a termination waits for this one,
+   * then finds the upload gone (404).
    */
-  private async finish(
-    req: TusNodeRequest,
-    upload: Upload,
-  ): Promise<{ status_code: number; headers: Record<string, string>; body: string }> {
+  private async finish(req: TusNodeRequest, upload: Upload): Promise<TusAnswer> {
+    const lock = this.locker.newLock(stateOf(req).id);
+    try {
+      // A request that asks for the upload meanwhile waits: a completion is short.
+      await lock.lock(new AbortController().signal, () => undefined);
+    } catch (e) {
+      const answer = tusErrorAnswer(e as TusError);
+      const body = JSON.stringify(errorEnvelope(answer.status_code, answer.body, requestIdOf(req)));
+      return { status_code: answer.status_code, headers: JSON_HEADERS, body };
+    }
+    try {
+      return await this.complete(req, upload);
+    } finally {
+      await lock.unlock();
+    }
+  }
+
+  private async complete(req: TusNodeRequest, upload: Upload): Promise<TusAnswer> {
     const state = stateOf(req);
     const { user, id } = state;
-    const json = { 'Content-Type': 'application/json; charset=utf-8' };
+    const json = JSON_HEADERS;
     try {
       const record = await this.owned(user, id);
       const size = upload.size ?? 0;
