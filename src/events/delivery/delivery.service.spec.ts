@@ -25,6 +25,43 @@ const lease: DeliveryLease = {
   attempts: 0,
 };
 
+/** Delivery settings of the tests (EVENTS_*), with `more`. */
+function testConfig(more: Partial<AppConfig> = {}): AppConfig {
+  return {
+    eventsDelivery: true,
+    eventsPollMs: 10,
+    eventsLeaseMs: 2000,
+    eventsConcurrency: 8,
+    eventsRetentionHours: 168,
+    eventsRetryBaseMs: 50,
+    eventsRetryMaxMs: 200,
+    eventsMaxAttempts: 3,
+    eventsSource: 'urn:test',
+    ...more,
+  } as AppConfig;
+}
+
+/** A delivery service over fakes; every subscription's filters let every event through. */
+function deliveryService(parts: {
+  config?: AppConfig;
+  repo: DeliveryRepository;
+  events: EventsRepository;
+  wakeups: EventWakeups;
+  senders?: EventSenders;
+}): DeliveryService {
+  const filters = {
+    of: () => Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null }),
+  } as unknown as SubscriptionFilters;
+  return new DeliveryService(
+    parts.config ?? testConfig(),
+    parts.repo,
+    parts.events,
+    filters,
+    parts.senders ?? ({} as EventSenders),
+    parts.wakeups,
+  );
+}
+
 describe('the delivery service', () => {
   it('never looks for due subscriptions twice at once, nor runs two loops of one subscription', async () => {
     const seen = { claims: 0, maxClaims: 0, loops: 0, maxLoops: 0 };
@@ -59,28 +96,7 @@ describe('the delivery service', () => {
         return () => undefined;
       },
     } as unknown as EventWakeups;
-    const config = {
-      eventsDelivery: true,
-      eventsPollMs: 10,
-      eventsLeaseMs: 2000,
-      eventsConcurrency: 8,
-      eventsRetentionHours: 168,
-      eventsRetryBaseMs: 50,
-      eventsRetryMaxMs: 200,
-      eventsMaxAttempts: 3,
-      eventsSource: 'urn:test',
-    } as AppConfig;
-    const filters = {
-      of: () => Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null }),
-    };
-    const service = new DeliveryService(
-      config,
-      repo,
-      events,
-      filters as unknown as SubscriptionFilters,
-      {} as EventSenders,
-      wakeups,
-    );
+    const service = deliveryService({ repo, events, wakeups });
     service.onApplicationBootstrap();
     for (let i = 0; i < 60; i++) {
       notice();
@@ -139,31 +155,9 @@ describe('the delivery service', () => {
         return { kind: 'delivered' };
       },
     } as unknown as EventSenders;
-    const config = {
-      eventsDelivery: true,
-      eventsPollMs: 10,
-      eventsLeaseMs: 2000,
-      eventsConcurrency: 8,
-      eventsBusyRequests: 2,
-      eventsBusyShare: 50,
-      eventsRetentionHours: 168,
-      eventsRetryBaseMs: 50,
-      eventsRetryMaxMs: 200,
-      eventsMaxAttempts: 3,
-      eventsSource: 'urn:test',
-    } as AppConfig;
-    const filters = {
-      of: () => Promise.resolve({ actions: ['*'], containerId: null, typeMatches: null, state: null }),
-    };
     const wakeups = { listen: () => () => undefined } as unknown as EventWakeups;
-    const service = new DeliveryService(
-      config,
-      repo,
-      events,
-      filters as unknown as SubscriptionFilters,
-      senders,
-      wakeups,
-    );
+    const config = testConfig({ eventsBusyRequests: 2, eventsBusyShare: 50 });
+    const service = deliveryService({ config, repo, events, wakeups, senders });
     // Each loop's lease names its subscription by its target, so the sends say whose they were.
     const claim = repo.claim.bind(repo);
     repo.claim = async (...args) => (await claim(...args)).map((l) => ({ ...l, target: `hook ${l.id}` }));
