@@ -126,12 +126,11 @@ export class TusUploadsController {
   @ApiResponse({ status: 200, description: 'the last part: the file was written (JSON as for a raw upload)' })
   @ApiResponse({ status: 204, description: 'the part was stored: the new Upload-Offset' })
   @ApiErrors({
-    400: BAD_UPLOAD_ID,
+    400: `${BAD_UPLOAD_ID}; Content-Type is not application/offset+octet-stream, or a tus header is malformed`,
     403: 'the caller may no longer write the object (checked on completion)',
     404: NOT_YOURS,
     409: 'Upload-Offset is not the offset the server holds',
     413: 'the part goes past Upload-Length',
-    415: 'Content-Type is not application/offset+octet-stream',
   })
   @ApiResponse(LOCKED)
   patch(

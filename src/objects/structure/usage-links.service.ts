@@ -2,7 +2,8 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { AuthUser } from '../../auth/auth-user.js';
-import { masterClassOf, OidClass, parseOid } from '../../catalog/oid.js';
+import { OidClass, parseOid } from '../../catalog/oid.js';
+import { objectAudit } from '../versioned/object-audit.js';
 import { clip } from '../../common/clip.js';
 import type { ObjectUseDto } from '../dto/object-response.dto.js';
 import type { AddUseDto, ChangeUseDto } from '../dto/usage-link-request.dto.js';
@@ -63,7 +64,7 @@ export class UsageLinksService {
       if (!iterate) await tx.changeIteration(target.iterationId, {}, user.id);
       const link = (await tx.links.list(target.iterationId, user.id)).find((l) => l.id === id)!;
       await recordAudit(tx.audit, {
-        ...auditOf(user, 'objects.uses.add', parent),
+        ...objectAudit(user, 'objects.uses.add', parent),
         detail: {
           link: id,
           member: member.number,
@@ -89,7 +90,7 @@ export class UsageLinksService {
       await tx.links.update(link.id, values);
       if (!iterated) await tx.changeIteration(target.iterationId, {}, user.id);
       await recordAudit(tx.audit, {
-        ...auditOf(user, 'objects.uses.update', parent),
+        ...objectAudit(user, 'objects.uses.update', parent),
         detail: {
           link: link.id,
           member: link.memberNumber,
@@ -109,7 +110,7 @@ export class UsageLinksService {
       await tx.links.remove(link.id);
       if (!iterated) await tx.changeIteration(target.iterationId, {}, user.id);
       await recordAudit(tx.audit, {
-        ...auditOf(user, 'objects.uses.remove', parent),
+        ...objectAudit(user, 'objects.uses.remove', parent),
         detail: {
           link: link.id,
           member: link.memberNumber,
@@ -217,15 +218,4 @@ function toBig(n: number | null | undefined): bigint | null {
 /** Link values as JSON can hold them (audit detail). */
 function plain(v: LinkValues): { quantity: number; unit: string; lineNumber: number | null } {
   return { quantity: v.quantity, unit: v.unit, lineNumber: v.lineNumber === null ? null : Number(v.lineNumber) };
-}
-
-function auditOf(user: AuthUser, action: string, o: ObjectRecord) {
-  return {
-    userId: user.id,
-    action,
-    objectClass: masterClassOf(o.cls),
-    objectId: o.masterId,
-    objectNumber: o.number,
-    containerId: o.containerId,
-  };
 }

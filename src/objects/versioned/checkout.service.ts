@@ -5,7 +5,6 @@ import { accessFromRole } from '../../auth/permissions.service.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
 import { parseVersionedRef, type ObjectRef } from '../../catalog/object-ref.js';
 import { clip } from '../../common/clip.js';
-import { masterClassOf } from '../../catalog/oid.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ObjectDto } from '../dto/object-response.dto.js';
 import { PlainObjectsService } from '../plain/plain-objects.service.js';
@@ -13,6 +12,7 @@ import { heldBy } from './checkout-hold.js';
 import { iterationLabel, lockForChange, noObject } from './object-access.js';
 import { describeObject } from './object-answers.js';
 import type { ObjectChangeTx } from './object-change.repository.js';
+import { objectAudit } from './object-audit.js';
 import type { ObjectRecord } from './object-records.repository.js';
 import { linkRoles } from './object-changes.service.js';
 import { ObjectsRepository } from './objects.repository.js';
@@ -145,15 +145,7 @@ export class CheckoutService {
     o: ObjectRecord,
     detail: Record<string, unknown>,
   ): Promise<void> {
-    await recordAudit(tx.audit, {
-      userId: user.id,
-      action,
-      objectClass: masterClassOf(o.cls),
-      objectId: o.masterId,
-      objectNumber: o.number,
-      containerId: o.containerId,
-      detail,
-    });
+    await recordAudit(tx.audit, { ...objectAudit(user, action, o), detail });
   }
 }
 

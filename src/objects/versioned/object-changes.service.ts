@@ -12,6 +12,7 @@ import { accessFromRole } from '../../auth/permissions.service.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { CatalogService } from '../../catalog/catalog.service.js';
 import { formatOid, masterClassOf } from '../../catalog/oid.js';
+import { objectAudit } from './object-audit.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { mergeAttributes, type AttributeValue } from './attributes.js';
 import { clip } from '../../common/clip.js';
@@ -164,7 +165,7 @@ export class ObjectChangesService {
       if (body.name !== undefined && body.name !== cur.name) await tx.renameMaster(cur.masterId, body.name);
       const after = (await tx.findInMaster(cur.masterId, cur.working ? 'working' : 'latest', user.id))!;
       await recordAudit(tx.audit, {
-        ...this.auditOf(user, 'objects.iterate', cur),
+        ...objectAudit(user, 'objects.iterate', cur),
         detail: { from: iterationLabel(cur), to: iterationLabel(after), changed: changedFields(cur, after) },
       });
       return describeObject(after);
@@ -190,7 +191,7 @@ export class ObjectChangesService {
       });
       const after = (await tx.findInMaster(cur.masterId, 'latest', user.id))!;
       await recordAudit(tx.audit, {
-        ...this.auditOf(user, 'objects.revise', cur),
+        ...objectAudit(user, 'objects.revise', cur),
         detail: { from: iterationLabel(cur), to: iterationLabel(after), state: { from: cur.state, to: state } },
       });
       return describeObject(after);
@@ -211,7 +212,7 @@ export class ObjectChangesService {
       if (problem) throw new ConflictException(`${cur.number} ${iterationLabel(cur)}: ${problem}`);
       await tx.changeIteration(cur.iterationId, { state }, user.id);
       await recordAudit(tx.audit, {
-        ...this.auditOf(user, 'objects.state', cur),
+        ...objectAudit(user, 'objects.state', cur),
         detail: { from: cur.state, to: state, version: iterationLabel(cur) },
       });
       return describeObject((await tx.findInMaster(cur.masterId, 'latest', user.id))!);
@@ -273,26 +274,11 @@ export class ObjectChangesService {
       const counts = await tx.deleteObject(cur.masterId, roles);
       const result = { ...counts, usedBy: users.length, references };
       await recordAudit(tx.audit, {
-        ...this.auditOf(user, 'objects.delete', cur),
+        ...objectAudit(user, 'objects.delete', cur),
         detail: { latest: iterationLabel(cur), state: cur.state, force, ...result },
       });
       return { masterOid, number: cur.number, class: cur.cls, ...result };
     });
-  }
-
-  private auditOf(
-    user: AuthUser,
-    action: string,
-    o: { cls: string; masterId: number; number: string; containerId: number },
-  ) {
-    return {
-      userId: user.id,
-      action,
-      objectClass: masterClassOf(o.cls),
-      objectId: o.masterId,
-      objectNumber: o.number,
-      containerId: o.containerId,
-    };
   }
 }
 
