@@ -312,6 +312,71 @@ describe('the service on the embedded database, as `npm start` runs it', () => {
     await expectServed('tensioner.txt', uploaded.get('tensioner.txt') ?? Buffer.alloc(0));
   }, 180_000);
 
+  it('checks a new document out and in, refusing others meanwhile, and serves its files as one ZIP', async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const ADMIN = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
+    const made = await read(
+      await call('/objects', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({
+          type: 'wt.doc.WTDocument',
+          container: 'Drive Unit',
+          number: 'EMB-CO-1',
+          name: 'checked out',
+        }),
+      }),
+    );
+    expect(made).toEqual({ status: 201, body: expect.objectContaining({ number: 'EMB-CO-1', iteration: 1 }) });
+    const out = await read(await call('/objects/EMB-CO-1/checkout', { method: 'POST' }));
+    expect(out).toEqual({
+      status: 200,
+      body: expect.objectContaining({ iteration: 2, workingCopy: true, isCheckedOut: true, checkedOutBy: 'alice' }),
+    });
+    const bytes = randomBytes(300_000);
+    const put = await call('/files/EMB-CO-1/drawing.bin', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body: bytes,
+    });
+    expect(put.status).toBe(201);
+    // Another writer is refused while alice holds it, naming her.
+    const refused = await read(
+      await call('/files/EMB-CO-1/other.txt', {
+        method: 'POST',
+        headers: { Authorization: ADMIN, 'Content-Type': 'application/octet-stream' },
+        body: 'x',
+      }),
+    );
+    expect(refused).toEqual({
+      status: 409,
+      body: expect.objectContaining({ statusCode: 409, message: expect.stringContaining('alice') }),
+    });
+    const checkedIn = await read(
+      await call('/objects/EMB-CO-1/checkin', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ message: 'drawn' }),
+      }),
+    );
+    expect(checkedIn).toEqual({
+      status: 200,
+      body: expect.objectContaining({ iteration: 2, latest: true, workingCopy: false, isCheckedOut: false }),
+    });
+    // The checked-in iteration's files, as one ZIP with its manifest.
+    const zip = await call('/files/EMB-CO-1?format=zip');
+    const archive = Buffer.from(await zip.arrayBuffer());
+    expect({
+      status: zip.status,
+      type: zip.headers.get('content-type'),
+      length: zip.headers.get('content-length'),
+    }).toEqual({ status: 200, type: 'application/zip', length: String(archive.length) });
+    expect(archive.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
+    expect(archive.includes(bytes)).toBe(true); // stored, not compressed
+    expect(archive.includes(Buffer.from('manifest.json'))).toBe(true);
+    expect(archive.includes(Buffer.from(sha256(bytes)))).toBe(true);
+  }, 180_000);
+
   it('stops on SIGTERM and, started again on the same DATA_DIR, serves the same data', async () => {
     await expectUploadAndDownload('before-restart.bin', randomBytes(5 * 1024 * 1024), 'length');
     const last = Number((await numbers(1))[0]);
